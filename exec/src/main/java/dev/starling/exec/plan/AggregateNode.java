@@ -1,0 +1,49 @@
+package dev.starling.exec.plan;
+
+import dev.starling.storage.DataType;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Grouped (or, with no group keys, scalar) aggregation. Output: the group keys in order, then one
+ * column per call. A scalar aggregation over no rows yields one row (COUNT 0, others NULL).
+ */
+public record AggregateNode(PlanNode input, int[] groupKeys, List<AggCall> calls) implements PlanNode {
+
+    public enum Function { COUNT_STAR, COUNT, SUM, MIN, MAX, AVG }
+
+    /**
+     * {@code argument} is an input column (-1 for COUNT_STAR); {@code filter} an input BOOLEAN
+     * column (or -1) restricting the rows this call sees; {@code type} the result type.
+     */
+    public record AggCall(Function function, int argument, boolean distinct, int filter, String name,
+                          DataType type, boolean nullable) { }
+
+    public AggregateNode {
+        calls = List.copyOf(calls);
+    }
+
+    @Override
+    public List<Field> output() {
+        List<Field> in = input.output();
+        List<Field> out = new ArrayList<>();
+        for (int k : groupKeys) {
+            out.add(in.get(k));
+        }
+        for (AggCall c : calls) {
+            out.add(new Field(c.name(), c.type(), c.nullable()));
+        }
+        return out;
+    }
+
+    @Override
+    public List<PlanNode> inputs() {
+        return List.of(input);
+    }
+
+    @Override
+    public String describe() {
+        return "Aggregate group" + java.util.Arrays.toString(groupKeys) + " " + calls.stream()
+                .map(c -> c.function() + (c.distinct() ? "(DISTINCT $" : "($") + c.argument() + ")").toList();
+    }
+}

@@ -1,0 +1,21 @@
+package dev.starling.exec.plan;
+
+import dev.starling.exec.expr.Expr;
+import java.util.List;
+
+public record FilterNode(PlanNode input, Expr condition) implements PlanNode {
+    @Override
+    public List<Field> output() {
+        return input.output();
+    }
+
+    @Override
+    public List<PlanNode> inputs() {
+        return List.of(input);
+    }
+
+    @Override
+    public String describe() {
+        return "Filter " + condition;
+    }
+}

@@ -1,0 +1,39 @@
+package dev.starling.exec.plan;
+
+import dev.starling.exec.expr.Expr;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Equi-join: the build side is materialized into a lookup structure, the probe side streams.
+ * Output: probe columns then build columns (INNER, LEFT; build columns nullable for LEFT), or
+ * probe columns only (SEMI, ANTI). {@code residual} (may be null) is a further condition over
+ * that combined row (probe columns then build columns, also for SEMI/ANTI) that a match must pass.
+ * With {@code dense}, the single build key is a {@code ROW_ID} of a table and the probe key its
+ * dense foreign-key code, so the lookup is an array indexed by code sized {@code denseRange}.
+ */
+public record HashJoinNode(PlanNode probe, PlanNode build, JoinKind kind, int[] probeKeys, int[] buildKeys,
+                           Expr residual, boolean dense, long denseRange) implements PlanNode {
+
+    @Override
+    public List<Field> output() {
+        List<Field> out = new ArrayList<>(probe.output());
+        if (kind == JoinKind.INNER || kind == JoinKind.LEFT) {
+            for (Field f : build.output()) {
+                out.add(kind == JoinKind.LEFT ? new Field(f.name(), f.type(), true) : f);
+            }
+        }
+        return out;
+    }
+
+    @Override
+    public List<PlanNode> inputs() {
+        return List.of(probe, build);
+    }
+
+    @Override
+    public String describe() {
+        return (dense ? "DenseJoin " : "HashJoin ") + kind + " probe" + java.util.Arrays.toString(probeKeys)
+                + " = build" + java.util.Arrays.toString(buildKeys) + (residual == null ? "" : " residual=" + residual);
+    }
+}

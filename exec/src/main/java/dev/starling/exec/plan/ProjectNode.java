@@ -1,0 +1,31 @@
+package dev.starling.exec.plan;
+
+import dev.starling.exec.expr.Expr;
+import java.util.ArrayList;
+import java.util.List;
+
+public record ProjectNode(PlanNode input, List<Expr> expressions, List<String> names) implements PlanNode {
+    public ProjectNode {
+        expressions = List.copyOf(expressions);
+        names = List.copyOf(names);
+    }
+
+    @Override
+    public List<Field> output() {
+        List<Field> out = new ArrayList<>();
+        for (int i = 0; i < expressions.size(); i++) {
+            out.add(new Field(names.get(i), expressions.get(i).type(), expressions.get(i).nullable()));
+        }
+        return out;
+    }
+
+    @Override
+    public List<PlanNode> inputs() {
+        return List.of(input);
+    }
+
+    @Override
+    public String describe() {
+        return "Project " + expressions;
+    }
+}

@@ -1,0 +1,132 @@
+package dev.starling.storage;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The set of tables. Each change writes the new table version durably (when backed by a data
+ * directory) before it becomes visible, so a failed write leaves the previous version in place.
+ */
+public final class Catalog {
+    private final Map<String, Table> tables = new ConcurrentHashMap<>();
+    private final TableStore store;
+    private final AtomicLong version = new AtomicLong();
+
+    private Catalog(TableStore store) {
+        this.store = store;
+    }
+
+    public static Catalog inMemory() {
+        return new Catalog(null);
+    }
+
+    /** Opens (creating if needed) a data directory and loads every committed table in it. */
+    public static Catalog open(Path dataDir) {
+        try {
+            TableStore store = new TableStore(dataDir);
+            Catalog catalog = new Catalog(store);
+            for (Table t : store.loadAll()) {
+                catalog.tables.put(t.name(), t);
+            }
+            return catalog;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot open data directory " + dataDir + ": " + e.getMessage(), e);
+        }
+    }
+
+    public Optional<Path> dataDirectory() {
+        return store == null ? Optional.empty() : Optional.of(store.directory());
+    }
+
+    public Optional<Table> table(String name) {
+        return Optional.ofNullable(tables.get(name.toLowerCase(Locale.ROOT)));
+    }
+
+    public Table require(String name) {
+        return table(name).orElseThrow(() -> new IllegalArgumentException("table " + name + " does not exist"));
+    }
+
+    public Collection<Table> tables() {
+        return List.copyOf(tables.values());
+    }
+
+    /** Increases on every change, so plans and caches can tell they are stale. */
+    public long version() {
+        return version.get();
+    }
+
+    /** Creates or replaces a table: durable first, then visible. */
+    public synchronized void put(Table table) {
+        if (tables.containsKey(table.name())) {
+            requireUnreferenced(table.name(), "replace");
+        }
+        commit(table);
+    }
+
+    /**
+     * Commits a version built by {@link TableBuilder#appendingTo}: existing rows keep their
+     * positions, so tables whose dense codes point into it stay valid.
+     */
+    public synchronized void commitAppend(Table base, Table appended) {
+        if (tables.get(base.name()) != base) {
+            throw new IllegalStateException("table " + base.name() + " changed during the append; retry");
+        }
+        commit(appended);
+    }
+
+    private void commit(Table table) {
+        if (store != null) {
+            try {
+                store.write(table);
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot write table " + table.name() + ": " + e.getMessage(), e);
+            }
+        }
+        tables.put(table.name(), table);
+        version.incrementAndGet();
+    }
+
+    public synchronized void drop(String name) {
+        String key = name.toLowerCase(Locale.ROOT);
+        if (!tables.containsKey(key)) {
+            throw new IllegalArgumentException("table " + name + " does not exist");
+        }
+        requireUnreferenced(key, "drop");
+        if (store != null) {
+            try {
+                store.delete(key);
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot drop table " + name + ": " + e.getMessage(), e);
+            }
+        }
+        tables.remove(key);
+        version.incrementAndGet();
+    }
+
+    /** Dense codes are row indexes of the referenced table, so it may grow but not be replaced. */
+    private void requireUnreferenced(String name, String action) {
+        List<String> users = new ArrayList<>();
+        for (Table t : tables.values()) {
+            if (t.name().equals(name)) {
+                continue;
+            }
+            for (Column c : t.columns()) {
+                if (c.isDenseCoded() && c.denseReference().table().equals(name)) {
+                    users.add(t.name() + "." + c.name());
+                }
+            }
+        }
+        if (!users.isEmpty()) {
+            throw new IllegalArgumentException("cannot " + action + " table " + name + ": referenced by " + users);
+        }
+    }
+}

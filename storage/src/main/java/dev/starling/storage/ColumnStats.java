@@ -1,0 +1,22 @@
+package dev.starling.storage;
+
+import java.util.List;
+
+/**
+ * Statistics of a column in its stored domain (codes for VARCHAR and foreign keys).
+ * {@code distinct} is exact up to {@link #EXACT_DISTINCT_LIMIT} values and estimated beyond.
+ */
+public record ColumnStats(long rows, long nulls, long distinct, boolean distinctExact,
+                          long min, long max, double minDouble, double maxDouble,
+                          List<ValueCount> mostFrequent) {
+
+    public static final int EXACT_DISTINCT_LIMIT = 1 << 20;
+    public static final int MOST_FREQUENT = 10;
+
+    /** A stored value (long bits; doubles as raw long bits) and how often it occurs. */
+    public record ValueCount(long value, long count) { }
+
+    public static ColumnStats empty() {
+        return new ColumnStats(0, 0, 0, true, 0, 0, 0, 0, List.of());
+    }
+}

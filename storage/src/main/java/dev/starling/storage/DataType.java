@@ -1,0 +1,93 @@
+package dev.starling.storage;
+
+/**
+ * A SQL column type and how it is stored. DECIMAL values are 64-bit integers scaled by
+ * 10^scale; DATE values are days since 1970-01-01; VARCHAR values are dictionary codes.
+ */
+public record DataType(Kind kind, int precision, int scale) {
+
+    public enum Kind { INTEGER, BIGINT, DOUBLE, DECIMAL, DATE, BOOLEAN, VARCHAR }
+
+    /** How values sit in a column chunk. */
+    public enum Physical {
+        INT8(1), INT32(4), INT64(8), FLOAT64(8);
+        public final int width;
+        Physical(int width) { this.width = width; }
+    }
+
+    public static final DataType INTEGER = new DataType(Kind.INTEGER, 0, 0);
+    public static final DataType BIGINT = new DataType(Kind.BIGINT, 0, 0);
+    public static final DataType DOUBLE = new DataType(Kind.DOUBLE, 0, 0);
+    public static final DataType DATE = new DataType(Kind.DATE, 0, 0);
+    public static final DataType BOOLEAN = new DataType(Kind.BOOLEAN, 0, 0);
+    public static final DataType VARCHAR = new DataType(Kind.VARCHAR, 0, 0);
+
+    public DataType {
+        if (kind == Kind.DECIMAL && (precision < 1 || precision > 18 || scale < 0 || scale > precision)) {
+            throw new IllegalArgumentException("DECIMAL(" + precision + "," + scale
+                    + ") is not supported: precision must be 1..18 and 0 <= scale <= precision");
+        }
+    }
+
+    public static DataType decimal(int precision, int scale) {
+        return new DataType(Kind.DECIMAL, precision, scale);
+    }
+
+    /** VARCHAR(n) / CHAR(n): the declared length is kept for metadata only. */
+    public static DataType varchar(int length) {
+        return new DataType(Kind.VARCHAR, length, 0);
+    }
+
+    public Physical physical() {
+        return switch (kind) {
+            case INTEGER, DATE, VARCHAR -> Physical.INT32;
+            case BIGINT, DECIMAL -> Physical.INT64;
+            case DOUBLE -> Physical.FLOAT64;
+            case BOOLEAN -> Physical.INT8;
+        };
+    }
+
+    public boolean isIntegral() {
+        return kind == Kind.INTEGER || kind == Kind.BIGINT;
+    }
+
+    /** Parses a SQL type name such as {@code DECIMAL(15,2)}, {@code VARCHAR(25)} or {@code DATE}. */
+    public static DataType parse(String text) {
+        String t = text.trim().toUpperCase(java.util.Locale.ROOT);
+        int open = t.indexOf('(');
+        String base = open < 0 ? t : t.substring(0, open).trim();
+        int[] args = open < 0 ? new int[0] : parseArgs(text, t.substring(open + 1, t.lastIndexOf(')')));
+        return switch (base) {
+            case "INT", "INTEGER", "SMALLINT", "TINYINT" -> INTEGER;
+            case "BIGINT" -> BIGINT;
+            case "DOUBLE", "DOUBLE PRECISION", "FLOAT", "REAL" -> DOUBLE;
+            case "DATE" -> DATE;
+            case "BOOLEAN", "BOOL" -> BOOLEAN;
+            case "DECIMAL", "NUMERIC" -> decimal(args.length > 0 ? args[0] : 18, args.length > 1 ? args[1] : 0);
+            case "VARCHAR", "CHAR", "CHARACTER", "STRING", "TEXT" -> varchar(args.length > 0 ? args[0] : 0);
+            default -> throw new IllegalArgumentException("unsupported column type '" + text + "'");
+        };
+    }
+
+    private static int[] parseArgs(String text, String inner) {
+        String[] parts = inner.split(",");
+        int[] out = new int[parts.length];
+        for (int i = 0; i < parts.length; i++) {
+            try {
+                out[i] = Integer.parseInt(parts[i].trim());
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("bad type arguments in '" + text + "'");
+            }
+        }
+        return out;
+    }
+
+    @Override
+    public String toString() {
+        return switch (kind) {
+            case DECIMAL -> "DECIMAL(" + precision + "," + scale + ")";
+            case VARCHAR -> precision > 0 ? "VARCHAR(" + precision + ")" : "VARCHAR";
+            default -> kind.name();
+        };
+    }
+}

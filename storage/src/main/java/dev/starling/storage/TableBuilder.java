@@ -1,0 +1,309 @@
+package dev.starling.storage;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Builds a new table version row by row: set each column of the row, then {@link #endRow()}.
+ * Foreign keys to a single-column integer primary key are translated to dense codes here, so a
+ * key with no referenced row is rejected at load time.
+ */
+public final class TableBuilder {
+    private final TableSchema schema;
+    private final ColumnBuilder[] columns;
+    private final boolean[] set;
+    private long rows;
+
+    public TableBuilder(TableSchema schema, Catalog catalog) {
+        this(schema, catalog, null);
+    }
+
+    /** Continues {@code existing}: the new version holds its rows followed by the appended ones. */
+    public static TableBuilder appendingTo(Table existing, Catalog catalog) {
+        return new TableBuilder(existing.schema(), catalog, existing);
+    }
+
+    private TableBuilder(TableSchema schema, Catalog catalog, Table existing) {
+        this.schema = schema;
+        this.columns = new ColumnBuilder[schema.columns().size()];
+        this.set = new boolean[columns.length];
+        for (int i = 0; i < columns.length; i++) {
+            ColumnSchema cs = schema.column(i);
+            DenseKeys dense = DenseKeys.resolve(schema, cs, catalog);
+            columns[i] = new ColumnBuilder(cs, dense, existing == null ? null : existing.column(i));
+        }
+        if (existing != null) {
+            rows = existing.rowCount();
+        }
+    }
+
+    public TableSchema schema() {
+        return schema;
+    }
+
+    public long rows() {
+        return rows;
+    }
+
+    public void setNull(int col) {
+        ColumnBuilder c = columns[col];
+        if (!c.schema.nullable()) {
+            throw new IllegalArgumentException("column " + c.schema.name() + " is NOT NULL");
+        }
+        c.putNull();
+        mark(col);
+    }
+
+    /** INTEGER, BIGINT, DATE (days), DECIMAL (scaled), BOOLEAN (0/1) and foreign keys (the key value). */
+    public void setLong(int col, long v) {
+        columns[col].putLong(v);
+        mark(col);
+    }
+
+    public void setDouble(int col, double v) {
+        columns[col].putDouble(v);
+        mark(col);
+    }
+
+    public void setString(int col, String v) {
+        columns[col].putString(v);
+        mark(col);
+    }
+
+    public void setBoolean(int col, boolean v) {
+        setLong(col, v ? 1 : 0);
+    }
+
+    private void mark(int col) {
+        if (set[col]) {
+            throw new IllegalStateException("column " + schema.column(col).name() + " set twice in one row");
+        }
+        set[col] = true;
+    }
+
+    public void endRow() {
+        for (int i = 0; i < set.length; i++) {
+            if (!set[i]) {
+                throw new IllegalStateException("column " + schema.column(i).name() + " not set in row " + (rows + 1));
+            }
+            set[i] = false;
+        }
+        rows++;
+        if (rows % Table.CHUNK_ROWS == 0) {
+            for (ColumnBuilder c : columns) {
+                c.seal();
+            }
+        }
+    }
+
+    /** Discards a partly set row (a load that failed on one of its fields). */
+    public void abandonRow() {
+        for (int i = 0; i < set.length; i++) {
+            if (set[i]) {
+                columns[i].undo();
+                set[i] = false;
+            }
+        }
+    }
+
+    public Table build() {
+        List<Column> built = new ArrayList<>(columns.length);
+        for (ColumnBuilder c : columns) {
+            c.seal();
+            built.add(c.finish());
+        }
+        return new Table(schema, built, rows);
+    }
+
+    /** Key value to referenced row index for a dense-coded foreign key. */
+    private record DenseKeys(Column.DenseReference reference, LongIntMap rowOfKey) {
+        static DenseKeys resolve(TableSchema schema, ColumnSchema column, Catalog catalog) {
+            var fk = schema.singleColumnForeignKey(column.name());
+            if (fk.isEmpty() || catalog == null || !column.type().isIntegral()) {
+                return null;
+            }
+            var target = catalog.table(fk.get().referencedTable());
+            if (target.isEmpty()) {
+                throw new IllegalArgumentException("foreign key " + schema.name() + "." + column.name()
+                        + " references missing table " + fk.get().referencedTable());
+            }
+            Table dim = target.get();
+            String key = fk.get().referencedColumns().get(0);
+            if (!dim.schema().primaryKey().equals(List.of(key)) || !dim.column(key).type().isIntegral()) {
+                return null;
+            }
+            return new DenseKeys(new Column.DenseReference(dim.name(), key), keyIndex(dim, key));
+        }
+
+        static LongIntMap keyIndex(Table dim, String key) {
+            Column k = dim.column(key);
+            LongIntMap map = new LongIntMap((int) dim.rowCount());
+            int row = 0;
+            for (ColumnChunk chunk : k.chunks()) {
+                for (int r = 0; r < chunk.rows(); r++, row++) {
+                    if (map.put(chunk.getAsLong(r), row) >= 0) {
+                        throw new IllegalArgumentException("primary key " + dim.name() + "." + key
+                                + " has duplicate value " + chunk.getAsLong(r));
+                    }
+                }
+            }
+            return map;
+        }
+    }
+
+    /** Accumulates one column's current chunk off-heap. */
+    private static final class ColumnBuilder {
+        final ColumnSchema schema;
+        final DenseKeys dense;
+        final DataType.Physical physical;
+        final List<ColumnChunk> chunks = new ArrayList<>();
+        final Map<String, Integer> codes;
+        final List<String> dictionary;
+        MemorySegment values;
+        MemorySegment nulls;
+        int rows;
+        boolean anyNull;
+
+        ColumnBuilder(ColumnSchema schema, DenseKeys dense, Column existing) {
+            this.schema = schema;
+            this.dense = dense;
+            this.physical = dense != null ? DataType.Physical.INT32 : schema.type().physical();
+            boolean varchar = schema.type().kind() == DataType.Kind.VARCHAR;
+            this.codes = varchar ? new HashMap<>() : null;
+            this.dictionary = varchar ? new ArrayList<>() : null;
+            allocate();
+            if (existing != null) {
+                if (varchar) {
+                    for (String s : existing.dictionary().toArray()) {
+                        codes.put(s, dictionary.size());
+                        dictionary.add(s);
+                    }
+                }
+                List<ColumnChunk> old = existing.chunks();
+                for (int i = 0; i < old.size(); i++) {
+                    ColumnChunk c = old.get(i);
+                    if (c.rows() == Table.CHUNK_ROWS) {
+                        chunks.add(c);
+                    } else {
+                        reopen(c);
+                    }
+                }
+            }
+        }
+
+        private void allocate() {
+            values = Arena.ofAuto().allocate((long) Table.CHUNK_ROWS * physical.width, 8);
+            nulls = Arena.ofAuto().allocate(Table.CHUNK_ROWS);
+            rows = 0;
+            anyNull = false;
+        }
+
+        private void reopen(ColumnChunk partial) {
+            MemorySegment.copy(partial.values(), 0, values, 0, (long) partial.rows() * physical.width);
+            if (partial.nulls() != null) {
+                MemorySegment.copy(partial.nulls(), 0, nulls, 0, partial.rows());
+                anyNull = true;
+            }
+            rows = partial.rows();
+        }
+
+        void putNull() {
+            nulls.set(ValueLayout.JAVA_BYTE, rows, (byte) 1);
+            anyNull = true;
+            switch (physical) {
+                case INT8 -> values.set(ValueLayout.JAVA_BYTE, rows, (byte) 0);
+                case INT32 -> values.setAtIndex(ValueLayout.JAVA_INT, rows, 0);
+                case INT64 -> values.setAtIndex(ValueLayout.JAVA_LONG, rows, 0L);
+                case FLOAT64 -> values.setAtIndex(ValueLayout.JAVA_DOUBLE, rows, 0.0);
+            }
+            rows++;
+        }
+
+        void putLong(long v) {
+            if (dense != null) {
+                int code = dense.rowOfKey.get(v);
+                if (code < 0) {
+                    throw new IllegalArgumentException(schema.name() + "=" + v + " has no match in "
+                            + dense.reference.table() + "." + dense.reference.keyColumn());
+                }
+                values.setAtIndex(ValueLayout.JAVA_INT, rows, code);
+            } else {
+                switch (schema.type().kind()) {
+                    case INTEGER, DATE -> {
+                        if (v != (int) v) {
+                            throw new IllegalArgumentException(schema.name() + ": " + v + " is out of range for "
+                                    + schema.type());
+                        }
+                        values.setAtIndex(ValueLayout.JAVA_INT, rows, (int) v);
+                    }
+                    case BIGINT, DECIMAL -> values.setAtIndex(ValueLayout.JAVA_LONG, rows, v);
+                    case BOOLEAN -> values.set(ValueLayout.JAVA_BYTE, rows, (byte) (v != 0 ? 1 : 0));
+                    case DOUBLE -> values.setAtIndex(ValueLayout.JAVA_DOUBLE, rows, v);
+                    case VARCHAR -> throw new IllegalArgumentException(schema.name() + " is VARCHAR, got a number");
+                }
+            }
+            nulls.set(ValueLayout.JAVA_BYTE, rows, (byte) 0);
+            rows++;
+        }
+
+        void putDouble(double v) {
+            if (physical != DataType.Physical.FLOAT64) {
+                throw new IllegalArgumentException(schema.name() + " is " + schema.type() + ", got a double");
+            }
+            values.setAtIndex(ValueLayout.JAVA_DOUBLE, rows, v);
+            nulls.set(ValueLayout.JAVA_BYTE, rows, (byte) 0);
+            rows++;
+        }
+
+        void putString(String v) {
+            if (codes == null) {
+                throw new IllegalArgumentException(schema.name() + " is " + schema.type() + ", got a string");
+            }
+            Integer code = codes.get(v);
+            if (code == null) {
+                code = dictionary.size();
+                codes.put(v, code);
+                dictionary.add(v);
+            }
+            values.setAtIndex(ValueLayout.JAVA_INT, rows, code);
+            nulls.set(ValueLayout.JAVA_BYTE, rows, (byte) 0);
+            rows++;
+        }
+
+        void undo() {
+            rows--;
+        }
+
+        void seal() {
+            if (rows == 0) {
+                return;
+            }
+            MemorySegment v = values;
+            MemorySegment n = anyNull ? nulls : null;
+            if (rows < Table.CHUNK_ROWS) {
+                Arena arena = Arena.ofAuto();
+                v = arena.allocate((long) rows * physical.width, 8).copyFrom(values.asSlice(0, (long) rows * physical.width));
+                n = anyNull ? arena.allocate(rows).copyFrom(nulls.asSlice(0, rows)) : null;
+            }
+            ColumnChunk chunk = new ColumnChunk(physical, rows, v, n, null);
+            chunks.add(new ColumnChunk(physical, rows, v, n, ZoneMaps.of(chunk)));
+            if (rows == Table.CHUNK_ROWS) {
+                allocate();
+            } else {
+                rows = 0; // a partial chunk is only sealed by build(); the buffers are not reused after it
+            }
+        }
+
+        Column finish() {
+            Dictionary dict = dictionary == null ? null : Dictionary.of(dictionary.toArray(new String[0]));
+            Column.DenseReference ref = dense == null ? null : dense.reference;
+            Column c = new Column(schema, chunks, dict, ref, ColumnStats.empty());
+            return new Column(schema, chunks, dict, ref, ColumnStatsCollector.collect(c));
+        }
+    }
+}

@@ -1,0 +1,35 @@
+package dev.starling.storage;
+
+/** Computes the zone map of a chunk. */
+public final class ZoneMaps {
+    private ZoneMaps() { }
+
+    public static ZoneMap of(ColumnChunk c) {
+        long min = Long.MAX_VALUE;
+        long max = Long.MIN_VALUE;
+        double minD = Double.POSITIVE_INFINITY;
+        double maxD = Double.NEGATIVE_INFINITY;
+        int nonNull = 0;
+        boolean isDouble = c.physical() == DataType.Physical.FLOAT64;
+        for (int r = 0; r < c.rows(); r++) {
+            if (c.isNull(r)) {
+                continue;
+            }
+            nonNull++;
+            if (isDouble) {
+                double v = c.getDouble(r);
+                minD = Math.min(minD, v);
+                maxD = Math.max(maxD, v);
+            } else {
+                long v = c.getAsLong(r);
+                min = Math.min(min, v);
+                max = Math.max(max, v);
+            }
+        }
+        if (!isDouble && nonNull > 0) {
+            minD = min;
+            maxD = max;
+        }
+        return new ZoneMap(min, max, minD, maxD, nonNull, c.rows() - nonNull);
+    }
+}
