@@ -1,16 +1,98 @@
 package dev.starling.exec;
 
+import dev.starling.exec.pipeline.PipelineRunner;
+import dev.starling.exec.pipeline.PlanCompiler;
+import dev.starling.exec.pipeline.Sink;
+import dev.starling.exec.pipeline.Stream;
 import dev.starling.exec.plan.PlanNode;
+import dev.starling.exec.vector.Batch;
+import dev.starling.storage.Catalog;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
 
-/** Runs a physical plan on the CPU backend, morsel-driven over {@code threads} worker threads. */
-public final class Executor {
+/**
+ * Runs physical plans on the CPU backend, morsel-driven over {@code threads} threads (the caller's
+ * and a fixed pool shared by all queries of this executor). The catalog, when given, resolves the
+ * tables that dense-coded foreign keys point into, for scans that read such a key's value; without
+ * it, such scans fail with a message saying so (CODE and ROW_ID scans need no catalog).
+ */
+public final class Executor implements AutoCloseable {
+    private static final AtomicInteger POOLS = new AtomicInteger();
     private final int threads;
+    private final Catalog catalog;
+    private final ExecutorService pool;
 
     public Executor(int threads) {
-        this.threads = threads;
+        this(threads, null);
     }
 
+    public Executor(int threads, Catalog catalog) {
+        if (threads < 1) {
+            throw new IllegalArgumentException("threads must be at least 1, got " + threads);
+        }
+        this.threads = threads;
+        this.catalog = catalog;
+        int id = POOLS.incrementAndGet();
+        AtomicInteger n = new AtomicInteger();
+        this.pool = Executors.newFixedThreadPool(Math.max(1, threads - 1), r -> {
+            Thread t = new Thread(r, "starling-cpu-" + id + "-" + n.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        });
+    }
+
+    /** Runs a plan and keeps its whole result; for the embedded API and tests. */
     public QueryResult collect(PlanNode plan) {
-        throw new UnsupportedOperationException("TODO " + threads + plan);
+        List<List<Object>> rows = new ArrayList<>();
+        run(plan, new QueryContext(), new BatchSink() {
+            @Override
+            public void accept(Batch batch) {
+                for (int r = 0; r < batch.rows(); r++) {
+                    List<Object> row = new ArrayList<>(batch.width());
+                    for (int c = 0; c < batch.width(); c++) {
+                        row.add(batch.column(c).value(r));
+                    }
+                    rows.add(row);
+                }
+            }
+        });
+        return new QueryResult(plan.output(), rows);
+    }
+
+    /**
+     * Runs a plan, handing result batches to {@code sink} as the last pipeline produces them.
+     * Throws {@link QueryCancelledException} once {@code ctx} is cancelled.
+     */
+    public void run(PlanNode plan, QueryContext ctx, BatchSink sink) {
+        PipelineRunner runner = new PipelineRunner(pool, threads);
+        Stream stream = new PlanCompiler(runner, catalog, ctx).compile(plan);
+        sink.start(plan.output());
+        runner.run(stream, new Sink<BatchSink>() {
+            @Override
+            public BatchSink createLocal() {
+                return sink;
+            }
+
+            @Override
+            public void accept(BatchSink local, Batch batch) {
+                synchronized (sink) {
+                    ctx.checkCancelled();
+                    sink.accept(batch);
+                }
+            }
+
+            @Override
+            public void finish(List<BatchSink> locals) {
+                sink.finish();
+            }
+        }, ctx);
+    }
+
+    @Override
+    public void close() {
+        pool.shutdownNow();
     }
 }

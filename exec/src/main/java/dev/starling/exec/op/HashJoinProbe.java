@@ -1,0 +1,168 @@
+package dev.starling.exec.op;
+
+import dev.starling.exec.eval.ExprCompiler;
+import dev.starling.exec.eval.VecExpr;
+import dev.starling.exec.pipeline.Operator;
+import dev.starling.exec.plan.HashJoinNode;
+import dev.starling.exec.plan.JoinKind;
+import dev.starling.exec.vector.Batch;
+import dev.starling.exec.vector.Vector;
+import java.util.Arrays;
+
+/**
+ * Probes a {@link JoinTable} with each batch: finds the candidate (probe row, build row) pairs,
+ * keeps those passing the residual, and shapes the output by join kind (INNER pairs; LEFT pairs plus
+ * unmatched probe rows padded with NULLs; SEMI / ANTI the probe rows with / without a pair).
+ */
+public final class HashJoinProbe implements Operator {
+    private final HashJoinNode join;
+    private final JoinTable table;
+    private final KeyEncoder encoder;
+    private final VecExpr residual;
+    private final int probeWidth;
+    private int[] pairProbe = new int[Batch.ROWS];
+    private int[] pairBuild = new int[Batch.ROWS];
+    private int pairs;
+
+    public HashJoinProbe(HashJoinNode join, JoinTable table) {
+        this.join = join;
+        this.table = table;
+        this.encoder = new KeyEncoder(table.domains, table.interner, false);
+        this.residual = join.residual() == null ? null : ExprCompiler.compile(join.residual());
+        this.probeWidth = join.probe().output().size();
+    }
+
+    @Override
+    public Batch process(Batch in) {
+        int n = in.rows();
+        boolean existenceOnly = residual == null && (join.kind() == JoinKind.SEMI || join.kind() == JoinKind.ANTI);
+        pairs = 0;
+        findPairs(in, n, existenceOnly);
+        Batch combined = null;
+        if (residual != null && pairs > 0) {
+            combined = combine(in, pairProbe, pairBuild, pairs);
+            Vector pass = residual.eval(combined);
+            int kept = 0;
+            for (int i = 0; i < pairs; i++) {
+                if (!pass.isNull(i) && pass.longs()[i] != 0) {
+                    pairProbe[kept] = pairProbe[i];
+                    pairBuild[kept] = pairBuild[i];
+                    kept++;
+                }
+            }
+            combined = kept == pairs ? combined : null;
+            pairs = kept;
+        }
+        return switch (join.kind()) {
+            case INNER -> pairs == 0 ? null : combined != null ? combined : combine(in, pairProbe, pairBuild, pairs);
+            case LEFT -> left(in, n);
+            case SEMI, ANTI -> existence(in, n, join.kind() == JoinKind.SEMI);
+        };
+    }
+
+    private void findPairs(Batch in, int n, boolean existenceOnly) {
+        if (table.isCross()) {
+            int buildRows = table.rows.rows();
+            for (int p = 0; p < n; p++) {
+                for (int b = 0; b < buildRows && (!existenceOnly || b == 0); b++) {
+                    add(p, b);
+                }
+            }
+            return;
+        }
+        int[] probeKeys = join.probeKeys();
+        boolean[] nullKey = null;
+        for (int k : probeKeys) {
+            boolean[] nulls = in.column(k).nulls();
+            if (nulls != null) {
+                nullKey = nullKey == null ? new boolean[n] : nullKey;
+                for (int i = 0; i < n; i++) {
+                    nullKey[i] |= nulls[i];
+                }
+            }
+        }
+        if (table.isDense()) {
+            long[] codes = in.column(probeKeys[0]).longs();
+            for (int p = 0; p < n; p++) {
+                int b = nullKey != null && nullKey[p] ? -1 : table.denseRow(codes[p]);
+                if (b >= 0) {
+                    add(p, b);
+                }
+            }
+            return;
+        }
+        long[][] keys = new long[probeKeys.length][];
+        for (int k = 0; k < keys.length; k++) {
+            keys[k] = encoder.encode(k, in.column(probeKeys[k]), n);
+            for (int i = 0; i < n; i++) {
+                if (keys[k][i] == KeyEncoder.UNKNOWN) {
+                    nullKey = nullKey == null ? new boolean[n] : nullKey;
+                    nullKey[i] = true;
+                }
+            }
+        }
+        int[] hashes = KeyEncoder.hashes(keys, n);
+        for (int p = 0; p < n; p++) {
+            if (nullKey != null && nullKey[p]) {
+                continue;
+            }
+            for (int b = table.first(keys, p, hashes[p]); b >= 0; b = existenceOnly ? -1 : table.next(b)) {
+                add(p, b);
+            }
+        }
+    }
+
+    private void add(int probeRow, int buildRow) {
+        if (pairs == pairProbe.length) {
+            pairProbe = Arrays.copyOf(pairProbe, pairs * 2);
+            pairBuild = Arrays.copyOf(pairBuild, pairs * 2);
+        }
+        pairProbe[pairs] = probeRow;
+        pairBuild[pairs] = buildRow;
+        pairs++;
+    }
+
+    /** Probe columns then build columns of the given pairs (build row -1: NULLs). */
+    private Batch combine(Batch in, int[] probeRows, int[] buildRows, int count) {
+        Batch build = table.rows;
+        Vector[] out = new Vector[probeWidth + build.width()];
+        for (int c = 0; c < probeWidth; c++) {
+            out[c] = in.column(c).gather(probeRows, count);
+        }
+        for (int c = 0; c < build.width(); c++) {
+            out[probeWidth + c] = build.column(c).gather(buildRows, count);
+        }
+        return new Batch(out, count);
+    }
+
+    private Batch left(Batch in, int n) {
+        boolean[] matched = new boolean[n];
+        for (int i = 0; i < pairs; i++) {
+            matched[pairProbe[i]] = true;
+        }
+        for (int p = 0; p < n; p++) {
+            if (!matched[p]) {
+                add(p, -1);
+            }
+        }
+        return combine(in, pairProbe, pairBuild, pairs);
+    }
+
+    private Batch existence(Batch in, int n, boolean keepMatched) {
+        boolean[] matched = new boolean[n];
+        for (int i = 0; i < pairs; i++) {
+            matched[pairProbe[i]] = true;
+        }
+        int[] sel = new int[n];
+        int count = 0;
+        for (int p = 0; p < n; p++) {
+            if (matched[p] == keepMatched) {
+                sel[count++] = p;
+            }
+        }
+        if (count == n) {
+            return in;
+        }
+        return count == 0 ? null : in.gather(sel, count);
+    }
+}

@@ -1,0 +1,116 @@
+package dev.starling.exec.op;
+
+import dev.starling.exec.pipeline.Sink;
+import dev.starling.exec.plan.Field;
+import dev.starling.exec.plan.SortNode;
+import dev.starling.exec.plan.SortNode.SortKey;
+import dev.starling.exec.vector.Batch;
+import dev.starling.exec.vector.BatchBuffer;
+import dev.starling.exec.vector.Vector;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Sorts its whole input by the node's keys (strings by value through dictionary ranks; NULLs first
+ * or last as each key says, whatever the direction). With a limit (top-N), each worker keeps only its
+ * best {@code offset + limit} rows once its buffer grows past a few times that, so memory stays bounded.
+ */
+public final class SortSink implements Sink<SortSink.Rows> {
+    private final SortNode node;
+    private final List<Field> fields;
+    private final long keep;
+    private Batch result;
+
+    public SortSink(SortNode node) {
+        this.node = node;
+        this.fields = node.input().output();
+        this.keep = node.limit() < 0 ? -1 : node.offset() + node.limit();
+    }
+
+    /** One worker's buffered rows. */
+    public static final class Rows {
+        final List<Batch> batches = new ArrayList<>();
+        long rows;
+    }
+
+    @Override
+    public Rows createLocal() {
+        return new Rows();
+    }
+
+    @Override
+    public void accept(Rows local, Batch batch) {
+        local.batches.add(batch);
+        local.rows += batch.rows();
+        if (keep >= 0 && local.rows > Math.max(Batch.ROWS * 4L, keep * 4)) {
+            Batch best = sorted(BatchBuffer.concat(fields, local.batches), 0, keep);
+            local.batches.clear();
+            local.batches.add(best);
+            local.rows = best.rows();
+        }
+    }
+
+    @Override
+    public void finish(List<Rows> locals) {
+        List<Batch> all = new ArrayList<>();
+        locals.forEach(l -> all.addAll(l.batches));
+        result = sorted(BatchBuffer.concat(fields, all), node.offset(), node.limit());
+    }
+
+    public Batch result() {
+        return result;
+    }
+
+    /** Rows {@code [offset, offset + limit)} of {@code data} in key order ({@code limit < 0}: all). */
+    private Batch sorted(Batch data, long offset, long limit) {
+        int n = data.rows();
+        int[] order = new int[n];
+        for (int i = 0; i < n; i++) {
+            order[i] = i;
+        }
+        IndexSort.sort(order, comparator(data));
+        int from = (int) Math.min(offset, n);
+        int to = limit < 0 ? n : (int) Math.min(n, from + limit);
+        int[] sel = java.util.Arrays.copyOfRange(order, from, to);
+        return data.gather(sel, sel.length);
+    }
+
+    private IndexSort.Comparator comparator(Batch data) {
+        List<SortKey> keys = node.keys();
+        IndexSort.Comparator[] parts = new IndexSort.Comparator[keys.size()];
+        for (int k = 0; k < parts.length; k++) {
+            SortKey key = keys.get(k);
+            Vector v = data.column(key.column());
+            boolean[] nulls = v.nulls();
+            int direction = key.descending() ? -1 : 1;
+            int nullOrder = key.nullsFirst() ? -1 : 1;
+            IndexSort.Comparator values;
+            if (v.isDouble()) {
+                double[] d = v.doubles();
+                values = (a, b) -> Double.compare(d[a], d[b]);
+            } else if (v.dict() != null) {
+                int[] ranks = v.dict().ranks();
+                long[] codes = v.longs();
+                values = (a, b) -> Integer.compare(ranks[(int) codes[a]], ranks[(int) codes[b]]);
+            } else {
+                long[] l = v.longs();
+                values = (a, b) -> Long.compare(l[a], l[b]);
+            }
+            parts[k] = nulls == null ? (a, b) -> direction * values.compare(a, b) : (a, b) -> {
+                if (nulls[a] || nulls[b]) {
+                    return nulls[a] == nulls[b] ? 0 : nulls[a] ? nullOrder : -nullOrder;
+                }
+                return direction * values.compare(a, b);
+            };
+        }
+        return (a, b) -> {
+            for (IndexSort.Comparator p : parts) {
+                int c = p.compare(a, b);
+                if (c != 0) {
+                    return c;
+                }
+            }
+            return 0;
+        };
+    }
+}

@@ -1,0 +1,176 @@
+package dev.starling.exec.op;
+
+import dev.starling.exec.expr.Call;
+import dev.starling.exec.expr.ColumnRef;
+import dev.starling.exec.expr.Expr;
+import dev.starling.exec.expr.Literal;
+import dev.starling.exec.plan.ScanNode;
+import dev.starling.exec.plan.ScanNode.ScanColumn;
+import dev.starling.storage.Column;
+import dev.starling.storage.DataType;
+import dev.starling.storage.ZoneMap;
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Decides from a scan filter which chunks may hold qualifying rows. Conjuncts comparing a stored
+ * numeric or date column with a literal (=, <, <=, >, >=, IN) narrow a [lo, hi] range per column,
+ * widened outwards to whole stored units so rounding can never skip a qualifying chunk; a chunk
+ * whose zone map misses any range is skipped. Dense-coded and string columns are not pruned.
+ */
+final class ZoneMapPruner {
+    private record Range(int column, DataType type, BigDecimal lo, BigDecimal hi) { }
+
+    private final List<Range> ranges;
+
+    ZoneMapPruner(ScanNode scan) {
+        Map<Integer, Range> byColumn = new HashMap<>();
+        if (scan.filter() != null) {
+            for (Expr conjunct : conjuncts(scan.filter(), new ArrayList<>())) {
+                Range r = rangeOf(scan, conjunct);
+                if (r != null) {
+                    byColumn.merge(r.column, r, ZoneMapPruner::intersect);
+                }
+            }
+        }
+        ranges = List.copyOf(byColumn.values());
+    }
+
+    boolean isEmpty() {
+        return ranges.isEmpty();
+    }
+
+    boolean mayMatch(ScanNode scan, int chunk) {
+        for (Range r : ranges) {
+            Column col = scan.table().column(scan.columns().get(r.column).column());
+            ZoneMap z = col.chunks().get(chunk).zoneMap();
+            boolean may;
+            if (r.type.kind() == DataType.Kind.DOUBLE) {
+                double lo = r.lo == null ? Double.NEGATIVE_INFINITY : Math.nextDown(r.lo.doubleValue());
+                double hi = r.hi == null ? Double.POSITIVE_INFINITY : Math.nextUp(r.hi.doubleValue());
+                may = z.mayContainRange(lo, hi);
+            } else {
+                long lo = r.lo == null ? Long.MIN_VALUE : clamp(r.lo.setScale(0, RoundingMode.FLOOR));
+                long hi = r.hi == null ? Long.MAX_VALUE : clamp(r.hi.setScale(0, RoundingMode.CEILING));
+                may = z.mayContainRange(lo, hi);
+            }
+            if (!may) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static long clamp(BigDecimal v) {
+        if (v.compareTo(BigDecimal.valueOf(Long.MAX_VALUE)) > 0) {
+            return Long.MAX_VALUE;
+        }
+        if (v.compareTo(BigDecimal.valueOf(Long.MIN_VALUE)) < 0) {
+            return Long.MIN_VALUE;
+        }
+        return v.longValueExact();
+    }
+
+    private static List<Expr> conjuncts(Expr e, List<Expr> out) {
+        if (e instanceof Call c && c.op() == Call.Op.AND) {
+            c.args().forEach(a -> conjuncts(a, out));
+        } else {
+            out.add(e);
+        }
+        return out;
+    }
+
+    private static Range intersect(Range a, Range b) {
+        BigDecimal lo = a.lo == null ? b.lo : b.lo == null ? a.lo : a.lo.max(b.lo);
+        BigDecimal hi = a.hi == null ? b.hi : b.hi == null ? a.hi : a.hi.min(b.hi);
+        return new Range(a.column, a.type, lo, hi);
+    }
+
+    private static Range rangeOf(ScanNode scan, Expr e) {
+        if (!(e instanceof Call c)) {
+            return null;
+        }
+        if (c.op() == Call.Op.IN && c.args().get(0) instanceof ColumnRef ref) {
+            DataType t = prunable(scan, ref);
+            BigDecimal lo = null;
+            BigDecimal hi = null;
+            for (Expr item : c.args().subList(1, c.args().size())) {
+                BigDecimal v = item instanceof Literal l ? stored(l, t) : null;
+                if (v == null) {
+                    return null;
+                }
+                lo = lo == null ? v : lo.min(v);
+                hi = hi == null ? v : hi.max(v);
+            }
+            return t == null || lo == null ? null : new Range(ref.index(), t, lo, hi);
+        }
+        if (c.args().size() != 2) {
+            return null;
+        }
+        Call.Op op = c.op();
+        Expr left = c.args().get(0);
+        Expr right = c.args().get(1);
+        if (left instanceof Literal && right instanceof ColumnRef) {
+            Expr swap = left;
+            left = right;
+            right = swap;
+            op = switch (op) {
+                case LT -> Call.Op.GT;
+                case LE -> Call.Op.GE;
+                case GT -> Call.Op.LT;
+                case GE -> Call.Op.LE;
+                default -> op;
+            };
+        }
+        if (!(left instanceof ColumnRef ref) || !(right instanceof Literal lit)) {
+            return null;
+        }
+        DataType t = prunable(scan, ref);
+        BigDecimal v = t == null ? null : stored(lit, t);
+        if (v == null) {
+            return null;
+        }
+        return switch (op) {
+            case EQ -> new Range(ref.index(), t, v, v);
+            case LT, LE -> new Range(ref.index(), t, null, v);
+            case GT, GE -> new Range(ref.index(), t, v, null);
+            default -> null;
+        };
+    }
+
+    /** The column's type when its chunks' zone maps hold its values; null otherwise. */
+    private static DataType prunable(ScanNode scan, ColumnRef ref) {
+        ScanColumn sc = scan.columns().get(ref.index());
+        if (sc.mode() != ScanColumn.Mode.VALUE) {
+            return null;
+        }
+        Column col = scan.table().column(sc.column());
+        return switch (col.type().kind()) {
+            case INTEGER, BIGINT, DATE, DECIMAL, DOUBLE -> col.isDenseCoded() ? null : col.type();
+            default -> null;
+        };
+    }
+
+    /** The literal in the column's stored units (scaled for DECIMAL); null when it cannot bound the column. */
+    private static BigDecimal stored(Literal lit, DataType column) {
+        if (lit.value() == null) {
+            return null;
+        }
+        BigDecimal v = switch (lit.value()) {
+            case Long l -> BigDecimal.valueOf(l, lit.type().kind() == DataType.Kind.DECIMAL ? lit.type().scale() : 0);
+            case Double d -> Double.isFinite(d) ? BigDecimal.valueOf(d) : null;
+            default -> null;
+        };
+        if (v == null) {
+            return null;
+        }
+        if ((lit.type().kind() == DataType.Kind.DATE) != (column.kind() == DataType.Kind.DATE)) {
+            return null;
+        }
+        return column.kind() == DataType.Kind.DECIMAL ? v.movePointRight(column.scale()) : v;
+    }
+}

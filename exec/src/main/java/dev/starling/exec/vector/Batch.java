@@ -1,0 +1,35 @@
+package dev.starling.exec.vector;
+
+/**
+ * A horizontal slice of an intermediate result: one vector per column, all {@code rows} long. A
+ * column may be null inside an operator when nothing downstream reads it.
+ */
+public record Batch(Vector[] columns, int rows) {
+
+    /** Batches of this many rows keep an operator chain's vectors in the CPU caches. */
+    public static final int ROWS = 4096;
+
+    public Vector column(int i) {
+        return columns[i];
+    }
+
+    public int width() {
+        return columns.length;
+    }
+
+    public Batch gather(int[] sel, int n) {
+        Vector[] out = new Vector[columns.length];
+        for (int c = 0; c < out.length; c++) {
+            out[c] = columns[c] == null ? null : columns[c].gather(sel, n);
+        }
+        return new Batch(out, n);
+    }
+
+    public Batch slice(int from, int to) {
+        Vector[] out = new Vector[columns.length];
+        for (int c = 0; c < out.length; c++) {
+            out[c] = columns[c] == null ? null : columns[c].slice(from, to);
+        }
+        return new Batch(out, to - from);
+    }
+}
