@@ -1,18 +1,34 @@
 package dev.starling.engine;
 
+import dev.starling.exec.Executor;
 import dev.starling.exec.QueryResult;
+import dev.starling.exec.plan.Field;
+import dev.starling.planner.SqlPlanner;
+import dev.starling.planner.explain.PlanExplainer;
 import dev.starling.storage.Catalog;
+import dev.starling.storage.DataType;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * The embedded API: a catalog (in memory or in a data directory) and SQL over it.
  * Thread-safe: many queries may run at once.
  */
 public final class Starling implements AutoCloseable {
+    /** {@code EXPLAIN [PLAN FOR] query}, case-insensitive, after leading blanks and comments. */
+    private static final Pattern EXPLAIN = Pattern.compile("^(\\s|--[^\\n]*\\n)*(explain(\\s+plan\\s+for)?)\\s",
+            Pattern.CASE_INSENSITIVE);
+
     private final Catalog catalog;
+    private final SqlPlanner planner;
+    private final Executor executor;
 
     private Starling(Catalog catalog) {
         this.catalog = catalog;
+        this.planner = new SqlPlanner(catalog);
+        this.executor = new Executor(Runtime.getRuntime().availableProcessors(), catalog);
     }
 
     public static Starling open(Path dataDir) {
@@ -27,17 +43,29 @@ public final class Starling implements AutoCloseable {
         return catalog;
     }
 
-    /** Plans and runs one SQL query. */
+    /** Plans and runs one SQL query; {@code EXPLAIN query} returns the plan, one line per row. */
     public QueryResult query(String sql) {
-        throw new UnsupportedOperationException("TODO " + sql);
+        Matcher m = EXPLAIN.matcher(sql);
+        if (m.find()) {
+            String plan = explain(blank(sql, m.start(2), m.end(2)));
+            return new QueryResult(List.of(new Field("plan", DataType.VARCHAR, false)),
+                    plan.lines().map(line -> List.<Object>of(line)).toList());
+        }
+        return executor.collect(planner.plan(sql).plan());
     }
 
     /** Starling's physical plan of a query, with the backend of each pipeline. */
     public String explain(String sql) {
-        throw new UnsupportedOperationException("TODO " + sql);
+        return PlanExplainer.explain(planner.plan(sql).plan());
+    }
+
+    /** Replaces a range with spaces, so positions in error messages still match the text the user wrote. */
+    private static String blank(String sql, int from, int to) {
+        return sql.substring(0, from) + " ".repeat(to - from) + sql.substring(to);
     }
 
     @Override
     public void close() {
+        executor.close();
     }
 }

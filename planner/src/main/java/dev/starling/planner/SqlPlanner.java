@@ -1,0 +1,154 @@
+package dev.starling.planner;
+
+import dev.starling.engine.StarlingSqlException;
+import dev.starling.exec.plan.PlanNode;
+import dev.starling.planner.optimize.LogicalOptimizer;
+import dev.starling.planner.rel.StarlingRel;
+import dev.starling.planner.schema.CatalogSchema;
+import dev.starling.planner.translate.PlanTranslator;
+import dev.starling.planner.type.StarlingTypeSystem;
+import dev.starling.storage.Catalog;
+import dev.starling.planner.sql.StarlingOperators;
+import java.util.Properties;
+import org.apache.calcite.avatica.util.Casing;
+import org.apache.calcite.config.CalciteConnectionConfigImpl;
+import org.apache.calcite.config.CalciteConnectionProperty;
+import org.apache.calcite.config.NullCollation;
+import org.apache.calcite.DataContexts;
+import org.apache.calcite.plan.Contexts;
+import org.apache.calcite.rex.RexExecutorImpl;
+import org.apache.calcite.plan.ConventionTraitDef;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.RelRoot;
+import org.apache.calcite.runtime.CalciteContextException;
+import org.apache.calcite.schema.SchemaPlus;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.parser.SqlParseException;
+import org.apache.calcite.sql.parser.SqlParser;
+import org.apache.calcite.sql.validate.SqlConformance;
+import org.apache.calcite.sql.validate.SqlConformanceEnum;
+import org.apache.calcite.sql.validate.SqlDelegatingConformance;
+import org.apache.calcite.sql.validate.SqlValidator;
+import org.apache.calcite.sql2rel.SqlToRelConverter;
+import org.apache.calcite.tools.FrameworkConfig;
+import org.apache.calcite.tools.Frameworks;
+import org.apache.calcite.tools.Planner;
+import org.apache.calcite.tools.RelConversionException;
+import org.apache.calcite.tools.ValidationException;
+
+/**
+ * Plans SQL over a catalog: parse, validate, convert, optimize into the STARLING convention and
+ * translate into the exec plan contract. Each call plans against the catalog's current tables and
+ * keeps nothing between calls. Thread-safe.
+ */
+public final class SqlPlanner {
+    /**
+     * Lenient SQL, close to DuckDB's (GROUP BY alias or ordinal, {@code !=}, {@code %}), where CHAR
+     * results of different lengths (CASE, UNION) become VARCHAR without padding.
+     */
+    private static final SqlConformance CONFORMANCE = new SqlDelegatingConformance(SqlConformanceEnum.LENIENT) {
+        @Override
+        public boolean shouldConvertRaggedUnionTypesToVarying() {
+            return true;
+        }
+    };
+
+    /**
+     * Calcite's Planner takes the validator's conformance and name matching from a connection
+     * config; the only way to give it a conformance that is not an enum constant is to override it.
+     */
+    private static final CalciteConnectionConfigImpl CONNECTION_CONFIG = new CalciteConnectionConfigImpl(properties()) {
+        @Override
+        public SqlConformance conformance() {
+            return CONFORMANCE;
+        }
+    };
+
+    private static Properties properties() {
+        Properties p = new Properties();
+        p.setProperty(CalciteConnectionProperty.CASE_SENSITIVE.camelName(), "false");
+        p.setProperty(CalciteConnectionProperty.CONFORMANCE.camelName(), SqlConformanceEnum.LENIENT.name());
+        return p;
+    }
+
+    private final Catalog catalog;
+
+    public SqlPlanner(Catalog catalog) {
+        this.catalog = catalog;
+    }
+
+    /** A planned query: Calcite's physical plan (for diagnostics) and the exec plan it translates to. */
+    public record Plan(RelNode physical, PlanNode plan) { }
+
+    public Plan plan(String sql) {
+        Planner planner = Frameworks.getPlanner(config());
+        try {
+            SqlNode parsed = parse(planner, sql);
+            if (!parsed.getKind().belongsTo(SqlKind.QUERY)) {
+                throw StarlingSqlException.unsupported("statement " + parsed.getKind().sql
+                        + " (only queries are supported)");
+            }
+            SqlNode validated = validate(planner, parsed);
+            RelRoot root = planner.rel(validated);
+            RelNode logical = root.project();
+            RelNode physical = planner.transform(0, logical.getTraitSet().replace(StarlingRel.CONVENTION), logical);
+            PlanNode plan = new PlanTranslator(physical.getCluster().getRexBuilder()).translateRoot(physical);
+            return new Plan(physical, plan);
+        } catch (RelConversionException e) {
+            throw new StarlingSqlException("cannot plan query: " + e.getMessage(), 0, 0, e);
+        } finally {
+            planner.close();
+        }
+    }
+
+    private static SqlNode parse(Planner planner, String sql) {
+        try {
+            return planner.parse(sql);
+        } catch (SqlParseException e) {
+            var pos = e.getPos();
+            String message = e.getMessage() == null ? "syntax error" : e.getMessage().lines().findFirst().orElse("")
+                    .replaceAll(" at line \\d+, column \\d+\\.?$", "");
+            throw new StarlingSqlException(message, pos == null ? 0 : pos.getLineNum(),
+                    pos == null ? 0 : pos.getColumnNum(), e);
+        }
+    }
+
+    private static SqlNode validate(Planner planner, SqlNode parsed) {
+        try {
+            return planner.validate(parsed);
+        } catch (ValidationException e) {
+            if (e.getCause() instanceof CalciteContextException c) {
+                String message = c.getCause() == null ? c.getMessage() : c.getCause().getMessage();
+                throw new StarlingSqlException(message, c.getPosLine(), c.getPosColumn(), e);
+            }
+            throw new StarlingSqlException(e.getMessage(), 0, 0, e);
+        }
+    }
+
+    private FrameworkConfig config() {
+        SchemaPlus root = Frameworks.createRootSchema(false);
+        SchemaPlus schema = root.add(CatalogSchema.NAME, new CatalogSchema(catalog));
+        return Frameworks.newConfigBuilder()
+                .parserConfig(SqlParser.config()
+                        .withUnquotedCasing(Casing.TO_LOWER)
+                        .withQuotedCasing(Casing.UNCHANGED)
+                        .withCaseSensitive(false)
+                        .withConformance(CONFORMANCE))
+                .sqlValidatorConfig(SqlValidator.Config.DEFAULT
+                        .withConformance(CONFORMANCE)
+                        .withDefaultNullCollation(NullCollation.LAST)
+                        .withIdentifierExpansion(true))
+                .sqlToRelConverterConfig(SqlToRelConverter.config().withExpand(false))
+                .operatorTable(StarlingOperators.operatorTable())
+                .convertletTable(StarlingOperators.convertletTable())
+                .context(Contexts.of(CONNECTION_CONFIG))
+                // Folds constant expressions while planning; it never runs a query.
+                .executor(new RexExecutorImpl(DataContexts.EMPTY))
+                .defaultSchema(schema)
+                .typeSystem(StarlingTypeSystem.INSTANCE)
+                .traitDefs(ConventionTraitDef.INSTANCE)
+                .programs(LogicalOptimizer.program())
+                .build();
+    }
+}

@@ -1,0 +1,106 @@
+package dev.starling.planner.optimize;
+
+import dev.starling.planner.rel.ScanPushDownRules;
+import dev.starling.planner.rel.StarlingConverterRules;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.calcite.plan.RelOptRule;
+import org.apache.calcite.plan.hep.HepMatchOrder;
+import org.apache.calcite.plan.hep.HepProgram;
+import org.apache.calcite.plan.hep.HepProgramBuilder;
+import org.apache.calcite.rel.core.RelFactories;
+import org.apache.calcite.rel.metadata.DefaultRelMetadataProvider;
+import org.apache.calcite.rel.rules.CoreRules;
+import org.apache.calcite.rel.rules.PruneEmptyRules;
+import org.apache.calcite.sql2rel.RelDecorrelator;
+import org.apache.calcite.sql2rel.RelFieldTrimmer;
+import org.apache.calcite.tools.Program;
+import org.apache.calcite.tools.Programs;
+import org.apache.calcite.tools.RelBuilder;
+import org.apache.calcite.tools.RuleSets;
+
+/**
+ * Starling's optimization: subqueries become correlates and are decorrelated into joins; filters
+ * and projections move down, constants fold; inner joins are gathered and reordered by cardinality
+ * (the largest input ends up as the left-most probe input, each dimension a build side); unused
+ * columns are trimmed; then every operator converts into the STARLING convention, with filters and
+ * projections absorbed by scans.
+ */
+public final class LogicalOptimizer {
+    private LogicalOptimizer() {
+    }
+
+    private static final List<RelOptRule> SIMPLIFY = List.of(
+            PullFactorsRule.INSTANCE,
+            AntiJoinRule.INSTANCE,
+            CoreRules.FILTER_INTO_JOIN,
+            CoreRules.JOIN_CONDITION_PUSH,
+            CoreRules.JOIN_PUSH_EXPRESSIONS,
+            CoreRules.FILTER_PROJECT_TRANSPOSE,
+            CoreRules.FILTER_MERGE,
+            CoreRules.FILTER_AGGREGATE_TRANSPOSE,
+            CoreRules.FILTER_SET_OP_TRANSPOSE,
+            CoreRules.PROJECT_MERGE,
+            CoreRules.PROJECT_REMOVE,
+            CoreRules.AGGREGATE_PROJECT_MERGE,
+            CoreRules.AGGREGATE_REMOVE,
+            CoreRules.FILTER_REDUCE_EXPRESSIONS,
+            CoreRules.PROJECT_REDUCE_EXPRESSIONS,
+            CoreRules.JOIN_REDUCE_EXPRESSIONS,
+            CoreRules.UNION_TO_DISTINCT,
+            CoreRules.UNION_MERGE,
+            CoreRules.PROJECT_TO_SEMI_JOIN,
+            CoreRules.JOIN_TO_SEMI_JOIN,
+            PruneEmptyRules.FILTER_INSTANCE,
+            PruneEmptyRules.PROJECT_INSTANCE,
+            PruneEmptyRules.JOIN_LEFT_INSTANCE,
+            PruneEmptyRules.JOIN_RIGHT_INSTANCE,
+            PruneEmptyRules.AGGREGATE_INSTANCE,
+            PruneEmptyRules.SORT_INSTANCE,
+            PruneEmptyRules.UNION_INSTANCE);
+
+    /** The whole optimization, as one Calcite program ending in the STARLING convention. */
+    public static Program program() {
+        List<RelOptRule> physical = new ArrayList<>(StarlingConverterRules.ALL);
+        physical.addAll(ScanPushDownRules.ALL);
+        return Programs.sequence(
+                hep(new HepProgramBuilder().addRuleCollection(List.of(
+                        CoreRules.FILTER_SUB_QUERY_TO_CORRELATE,
+                        CoreRules.PROJECT_SUB_QUERY_TO_CORRELATE,
+                        CoreRules.JOIN_SUB_QUERY_TO_CORRELATE)).build()),
+                (planner, rel, traits, materializations, lattices) ->
+                        RelDecorrelator.decorrelateQuery(rel, builder(rel)),
+                hep(new HepProgramBuilder().addRuleCollection(SIMPLIFY).build()),
+                hep(new HepProgramBuilder()
+                        .addMatchOrder(HepMatchOrder.BOTTOM_UP)
+                        .addRuleInstance(CoreRules.JOIN_TO_MULTI_JOIN)
+                        .addRuleInstance(CoreRules.MULTI_JOIN_OPTIMIZE)
+                        .build()),
+                (planner, rel, traits, materializations, lattices) ->
+                        new RelFieldTrimmer(null, builder(rel)).trim(rel),
+                hep(new HepProgramBuilder().addRuleCollection(cleanup()).build()),
+                (planner, rel, traits, materializations, lattices) -> UnsupportedConstructs.check(rel),
+                Programs.ofRules(RuleSets.ofList(physical)));
+    }
+
+    /**
+     * The simplifications again after trimming, except merging projections into aggregates (the
+     * trimmed projection under an aggregate is what lets its scan read only the columns it needs)
+     * and replacing columns by the constants that filters imply (which would put a projection of
+     * constants between a scan and its join).
+     */
+    private static List<RelOptRule> cleanup() {
+        List<RelOptRule> rules = new ArrayList<>(SIMPLIFY);
+        rules.remove(CoreRules.AGGREGATE_PROJECT_MERGE);
+        rules.remove(CoreRules.PROJECT_REDUCE_EXPRESSIONS);
+        return rules;
+    }
+
+    private static Program hep(HepProgram program) {
+        return Programs.of(program, true, DefaultRelMetadataProvider.INSTANCE);
+    }
+
+    private static RelBuilder builder(org.apache.calcite.rel.RelNode rel) {
+        return RelFactories.LOGICAL_BUILDER.create(rel.getCluster(), null);
+    }
+}

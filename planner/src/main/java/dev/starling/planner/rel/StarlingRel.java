@@ -1,0 +1,19 @@
+package dev.starling.planner.rel;
+
+import dev.starling.planner.translate.PlanTranslator;
+import dev.starling.planner.translate.Translated;
+import org.apache.calcite.plan.Convention;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.util.ImmutableBitSet;
+
+/** A physical operator of Starling's own convention; it translates itself into the exec plan contract. */
+public interface StarlingRel extends RelNode {
+    Convention CONVENTION = new Convention.Impl("STARLING", StarlingRel.class);
+
+    /**
+     * Translates this operator and its inputs. {@code codes} names output fields whose dense
+     * row-index code the consumer would like as well (a foreign key's code or a primary key's row
+     * id, the keys of a dense join); an operator provides what it can.
+     */
+    Translated translate(PlanTranslator translator, ImmutableBitSet codes);
+}

@@ -1,0 +1,78 @@
+package dev.starling.planner.translate;
+
+import dev.starling.engine.StarlingSqlException;
+import dev.starling.exec.expr.ColumnRef;
+import dev.starling.exec.expr.Expr;
+import dev.starling.exec.plan.Field;
+import dev.starling.exec.plan.PlanNode;
+import dev.starling.exec.plan.ProjectNode;
+import dev.starling.planner.rel.StarlingRel;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rex.RexBuilder;
+import org.apache.calcite.rex.RexLiteral;
+import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.util.ImmutableBitSet;
+
+/** Translates a tree of Starling physical operators into the exec plan contract. */
+public final class PlanTranslator {
+    private final RexBuilder rexBuilder;
+
+    public PlanTranslator(RexBuilder rexBuilder) {
+        this.rexBuilder = rexBuilder;
+    }
+
+    /** The exec plan of a whole query: its columns exactly the root's fields, in order, with their names. */
+    public PlanNode translateRoot(RelNode root) {
+        return normalized(translate(root, ImmutableBitSet.of()), root.getRowType());
+    }
+
+    public Translated translate(RelNode rel, ImmutableBitSet codes) {
+        if (!(rel instanceof StarlingRel starling)) {
+            throw new IllegalStateException("not a Starling physical operator: " + rel);
+        }
+        return starling.translate(this, codes);
+    }
+
+    /** {@code t}'s node, with a projection added when its columns are not exactly {@code rowType}'s fields. */
+    public PlanNode normalized(Translated t, RelDataType rowType) {
+        List<String> names = rowType.getFieldNames();
+        List<Field> fields = t.node().output();
+        boolean sameNames = t.isIdentity();
+        for (int i = 0; sameNames && i < names.size(); i++) {
+            sameNames = fields.get(i).name().equals(names.get(i));
+        }
+        if (sameNames) {
+            return t.node();
+        }
+        List<Expr> exprs = new ArrayList<>();
+        for (int column : t.values()) {
+            Field f = fields.get(column);
+            exprs.add(new ColumnRef(column, f.type(), f.nullable()));
+        }
+        return new ProjectNode(t.node(), exprs, names);
+    }
+
+    /** {@code rex} over the operator's input fields, which lie in {@code input} as its layout says. */
+    public Expr expr(RexNode rex, Translated input) {
+        return expr(rex, input.values(), input.node().output());
+    }
+
+    /** {@code rex} over fields where field i is column {@code columns[i]} of a row with {@code fields}. */
+    public Expr expr(RexNode rex, int[] columns, List<Field> fields) {
+        return new RexTranslator(rexBuilder, columns, fields).translate(rex);
+    }
+
+    /** The row count of an OFFSET or FETCH clause, which must be a constant. */
+    public long rowCount(RexNode rex, String clause) {
+        if (rex instanceof RexLiteral literal) {
+            Long v = literal.getValueAs(Long.class);
+            if (v != null && v >= 0) {
+                return v;
+            }
+        }
+        throw StarlingSqlException.unsupported(clause + " " + rex + " (only a non-negative constant is supported)");
+    }
+}
