@@ -75,4 +75,17 @@ class EmbeddedApiTest {
         BigDecimal total = (BigDecimal) r.rows().get(0).get(0);
         assertEquals(0, total.compareTo(BigDecimal.valueOf(((Double) r.rows().get(0).get(1)) * 4)), r.rows().toString());
     }
+
+    @Test
+    void schemaQualifiedTablesLiveBesideUnqualifiedOnesOfTheSameName() {
+        TestCatalogs.table(db.catalog(), "ssb.region", 3, "r_regionkey int, r_name varchar(25)", "r_regionkey");
+        TestCatalogs.table(db.catalog(), "ssb.nation", 6, "n_nationkey int, n_regionkey int", "n_nationkey",
+                ForeignKey.of("n_regionkey", "ssb.region", "r_regionkey"));
+        assertEquals(3L, ((Number) db.query("select count(*) from ssb.region").rows().get(0).get(0)).longValue());
+        assertEquals(5L, ((Number) db.query("select count(*) from region").rows().get(0).get(0)).longValue());
+        QueryResult joined = db.query("select count(*) from ssb.nation n join ssb.region r on n.n_regionkey = r.r_regionkey");
+        assertEquals(6L, ((Number) joined.rows().get(0).get(0)).longValue());
+        assertTrue(db.explain("select count(*) from ssb.nation n join ssb.region r on n.n_regionkey = r.r_regionkey")
+                .contains("DenseJoin"));
+    }
 }

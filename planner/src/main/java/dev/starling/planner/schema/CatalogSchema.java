@@ -1,25 +1,44 @@
 package dev.starling.planner.schema;
 
 import dev.starling.storage.Catalog;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import org.apache.calcite.schema.Schema;
 import org.apache.calcite.schema.Table;
 import org.apache.calcite.schema.impl.AbstractSchema;
 
 /**
  * The tables of a {@link Catalog} as a Calcite schema, frozen at construction: one query is planned
  * against one consistent set of table versions, and each query builds a new one, so a plan never
- * sees a stale catalog.
+ * sees a stale catalog. A catalog name with a dot ({@code ssb.lineorder}) puts the table in a
+ * sub-schema, so two benchmarks' {@code customer} tables can live side by side.
  */
 public final class CatalogSchema extends AbstractSchema {
     public static final String NAME = "starling";
 
+    private final Map<String, StarlingTable> byCatalogName = new HashMap<>();
     private final Map<String, Table> tables = new HashMap<>();
+    private final Map<String, Schema> subSchemas = new HashMap<>();
 
     public CatalogSchema(Catalog catalog) {
+        Map<String, Map<String, Table>> nested = new HashMap<>();
         for (dev.starling.storage.Table t : catalog.tables()) {
-            tables.put(t.name(), new StarlingTable(t, NAME, this));
+            int dot = t.name().indexOf('.');
+            List<String> path = new ArrayList<>(List.of(NAME));
+            Map<String, Table> level = tables;
+            if (dot >= 0) {
+                String sub = t.name().substring(0, dot);
+                path.add(sub);
+                level = nested.computeIfAbsent(sub, k -> new HashMap<>());
+            }
+            path.add(t.name().substring(dot + 1));
+            StarlingTable table = new StarlingTable(t, path, this);
+            level.put(path.getLast(), table);
+            byCatalogName.put(t.name(), table);
         }
+        nested.forEach((name, subTables) -> subSchemas.put(name, new Namespace(subTables)));
     }
 
     @Override
@@ -27,7 +46,26 @@ public final class CatalogSchema extends AbstractSchema {
         return tables;
     }
 
-    StarlingTable starlingTable(String name) {
-        return (StarlingTable) tables.get(name);
+    @Override
+    protected Map<String, Schema> getSubSchemaMap() {
+        return subSchemas;
+    }
+
+    StarlingTable starlingTable(String catalogName) {
+        return byCatalogName.get(catalogName);
+    }
+
+    /** The tables of one schema-qualified prefix. */
+    private static final class Namespace extends AbstractSchema {
+        private final Map<String, Table> tables;
+
+        Namespace(Map<String, Table> tables) {
+            this.tables = tables;
+        }
+
+        @Override
+        protected Map<String, Table> getTableMap() {
+            return tables;
+        }
     }
 }

@@ -28,12 +28,12 @@ import org.apache.calcite.util.mapping.IntPair;
  */
 public final class StarlingTable extends AbstractTable implements TranslatableTable {
     private final Table table;
-    private final String schemaName;
+    private final List<String> qualifiedName;
     private final CatalogSchema schema;
 
-    StarlingTable(Table table, String schemaName, CatalogSchema schema) {
+    StarlingTable(Table table, List<String> qualifiedName, CatalogSchema schema) {
         this.table = table;
-        this.schemaName = schemaName;
+        this.qualifiedName = List.copyOf(qualifiedName);
         this.schema = schema;
     }
 
@@ -69,8 +69,7 @@ public final class StarlingTable extends AbstractTable implements TranslatableTa
             for (int i = 0; i < fk.columns().size(); i++) {
                 pairs.add(IntPair.of(s.indexOf(fk.columns().get(i)), ts.indexOf(fk.referencedColumns().get(i))));
             }
-            references.add(RelReferentialConstraintImpl.of(List.of(schemaName, s.name()),
-                    List.of(schemaName, ts.name()), pairs));
+            references.add(RelReferentialConstraintImpl.of(qualifiedName, target.qualifiedName, pairs));
         }
         return Statistics.of((double) table.rowCount(), keys, references, List.of());
     }
