@@ -72,6 +72,14 @@ public final class Catalog {
         commit(table);
     }
 
+    /** Adds a new table: durable first, then visible; fails if the name is taken. */
+    public synchronized void create(Table table) {
+        if (tables.containsKey(table.name())) {
+            throw new IllegalArgumentException("table " + table.name() + " already exists");
+        }
+        commit(table);
+    }
+
     /**
      * Commits a version built by {@link TableBuilder#appendingTo}: existing rows keep their
      * positions, so tables whose dense codes point into it stay valid.

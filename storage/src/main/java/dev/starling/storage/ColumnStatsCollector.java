@@ -82,6 +82,9 @@ public final class ColumnStatsCollector {
     private static List<ColumnStats.ValueCount> top(List<long[]> counts) {
         PriorityQueue<long[]> heap = new PriorityQueue<>(Comparator.comparingLong(c -> c[1]));
         for (long[] c : counts) {
+            if (heap.size() == ColumnStats.MOST_FREQUENT && c[1] <= heap.peek()[1]) {
+                continue; // skips the heap for the many values that cannot displace its least frequent one
+            }
             heap.add(c);
             if (heap.size() > ColumnStats.MOST_FREQUENT) {
                 heap.poll();

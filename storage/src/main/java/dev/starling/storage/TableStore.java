@@ -1,12 +1,30 @@
 package dev.starling.storage;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.channels.FileChannel;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
-/** Table versions in a data directory, one file per table. See {@link TableFile} for the format. */
+/**
+ * Table versions in a data directory, one {@link TableFile} per table. A version is written to
+ * {@code <name>.stbl.tmp}, forced to disk, renamed over {@code <name>.stbl} and the directory is
+ * forced, so after a crash a table is either its old or its new version, never a torn file; a
+ * leftover {@code .tmp} is an uncommitted write and is deleted on open.
+ */
 final class TableStore {
+    private static final Logger LOG = LoggerFactory.getLogger(TableStore.class);
+    private static final String TEMP_SUFFIX = ".tmp";
+
     private final Path dir;
 
     TableStore(Path dir) throws IOException {
@@ -18,14 +36,107 @@ final class TableStore {
     }
 
     List<Table> loadAll() throws IOException {
-        throw new UnsupportedOperationException("TODO");
+        List<Path> files = new ArrayList<>();
+        try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir)) {
+            for (Path p : entries) {
+                String name = p.getFileName().toString();
+                if (name.endsWith(TEMP_SUFFIX)) {
+                    LOG.warn("removing {}: an uncommitted write", p);
+                    Files.delete(p);
+                } else if (name.endsWith(TableFile.EXTENSION)) {
+                    files.add(p);
+                }
+            }
+        }
+        files.sort(null);
+        Map<String, Table> tables = new HashMap<>();
+        for (Path p : files) {
+            Table t = TableFile.read(p);
+            if (!p.getFileName().toString().equals(fileName(t.name()))) {
+                // drop and replace find a table by its file name, so a renamed or copied file would resurrect
+                throw new IOException("table file " + p + " holds table " + t.name() + "; its name must be "
+                        + fileName(t.name()));
+            }
+            tables.put(t.name(), t);
+        }
+        for (Table t : tables.values()) {
+            requireDenseReferences(t, tables);
+        }
+        return List.copyOf(tables.values());
     }
 
     void write(Table table) throws IOException {
-        throw new UnsupportedOperationException("TODO");
+        Path target = dir.resolve(fileName(table.name()));
+        Path temp = dir.resolve(fileName(table.name()) + TEMP_SUFFIX);
+        try {
+            try (FileChannel out = FileChannel.open(temp, StandardOpenOption.CREATE,
+                    StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE)) {
+                TableFile.write(table, out);
+                out.force(true);
+            }
+            Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        } catch (IOException | RuntimeException e) {
+            try {
+                Files.deleteIfExists(temp);
+            } catch (IOException cleanup) {
+                e.addSuppressed(cleanup);
+            }
+            throw e;
+        }
+        forceDirectory();
     }
 
     void delete(String name) throws IOException {
-        throw new UnsupportedOperationException("TODO");
+        Files.deleteIfExists(dir.resolve(fileName(name)));
+        forceDirectory();
+    }
+
+    /** Makes renames and deletions in the directory durable. */
+    private void forceDirectory() throws IOException {
+        try (FileChannel d = FileChannel.open(dir, StandardOpenOption.READ)) {
+            d.force(true);
+        }
+    }
+
+    /**
+     * The table's file name: lower-case letters, digits, '_', '-' and '.' (as in {@code ssb.customer})
+     * are kept, anything else (a leading '.' too) is percent-encoded as UTF-8 bytes, so every table
+     * name maps to a distinct plain file, also on a case-insensitive file system.
+     */
+    static String fileName(String table) {
+        StringBuilder out = new StringBuilder();
+        byte[] utf8 = table.getBytes(StandardCharsets.UTF_8);
+        for (int i = 0; i < utf8.length; i++) {
+            int b = utf8[i] & 0xff;
+            boolean plain = (b >= 'a' && b <= 'z') || (b >= '0' && b <= '9')
+                    || b == '_' || b == '-' || (b == '.' && i > 0);
+            if (plain) {
+                out.append((char) b);
+            } else {
+                out.append('%').append(Character.toUpperCase(Character.forDigit(b >> 4, 16)))
+                        .append(Character.toUpperCase(Character.forDigit(b & 15, 16)));
+            }
+        }
+        return out.append(TableFile.EXTENSION).toString();
+    }
+
+    /** A dense-coded column is only readable with the table its codes index into. */
+    private void requireDenseReferences(Table t, Map<String, Table> tables) throws IOException {
+        for (Column c : t.columns()) {
+            if (!c.isDenseCoded()) {
+                continue;
+            }
+            Table dim = tables.get(c.denseReference().table());
+            if (dim == null || dim.schema().indexOf(c.denseReference().keyColumn()) < 0) {
+                throw new IOException("table " + t.name() + " column " + c.name() + " references "
+                        + c.denseReference().table() + "." + c.denseReference().keyColumn() + ", which is not in "
+                        + dir);
+            }
+            ColumnStats s = c.stats();
+            if (s.rows() > s.nulls() && s.max() >= dim.rowCount()) {
+                throw new IOException("table " + t.name() + " column " + c.name() + " points to row " + s.max()
+                        + " of " + dim.name() + ", which has " + dim.rowCount() + " rows in " + dir);
+            }
+        }
     }
 }
