@@ -9,6 +9,7 @@ import dev.starling.exec.plan.HashJoinNode;
 import dev.starling.exec.plan.PlanNode;
 import dev.starling.planner.explain.PlanExplainer;
 import dev.starling.storage.Catalog;
+import dev.starling.storage.gen.TpchQueries;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;

@@ -1,0 +1,70 @@
+package dev.starling.storage.gen;
+
+import dev.starling.storage.Catalog;
+import dev.starling.storage.Table;
+import dev.starling.storage.TableBuilder;
+import dev.starling.storage.TableConcat;
+import dev.starling.storage.TableSchema;
+import java.util.List;
+import java.util.Locale;
+import java.util.function.Consumer;
+import java.util.stream.IntStream;
+
+/**
+ * Puts generated tables into a catalog under one schema. A table is generated in parts on all
+ * cores, each part into its own {@link TableBuilder}, and the parts are joined in order; generators
+ * must emit the same rows however the table is split, so the data never depends on the machine.
+ */
+final class ParallelTableWriter {
+    /** Below this many rows per part, splitting costs more than it saves. */
+    private static final long MIN_PART_ROWS = 16_384;
+
+    private final Catalog catalog;
+    private final String schema;
+    private final int workers;
+
+    /** Emits, in table order, the rows of part {@code part} (0-based) of {@code parts}. */
+    @FunctionalInterface
+    interface PartGenerator<E> {
+        void generate(int part, int parts, Consumer<E> sink);
+    }
+
+    /**
+     * @param schema  "" for unqualified table names, else an identifier that prefixes them
+     * @param workers how many parts run at once; it decides how tables are split, not what they hold
+     */
+    ParallelTableWriter(Catalog catalog, String schema, int workers) {
+        if (!schema.isEmpty() && !schema.matches("[A-Za-z_][A-Za-z0-9_]*")) {
+            throw new IllegalArgumentException("schema '" + schema + "' is not a plain identifier");
+        }
+        if (workers < 1) {
+            throw new IllegalArgumentException("workers must be at least 1, got " + workers);
+        }
+        this.catalog = catalog;
+        this.schema = schema.toLowerCase(Locale.ROOT);
+        this.workers = workers;
+    }
+
+    /** Fails before anything is generated when one of {@code tables} exists already. */
+    void requireAbsent(String benchmark, List<String> tables) {
+        for (String table : tables) {
+            String name = TableDefinition.qualify(schema, table);
+            if (catalog.table(name).isPresent()) {
+                throw new IllegalArgumentException("cannot generate " + benchmark + ": table " + name
+                        + " already exists (drop it or generate into another schema)");
+            }
+        }
+    }
+
+    /** Generates a table of about {@code rows} rows and puts it into the catalog. */
+    <E> void put(TableDefinition<E> definition, long rows, PartGenerator<E> generator) {
+        TableSchema tableSchema = definition.schema(schema);
+        int parts = (int) Math.clamp(rows / MIN_PART_ROWS, 1, 2L * workers);
+        List<Table> built = IntStream.range(0, parts).parallel().mapToObj(part -> {
+            TableBuilder builder = new TableBuilder(tableSchema, catalog);
+            generator.generate(part, parts, row -> definition.append(builder, row));
+            return builder.build();
+        }).toList();
+        catalog.put(TableConcat.concat(built));
+    }
+}

@@ -1,0 +1,38 @@
+package dev.starling.storage.gen;
+
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The 22 TPC-H queries, from the texts shipped in the {@code io.trino.tpch} jar (answers at SF 0.01
+ * lie next to them), rewritten into standard SQL that Calcite and DuckDB both accept: Q15's view
+ * becomes a WITH clause (Starling runs queries, not DDL), and Presto's {@code decimal '0.06'},
+ * {@code date('1994-01-01')} and {@code substr(x, 1, 2)} become {@code 0.06},
+ * {@code DATE '1994-01-01'} and {@code substring(x from 1 for 2)}.
+ */
+public final class TpchQueries {
+    public static final int COUNT = 22;
+
+    private static final Pattern VIEW = Pattern.compile(
+            "(?is)create\\s+or\\s+replace\\s+view\\s+(\\w+)\\s+as\\s+(.*?);\\s*(.*?);?\\s*$");
+
+    private TpchQueries() { }
+
+    /** The text of query {@code n}, 1 to 22. */
+    public static String query(int n) {
+        if (n < 1 || n > COUNT) {
+            throw new IllegalArgumentException("TPC-H has queries 1 to " + COUNT + ", not " + n);
+        }
+        String sql = QueryResources.read("/io/trino/tpch/queries/q" + n + ".sql");
+        Matcher view = VIEW.matcher(sql);
+        if (view.matches()) {
+            sql = "WITH " + view.group(1) + " AS (" + view.group(2) + ")\n" + view.group(3);
+        }
+        return sql
+                .replaceAll("(?i)\\bdecimal\\s+'([^']*)'", "$1")
+                .replaceAll("(?i)\\bdate\\('([^']*)'\\)", "DATE '$1'")
+                .replaceAll("(?i)\\bsubstr\\(\\s*(\\w+)\\s*,\\s*(\\d+)\\s*,\\s*(\\d+)\\s*\\)", "substring($1 from $2 for $3)")
+                // VALUE is a reserved word in standard SQL; Q11 uses it as a column alias.
+                .replaceAll("(?i)\\bvalue\\b", "\"value\"");
+    }
+}
