@@ -69,6 +69,9 @@ public final class SqlPlanner {
         Properties p = new Properties();
         p.setProperty(CalciteConnectionProperty.CASE_SENSITIVE.camelName(), "false");
         p.setProperty(CalciteConnectionProperty.CONFORMANCE.camelName(), SqlConformanceEnum.LENIENT.name());
+        // NULLs sort last in both directions, as in DuckDB. The Planner's validator takes its NULL
+        // order from this connection config and ignores the one of the validator config.
+        p.setProperty(CalciteConnectionProperty.DEFAULT_NULL_COLLATION.camelName(), NullCollation.LAST.name());
         return p;
     }
 
@@ -93,7 +96,8 @@ public final class SqlPlanner {
             RelRoot root = planner.rel(validated);
             RelNode logical = root.project();
             RelNode physical = planner.transform(0, logical.getTraitSet().replace(StarlingRel.CONVENTION), logical);
-            PlanNode plan = new PlanTranslator(physical.getCluster().getRexBuilder()).translateRoot(physical);
+            PlanNode plan = new PlanTranslator(physical.getCluster().getRexBuilder())
+                    .translateRoot(physical, root.validatedRowType);
             return new Plan(physical, plan);
         } catch (RelConversionException e) {
             throw new StarlingSqlException("cannot plan query: " + e.getMessage(), 0, 0, e);
@@ -137,7 +141,6 @@ public final class SqlPlanner {
                         .withConformance(CONFORMANCE))
                 .sqlValidatorConfig(SqlValidator.Config.DEFAULT
                         .withConformance(CONFORMANCE)
-                        .withDefaultNullCollation(NullCollation.LAST)
                         .withIdentifierExpansion(true))
                 .sqlToRelConverterConfig(SqlToRelConverter.config().withExpand(false))
                 .operatorTable(StarlingOperators.operatorTable())

@@ -89,7 +89,7 @@ final class CompareEval extends VecExpr {
             if (nulls != null && nulls[i]) {
                 continue;
             }
-            int c = da.get((int) x[i]).compareTo(db.get((int) y[i]));
+            int c = StrDict.compare(da.get((int) x[i]), db.get((int) y[i]));
             out[i] = test(c) ? 1 : 0;
         }
     }

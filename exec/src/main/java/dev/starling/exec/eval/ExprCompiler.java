@@ -4,6 +4,7 @@ import dev.starling.exec.expr.Call;
 import dev.starling.exec.expr.ColumnRef;
 import dev.starling.exec.expr.Expr;
 import dev.starling.exec.expr.Literal;
+import dev.starling.exec.vector.StrDict;
 import dev.starling.storage.DataType;
 import java.util.HashSet;
 import java.util.List;
@@ -92,10 +93,10 @@ public final class ExprCompiler {
         return switch (op) {
             case EQ -> constant::equals;
             case NE -> s -> !s.equals(constant);
-            case LT -> s -> s.compareTo(constant) < 0;
-            case LE -> s -> s.compareTo(constant) <= 0;
-            case GT -> s -> s.compareTo(constant) > 0;
-            case GE -> s -> s.compareTo(constant) >= 0;
+            case LT -> s -> StrDict.compare(s, constant) < 0;
+            case LE -> s -> StrDict.compare(s, constant) <= 0;
+            case GT -> s -> StrDict.compare(s, constant) > 0;
+            case GE -> s -> StrDict.compare(s, constant) >= 0;
             default -> throw new IllegalStateException(op + " is not a comparison");
         };
     }

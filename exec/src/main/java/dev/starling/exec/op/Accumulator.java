@@ -100,7 +100,7 @@ final class Accumulator {
         long c = count[g]++;
         if (function == Function.MIN || function == Function.MAX) {
             String v = dict.get(code);
-            int cmp = c == 0 ? 0 : v.compareTo(strings[g]);
+            int cmp = c == 0 ? 0 : StrDict.compare(v, strings[g]);
             if (c == 0 || (function == Function.MIN ? cmp < 0 : cmp > 0)) {
                 strings[g] = v;
             }
@@ -138,7 +138,8 @@ final class Accumulator {
             case MIN, MAX -> {
                 if (isString) {
                     String v = other.strings[from];
-                    if (c == 0 || (min ? v.compareTo(strings[g]) < 0 : v.compareTo(strings[g]) > 0)) {
+                    int cmp = c == 0 ? 0 : StrDict.compare(v, strings[g]);
+                    if (c == 0 || (min ? cmp < 0 : cmp > 0)) {
                         strings[g] = v;
                     }
                 } else if (isDouble) {

@@ -64,7 +64,7 @@ public final class StrDict {
             for (int i = 0; i < order.length; i++) {
                 order[i] = i;
             }
-            Arrays.sort(order, (a, b) -> values[a].compareTo(values[b]));
+            Arrays.sort(order, (a, b) -> compare(values[a], values[b]));
             r = new int[values.length];
             for (int i = 0; i < order.length; i++) {
                 r[order[i]] = i;
@@ -72,6 +72,31 @@ public final class StrDict {
             ranks = r;
         }
         return r;
+    }
+
+    /**
+     * SQL's string order: by Unicode code point, as DuckDB and UTF-8 byte order have it.
+     * {@link String#compareTo} compares UTF-16 units instead, which puts characters above U+FFFF
+     * (surrogate pairs) before U+E000..U+FFFF.
+     */
+    public static int compare(String a, String b) {
+        int n = Math.min(a.length(), b.length());
+        for (int i = 0; i < n; i++) {
+            char x = a.charAt(i);
+            char y = b.charAt(i);
+            if (x != y) {
+                return Integer.compare(codePointOrder(x), codePointOrder(y));
+            }
+        }
+        return Integer.compare(a.length(), b.length());
+    }
+
+    /** Moves surrogates above U+E000..U+FFFF, so that the first differing unit orders by code point. */
+    private static int codePointOrder(char c) {
+        if (c < Character.MIN_SURROGATE) {
+            return c;
+        }
+        return c <= Character.MAX_SURROGATE ? c + 0x2000 : c - 0x800;
     }
 
     /** Builds a dictionary of distinct entries, handing out codes in insertion order. */

@@ -23,6 +23,8 @@ import org.apache.calcite.plan.RelTraitSet;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.core.Aggregate;
 import org.apache.calcite.rel.core.AggregateCall;
+import org.apache.calcite.rex.RexLiteral;
+import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.util.ImmutableBitSet;
 
 /** Grouped or scalar aggregation with a single grouping set. */
@@ -43,20 +45,24 @@ public final class StarlingAggregate extends Aggregate implements StarlingRel {
     public Translated translate(PlanTranslator translator, ImmutableBitSet codes) {
         Translated in = translator.translate(getInput(), ImmutableBitSet.of());
         int[] keys = getGroupSet().asList().stream().mapToInt(k -> in.values()[k]).toArray();
+        List<String> names = getRowType().getFieldNames();
         List<AggCall> calls = new ArrayList<>();
-        boolean anySum0 = false;
-        for (AggregateCall call : getAggCallList()) {
-            Function function = function(call);
-            anySum0 |= call.getAggregation().getKind() == org.apache.calcite.sql.SqlKind.SUM0;
+        boolean rewritten = false;
+        for (int i = 0; i < getAggCallList().size(); i++) {
+            AggregateCall call = getAggCallList().get(i);
+            SqlKind kind = call.getAggregation().getKind();
+            rewritten |= kind == SqlKind.SUM0 || kind == SqlKind.LITERAL_AGG;
+            if (kind == SqlKind.LITERAL_AGG) {
+                continue;
+            }
             int argument = call.getArgList().isEmpty() ? -1 : in.values()[call.getArgList().get(0)];
             int filter = call.filterArg < 0 ? -1 : in.values()[call.filterArg];
-            String name = getRowType().getFieldNames().get(keys.length + calls.size());
-            calls.add(new AggCall(function, argument, call.isDistinct(), filter, name,
+            calls.add(new AggCall(function(call), argument, call.isDistinct(), filter, names.get(keys.length + i),
                     TypeMapping.toStarling(call.getType()), call.getType().isNullable()));
         }
         PlanNode node = new AggregateNode(in.node(), keys, calls);
-        if (anySum0) {
-            node = sum0AsCoalesce(node, keys.length);
+        if (rewritten) {
+            node = completeRewrittenCalls(node, keys.length);
         }
         return Translated.identity(node, getRowType().getFieldCount());
     }
@@ -81,18 +87,32 @@ public final class StarlingAggregate extends Aggregate implements StarlingRel {
         };
     }
 
-    /** $SUM0 (which Calcite's rewrites introduce) is a SUM that yields 0 instead of NULL over no rows. */
-    private PlanNode sum0AsCoalesce(PlanNode aggregate, int keyCount) {
+    /**
+     * Calcite's rewrites introduce two calls the executor does not have: $SUM0, a SUM that yields 0
+     * instead of NULL over no rows, becomes COALESCE(SUM, 0); LITERAL_AGG, which yields its literal
+     * for every group (NOT IN and EXISTS rewrites use it to mark matches), becomes that literal.
+     */
+    private PlanNode completeRewrittenCalls(PlanNode aggregate, int keyCount) {
         List<Field> fields = aggregate.output();
         List<Expr> exprs = new ArrayList<>();
-        for (int i = 0; i < fields.size(); i++) {
-            Field f = fields.get(i);
-            Expr ref = new ColumnRef(i, f.type(), f.nullable());
-            boolean sum0 = i >= keyCount && getAggCallList().get(i - keyCount).getAggregation().getKind()
-                    == org.apache.calcite.sql.SqlKind.SUM0;
-            exprs.add(sum0 ? new Call(Call.Op.COALESCE, List.of(ref, zero(f.type())), f.type(), false) : ref);
+        for (int i = 0; i < keyCount; i++) {
+            exprs.add(ref(fields, i));
         }
-        return new ProjectNode(aggregate, exprs, fields.stream().map(Field::name).toList());
+        int column = keyCount;
+        for (AggregateCall call : getAggCallList()) {
+            DataType type = TypeMapping.toStarling(call.getType());
+            exprs.add(switch (call.getAggregation().getKind()) {
+                case LITERAL_AGG -> new Literal(LiteralValues.value((RexLiteral) call.rexList.get(0), type), type);
+                case SUM0 -> new Call(Call.Op.COALESCE, List.of(ref(fields, column++), zero(type)), type, false);
+                default -> ref(fields, column++);
+            });
+        }
+        return new ProjectNode(aggregate, exprs, getRowType().getFieldNames());
+    }
+
+    private static Expr ref(List<Field> fields, int column) {
+        Field f = fields.get(column);
+        return new ColumnRef(column, f.type(), f.nullable());
     }
 
     private static Literal zero(DataType type) {

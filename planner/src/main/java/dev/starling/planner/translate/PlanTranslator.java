@@ -24,9 +24,12 @@ public final class PlanTranslator {
         this.rexBuilder = rexBuilder;
     }
 
-    /** The exec plan of a whole query: its columns exactly the root's fields, in order, with their names. */
-    public PlanNode translateRoot(RelNode root) {
-        return normalized(translate(root, ImmutableBitSet.of()), root.getRowType());
+    /**
+     * The exec plan of a whole query: its columns exactly the root's fields, in order, named as the
+     * query's validated row type names them (the optimizer drops projections that only rename).
+     */
+    public PlanNode translateRoot(RelNode root, RelDataType validatedRowType) {
+        return normalized(translate(root, ImmutableBitSet.of()), validatedRowType);
     }
 
     public Translated translate(RelNode rel, ImmutableBitSet codes) {

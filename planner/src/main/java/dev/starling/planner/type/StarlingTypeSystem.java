@@ -1,5 +1,6 @@
 package dev.starling.planner.type;
 
+import java.math.RoundingMode;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
 import org.apache.calcite.rel.type.RelDataTypeSystemImpl;
@@ -37,6 +38,21 @@ public final class StarlingTypeSystem extends RelDataTypeSystemImpl {
     @Override
     public int getDefaultPrecision(SqlTypeName typeName) {
         return typeName == SqlTypeName.DECIMAL ? MAX_DECIMAL_PRECISION : super.getDefaultPrecision(typeName);
+    }
+
+    /**
+     * How Calcite rounds exact numbers it casts while planning (constant folding): half away from
+     * zero, as the executor does at run time and as DuckDB does, not Calcite's default truncation.
+     */
+    @Override
+    public RoundingMode roundingMode() {
+        return RoundingMode.HALF_UP;
+    }
+
+    /** CASE and UNION branches of CHAR(n) of different lengths give VARCHAR, not blank-padded CHAR, as in DuckDB. */
+    @Override
+    public boolean shouldConvertRaggedUnionTypesToVarying() {
+        return true;
     }
 
     @Override
