@@ -1,0 +1,33 @@
+package dev.starling.difftest;
+
+import dev.starling.storage.gen.TpchGenerator;
+import dev.starling.storage.gen.TpchQueries;
+import java.util.stream.DoubleStream;
+import java.util.stream.IntStream;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/** The 22 TPC-H queries give the same rows on Starling and on DuckDB over the same generated data. */
+class TpchDifferentialTest {
+    private static final GeneratedEngines DATA = new GeneratedEngines(
+            (catalog, scaleFactor) -> TpchGenerator.generate(catalog, scaleFactor, ""));
+
+    @AfterAll
+    static void close() throws Exception {
+        DATA.close();
+    }
+
+    static Stream<Arguments> queries() {
+        return DoubleStream.of(0.01, 0.1).boxed().flatMap(scaleFactor -> IntStream.rangeClosed(1, TpchQueries.COUNT)
+                .mapToObj(query -> Arguments.of(scaleFactor, query)));
+    }
+
+    @ParameterizedTest(name = "SF {0} Q{1}")
+    @MethodSource("queries")
+    void sameRowsAsDuckDb(double scaleFactor, int query) throws Exception {
+        DATA.at(scaleFactor).assertSameAnswer(TpchQueries.query(query));
+    }
+}
