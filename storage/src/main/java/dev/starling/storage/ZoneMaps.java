@@ -11,6 +11,7 @@ public final class ZoneMaps {
         double maxD = Double.NEGATIVE_INFINITY;
         int nonNull = 0;
         boolean isDouble = c.physical() == DataType.Physical.FLOAT64;
+        boolean nan = false;
         for (int r = 0; r < c.rows(); r++) {
             if (c.isNull(r)) {
                 continue;
@@ -18,6 +19,7 @@ public final class ZoneMaps {
             nonNull++;
             if (isDouble) {
                 double v = c.getDouble(r);
+                nan |= Double.isNaN(v);
                 minD = Math.min(minD, v);
                 maxD = Math.max(maxD, v);
             } else {
@@ -25,6 +27,11 @@ public final class ZoneMaps {
                 min = Math.min(min, v);
                 max = Math.max(max, v);
             }
+        }
+        if (nan) {
+            // NaN is unordered for Math.min/max; a chunk holding one must never be skipped by a range.
+            minD = Double.NEGATIVE_INFINITY;
+            maxD = Double.POSITIVE_INFINITY;
         }
         if (!isDouble && nonNull > 0) {
             minD = min;
