@@ -1,5 +1,8 @@
 package dev.starling.difftest;
 
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import dev.starling.storage.gen.SsbGenerator;
 import dev.starling.storage.gen.SsbQueries;
 import java.util.stream.DoubleStream;
@@ -9,7 +12,10 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
-/** The 13 Star Schema Benchmark queries give the same rows on Starling and on DuckDB over the same generated data. */
+/**
+ * The 13 Star Schema Benchmark queries give the same rows on Starling and on DuckDB over the same
+ * generated data, and find revenue at SF 0.01 already, so no comparison is between empty answers.
+ */
 class SsbDifferentialTest {
     private static final GeneratedEngines DATA = new GeneratedEngines(
             (catalog, scaleFactor) -> SsbGenerator.generate(catalog, scaleFactor, ""));
@@ -27,6 +33,12 @@ class SsbDifferentialTest {
     @ParameterizedTest(name = "SF {0} Q{1}")
     @MethodSource("queries")
     void sameRowsAsDuckDb(double scaleFactor, String query) throws Exception {
-        DATA.at(scaleFactor).assertSameAnswer(SsbQueries.query(query));
+        ResultRows rows = DATA.at(scaleFactor).assertSameAnswer(SsbQueries.query(query));
+        if (scaleFactor == 0.01) {
+            // Aggregates over no rows give one NULL row (Q1.x), so the revenue is checked, not the row count.
+            int revenue = rows.columns().indexOf(query.startsWith("4") ? "profit" : "revenue");
+            assertFalse(rows.rows().isEmpty(), "Q" + query + " found no rows (Q3.4 expects about one: see SsbLineOrders.SEED)");
+            assertTrue(((Number) rows.rows().get(0).get(revenue)).longValue() > 0, "Q" + query + " found no revenue");
+        }
     }
 }

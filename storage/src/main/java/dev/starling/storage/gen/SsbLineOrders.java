@@ -22,7 +22,7 @@ final class SsbLineOrders implements ParallelTableWriter.PartGenerator<SsbLineOr
      * At SF 0.01, Q3.4 expects about one row: 4 of the 300 customers and 2 of the 20 suppliers are
      * in its cities (see SsbGeography.QUERIED_CITIES) and its month holds about 1 in 79 orders.
      * Whether that row exists depends on the seed; with this one it does. A change in how values
-     * are drawn may lose it, which SsbQueriesTest reports.
+     * are drawn may lose it, which the SSB differential test in module bench reports.
      */
     private static final long SEED = 0x5EED_11L;
     private static final int MAX_LINES = 7;
