@@ -5,6 +5,7 @@ import dev.starling.exec.plan.PlanNode;
 import dev.starling.planner.optimize.LogicalOptimizer;
 import dev.starling.planner.rel.StarlingRel;
 import dev.starling.planner.schema.CatalogSchema;
+import dev.starling.planner.stats.StarlingMetadata;
 import dev.starling.planner.translate.PlanTranslator;
 import dev.starling.planner.type.StarlingTypeSystem;
 import dev.starling.storage.Catalog;
@@ -95,6 +96,9 @@ public final class SqlPlanner {
             SqlNode validated = validate(planner, parsed);
             RelRoot root = planner.rel(validated);
             RelNode logical = root.project();
+            // Every estimate from here on (join order, build sides) comes from the stored statistics.
+            logical.getCluster().setMetadataProvider(StarlingMetadata.PROVIDER);
+            logical.getCluster().invalidateMetadataQuery();
             RelNode physical = planner.transform(0, logical.getTraitSet().replace(StarlingRel.CONVENTION), logical);
             PlanNode plan = new PlanTranslator(physical.getCluster().getRexBuilder())
                     .translateRoot(physical, root.validatedRowType);

@@ -137,22 +137,42 @@ public final class TableBuilder {
             if (!dim.schema().primaryKey().equals(List.of(key)) || !dim.column(key).type().isIntegral()) {
                 return null;
             }
-            return new DenseKeys(new Column.DenseReference(dim.name(), key), keyIndex(dim, key));
+            return new DenseKeys(new Column.DenseReference(dim.name(), key), keyIndex(dim, key, catalog));
         }
 
-        static LongIntMap keyIndex(Table dim, String key) {
-            Column k = dim.column(key);
-            LongIntMap map = new LongIntMap((int) dim.rowCount());
-            int row = 0;
-            for (ColumnChunk chunk : k.chunks()) {
-                for (int r = 0; r < chunk.rows(); r++, row++) {
-                    if (map.put(chunk.getAsLong(r), row) >= 0) {
-                        throw new IllegalArgumentException("primary key " + dim.name() + "." + key
-                                + " has duplicate value " + chunk.getAsLong(r));
-                    }
+        static LongIntMap keyIndex(Table dim, String key, Catalog catalog) {
+            long[] values = keyValues(dim, key, catalog);
+            LongIntMap map = new LongIntMap(values.length);
+            for (int row = 0; row < values.length; row++) {
+                if (map.put(values[row], row) >= 0) {
+                    throw new IllegalArgumentException("primary key " + dim.name() + "." + key
+                            + " has duplicate value " + values[row]);
                 }
             }
             return map;
+        }
+
+        /**
+         * A key column's values in row order. A key that is itself a dense-coded foreign key stores
+         * rows of the table it references, so its values are that table's key values at those rows.
+         */
+        private static long[] keyValues(Table table, String key, Catalog catalog) {
+            Column k = table.column(key);
+            long[] values = new long[Math.toIntExact(table.rowCount())];
+            int row = 0;
+            for (ColumnChunk chunk : k.chunks()) {
+                for (int r = 0; r < chunk.rows(); r++) {
+                    values[row++] = chunk.getAsLong(r);
+                }
+            }
+            if (k.isDenseCoded()) {
+                Column.DenseReference ref = k.denseReference();
+                long[] referenced = keyValues(catalog.require(ref.table()), ref.keyColumn(), catalog);
+                for (int i = 0; i < values.length; i++) {
+                    values[i] = referenced[(int) values[i]];
+                }
+            }
+            return values;
         }
     }
 

@@ -2,6 +2,7 @@ package dev.starling.planner.optimize;
 
 import dev.starling.planner.rel.ScanPushDownRules;
 import dev.starling.planner.rel.StarlingConverterRules;
+import dev.starling.planner.stats.StarlingMetadata;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.calcite.plan.RelOptRule;
@@ -9,7 +10,6 @@ import org.apache.calcite.plan.hep.HepMatchOrder;
 import org.apache.calcite.plan.hep.HepProgram;
 import org.apache.calcite.plan.hep.HepProgramBuilder;
 import org.apache.calcite.rel.core.RelFactories;
-import org.apache.calcite.rel.metadata.DefaultRelMetadataProvider;
 import org.apache.calcite.rel.rules.CoreRules;
 import org.apache.calcite.rel.rules.PruneEmptyRules;
 import org.apache.calcite.sql2rel.RelDecorrelator;
@@ -76,6 +76,7 @@ public final class LogicalOptimizer {
                         .addRuleInstance(CoreRules.JOIN_TO_MULTI_JOIN)
                         .addRuleInstance(CoreRules.MULTI_JOIN_OPTIMIZE)
                         .build()),
+                hep(new HepProgramBuilder().addRuleInstance(DenseProbeRotationRule.INSTANCE).build()),
                 (planner, rel, traits, materializations, lattices) ->
                         new RelFieldTrimmer(null, builder(rel)).trim(rel),
                 hep(new HepProgramBuilder().addRuleCollection(cleanup()).build()),
@@ -97,7 +98,7 @@ public final class LogicalOptimizer {
     }
 
     private static Program hep(HepProgram program) {
-        return Programs.of(program, true, DefaultRelMetadataProvider.INSTANCE);
+        return Programs.of(program, true, StarlingMetadata.PROVIDER);
     }
 
     private static RelBuilder builder(org.apache.calcite.rel.RelNode rel) {

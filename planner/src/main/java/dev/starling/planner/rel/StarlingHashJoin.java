@@ -74,6 +74,15 @@ public final class StarlingHashJoin extends Join implements StarlingRel {
 
     @Override
     public Translated translate(PlanTranslator translator, ImmutableBitSet codes) {
+        return translate(translator, codes, ImmutableBitSet.of());
+    }
+
+    /**
+     * Code-only fields of the probe side pass on to it unless the residual condition reads them; an
+     * inner dense join's probe key is code-only too, its value taken from the dimension's key.
+     */
+    @Override
+    public Translated translate(PlanTranslator translator, ImmutableBitSet codes, ImmutableBitSet codeOnly) {
         Keys keys = keys();
         RelMetadataQuery mq = getCluster().getMetadataQuery();
         JoinKind kind = switch (getJoinType()) {
@@ -119,7 +128,9 @@ public final class StarlingHashJoin extends Join implements StarlingRel {
             probeCodes.set(probeKeys.get(0));
             buildCodes.set(buildKeys.get(0));
         }
-        Translated probe = translator.translate(probeRel, probeCodes.build());
+        ImmutableBitSet probeCodeOnly = probeCodeOnly(codeOnly, keys, swap, leftCount, probeKeys,
+                dense && kind == JoinKind.INNER ? probeKeys.get(0) : -1);
+        Translated probe = translator.translate(probeRel, probeCodes.build(), probeCodeOnly);
         Translated build = translator.translate(buildRel, buildCodes.build());
 
         // Where each field of the Calcite join row (left fields, then right) lies in probe ++ build.
@@ -133,8 +144,12 @@ public final class StarlingHashJoin extends Join implements StarlingRel {
             Translated side = i < leftCount ? left : right;
             int field = i < leftCount ? i : i - leftCount;
             int offset = i < leftCount ? leftOffset : rightOffset;
-            values[i] = side.values()[field] + offset;
+            values[i] = side.values()[field] < 0 ? -1 : side.values()[field] + offset;
             codeColumns[i] = side.codes()[field] < 0 ? -1 : side.codes()[field] + offset;
+        }
+        if (dense && kind == JoinKind.INNER && probe.values()[probeKeys.get(0)] < 0) {
+            // The probe scan read only the foreign key's code; a match has the dimension's equal key.
+            values[probeKeys.get(0) + (swap ? leftCount : 0)] = build.values()[buildKeys.get(0)] + (swap ? 0 : probe.width());
         }
         List<Field> combined = new ArrayList<>(probe.node().output());
         combined.addAll(build.node().output());
@@ -157,6 +172,33 @@ public final class StarlingHashJoin extends Join implements StarlingRel {
             return new Translated(node, probe.values(), probe.codes());
         }
         return new Translated(node, values, codeColumns);
+    }
+
+    /**
+     * The probe side's fields whose values nothing here reads: those the consumer wants as codes
+     * only, and {@code denseKey} (a probe field, or -1), unless a hash key or the residual condition reads them.
+     */
+    private ImmutableBitSet probeCodeOnly(ImmutableBitSet codeOnly, Keys keys, boolean swap, int leftCount,
+                                          List<Integer> probeKeys, int denseKey) {
+        int probeStart = swap ? leftCount : 0;
+        int probeCount = (swap ? getRight() : getLeft()).getRowType().getFieldCount();
+        ImmutableBitSet residual = RelOptUtil.InputFinder.bits(keys.residual);
+        ImmutableBitSet.Builder out = ImmutableBitSet.builder();
+        for (int f : codeOnly) {
+            if (f >= probeStart && f < probeStart + probeCount) {
+                out.set(f - probeStart);
+            }
+        }
+        if (denseKey >= 0) {
+            out.set(denseKey);
+        }
+        ImmutableBitSet.Builder kept = ImmutableBitSet.builder();
+        for (int f : out.build()) {
+            if (!residual.get(f + probeStart) && (f == denseKey || !probeKeys.contains(f))) {
+                kept.set(f);
+            }
+        }
+        return kept.build();
     }
 
     private static boolean isDense(RelNode probe, int probeKey, RelNode build, int buildKey) {

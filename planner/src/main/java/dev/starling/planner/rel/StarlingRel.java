@@ -16,4 +16,14 @@ public interface StarlingRel extends RelNode {
      * id, the keys of a dense join); an operator provides what it can.
      */
     Translated translate(PlanTranslator translator, ImmutableBitSet codes);
+
+    /**
+     * As {@link #translate(PlanTranslator, ImmutableBitSet)}, where the consumer needs only the codes
+     * of the fields {@code codeOnly} (a subset of {@code codes}), not their values: an operator that
+     * can may leave such a value out, its {@code values} entry then -1. A dense join's probe key is
+     * one: the join takes the key's value from the dimension, so the fact scan reads the column once.
+     */
+    default Translated translate(PlanTranslator translator, ImmutableBitSet codes, ImmutableBitSet codeOnly) {
+        return translate(translator, codes);
+    }
 }

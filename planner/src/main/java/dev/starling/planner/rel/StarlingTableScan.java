@@ -4,6 +4,7 @@ import dev.starling.exec.expr.Expr;
 import dev.starling.exec.plan.ScanNode;
 import dev.starling.exec.plan.ScanNode.ScanColumn;
 import dev.starling.planner.schema.StarlingTable;
+import dev.starling.planner.stats.ScanColumns;
 import dev.starling.planner.translate.PlanTranslator;
 import dev.starling.planner.translate.Translated;
 import dev.starling.storage.Column;
@@ -15,11 +16,11 @@ import org.apache.calcite.plan.RelOptCluster;
 import org.apache.calcite.plan.RelOptCost;
 import org.apache.calcite.plan.RelOptPlanner;
 import org.apache.calcite.plan.RelOptTable;
+import org.apache.calcite.plan.RelOptUtil;
 import org.apache.calcite.plan.RelTraitSet;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.RelWriter;
 import org.apache.calcite.rel.core.TableScan;
-import org.apache.calcite.rel.metadata.RelMdUtil;
 import org.apache.calcite.rel.metadata.RelMetadataQuery;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeField;
@@ -96,8 +97,7 @@ public final class StarlingTableScan extends TableScan implements StarlingRel {
 
     @Override
     public double estimateRowCount(RelMetadataQuery mq) {
-        double rows = getTable().getRowCount();
-        return filter == null ? rows : rows * RelMdUtil.guessSelectivity(filter);
+        return ScanColumns.of(this).map(ScanColumns::rowCount).orElseGet(() -> getTable().getRowCount());
     }
 
     /**
@@ -113,10 +113,22 @@ public final class StarlingTableScan extends TableScan implements StarlingRel {
 
     @Override
     public Translated translate(PlanTranslator translator, ImmutableBitSet codes) {
+        return translate(translator, codes, ImmutableBitSet.of());
+    }
+
+    /** Leaves out the value of a code-only dense foreign key, unless the scan's own filter reads it. */
+    @Override
+    public Translated translate(PlanTranslator translator, ImmutableBitSet codes, ImmutableBitSet codeOnly) {
         Table table = storageTable();
+        ImmutableBitSet filtered = filter == null ? ImmutableBitSet.of() : RelOptUtil.InputFinder.bits(filter);
         List<ScanColumn> columns = new ArrayList<>();
-        for (int p : projects) {
-            columns.add(ScanColumn.value(p));
+        int[] values = new int[projects.size()];
+        for (int i = 0; i < projects.size(); i++) {
+            boolean codeSuffices = codeOnly.get(i) && !filtered.get(i) && table.column(projects.get(i)).isDenseCoded();
+            values[i] = codeSuffices ? -1 : columns.size();
+            if (!codeSuffices) {
+                columns.add(ScanColumn.value(projects.get(i)));
+            }
         }
         int[] codeColumns = new int[projects.size()];
         Arrays.fill(codeColumns, -1);
@@ -127,8 +139,6 @@ public final class StarlingTableScan extends TableScan implements StarlingRel {
                 columns.add(code);
             }
         }
-        int[] values = new int[projects.size()];
-        Arrays.setAll(values, i -> i);
         List<dev.starling.exec.plan.Field> outputs = new ScanNode(table, columns, null).output();
         Expr condition = filter == null ? null : translator.expr(filter, values, outputs);
         return new Translated(new ScanNode(table, columns, condition), values, codeColumns);

@@ -33,10 +33,15 @@ public final class PlanTranslator {
     }
 
     public Translated translate(RelNode rel, ImmutableBitSet codes) {
+        return translate(rel, codes, ImmutableBitSet.of());
+    }
+
+    /** {@code rel} translated where the fields {@code codeOnly} are wanted for their codes alone (see {@link StarlingRel}). */
+    public Translated translate(RelNode rel, ImmutableBitSet codes, ImmutableBitSet codeOnly) {
         if (!(rel instanceof StarlingRel starling)) {
             throw new IllegalStateException("not a Starling physical operator: " + rel);
         }
-        return starling.translate(this, codes);
+        return codeOnly.isEmpty() ? starling.translate(this, codes) : starling.translate(this, codes, codeOnly);
     }
 
     /** {@code t}'s node, with a projection added when its columns are not exactly {@code rowType}'s fields. */

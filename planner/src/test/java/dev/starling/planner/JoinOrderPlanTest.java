@@ -1,0 +1,148 @@
+package dev.starling.planner;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.starling.exec.plan.FilterNode;
+import dev.starling.exec.plan.HashJoinNode;
+import dev.starling.exec.plan.PlanNode;
+import dev.starling.exec.plan.ProjectNode;
+import dev.starling.exec.plan.ScanNode;
+import dev.starling.planner.explain.PlanExplainer;
+import dev.starling.storage.Catalog;
+import dev.starling.storage.gen.SsbGenerator;
+import dev.starling.storage.gen.SsbQueries;
+import dev.starling.storage.gen.TpchGenerator;
+import dev.starling.storage.gen.TpchQueries;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Join orders and build sides chosen from the column statistics of generated TPC-H and SSB data:
+ * the fact table is always probed, never built, and a star join stays one pipeline over the fact scan.
+ */
+class JoinOrderPlanTest {
+    private static Catalog tpch;
+    private static Catalog ssb;
+
+    @BeforeAll
+    static void load() {
+        tpch = Catalog.inMemory();
+        TpchGenerator.generate(tpch, 0.01, "");
+        ssb = Catalog.inMemory();
+        SsbGenerator.generate(ssb, 0.01, "");
+    }
+
+    /** Queries joining lineitem with its dimensions, where lineitem as a build side would hash millions of rows. */
+    @ParameterizedTest(name = "q{0}")
+    @ValueSource(ints = {3, 5, 7, 8, 9, 10, 12, 14, 18, 19})
+    void lineitemIsNeverABuildSide(int n) {
+        PlanNode plan = new SqlPlanner(tpch).plan(TpchQueries.query(n)).plan();
+        String explained = PlanExplainer.explain(plan);
+        for (HashJoinNode j : joins(plan)) {
+            assertFalse(scannedTable(j.build()).equals("lineitem"), explained);
+        }
+    }
+
+    /**
+     * Q5 also joins supplier to customer by nation: joining those two dimensions before lineitem
+     * would multiply them; lineitem must probe everything.
+     */
+    @Test
+    void q5IsProbedByLineitem() {
+        PlanNode plan = new SqlPlanner(tpch).plan(TpchQueries.query(5)).plan();
+        String explained = PlanExplainer.explain(plan);
+        assertEquals("lineitem", scannedTable(probeLeaf(plan)), explained);
+    }
+
+    /**
+     * Q3's orders and customer are filtered dimensions of a chain lineitem → orders → customer: both
+     * are looked up in arrays from the lineitem pipeline rather than joined to each other first.
+     */
+    @Test
+    void q3FollowsTheForeignKeyChainWithDenseJoins() {
+        PlanNode plan = new SqlPlanner(tpch).plan(TpchQueries.query(3)).plan();
+        String explained = PlanExplainer.explain(plan);
+        List<HashJoinNode> joins = joins(plan);
+        assertEquals(2, joins.size(), explained);
+        assertTrue(joins.stream().allMatch(HashJoinNode::dense), explained);
+        assertEquals("lineitem", scannedTable(probeLeaf(plan)), explained);
+    }
+
+    static List<String> ssbQueries() {
+        return SsbQueries.names();
+    }
+
+    @ParameterizedTest(name = "Q{0}")
+    @MethodSource("ssbQueries")
+    void ssbIsOneLineorderPipelineProbingDenseDimensions(String name) {
+        PlanNode plan = new SqlPlanner(ssb).plan(SsbQueries.query(name)).plan();
+        String explained = PlanExplainer.explain(plan);
+        List<HashJoinNode> joins = joins(plan);
+        assertFalse(joins.isEmpty(), explained);
+        for (HashJoinNode j : joins) {
+            assertTrue(j.dense(), explained);
+            assertFalse(scannedTable(j.build()).isEmpty(), explained);
+        }
+        ScanNode fact = assertInstanceOf(ScanNode.class, probeLeaf(joins.get(0)), explained);
+        assertEquals("lineorder", fact.table().name(), explained);
+        assertReadsEachColumnOnce(fact, explained);
+    }
+
+    /** A dense foreign key that is only joined on is read as its code alone, not also as its value. */
+    @ParameterizedTest(name = "q{0}")
+    @ValueSource(ints = {3, 12})
+    void tpchFactScanReadsJoinedForeignKeysOnce(int n) {
+        PlanNode plan = new SqlPlanner(tpch).plan(TpchQueries.query(n)).plan();
+        String explained = PlanExplainer.explain(plan);
+        ScanNode fact = assertInstanceOf(ScanNode.class, probeLeaf(plan), explained);
+        assertEquals("lineitem", fact.table().name(), explained);
+        assertTrue(fact.columns().stream().anyMatch(c -> c.mode() == ScanNode.ScanColumn.Mode.CODE), explained);
+        assertReadsEachColumnOnce(fact, explained);
+    }
+
+    private static void assertReadsEachColumnOnce(ScanNode scan, String explained) {
+        List<Integer> read = scan.columns().stream().filter(c -> c.mode() != ScanNode.ScanColumn.Mode.ROW_ID)
+                .map(ScanNode.ScanColumn::column).toList();
+        assertEquals(read.stream().distinct().count(), read.size(), explained);
+    }
+
+    /** Where the rows of {@code node}'s pipeline come from: down its first input, and a join's probe side. */
+    private static PlanNode probeLeaf(PlanNode node) {
+        PlanNode n = node;
+        while (!n.inputs().isEmpty()) {
+            n = n instanceof HashJoinNode j ? j.probe() : n.inputs().get(0);
+        }
+        return n;
+    }
+
+    /** The table a plain scan (maybe filtered or projected) reads, or "" for anything else. */
+    private static String scannedTable(PlanNode node) {
+        return switch (node) {
+            case ScanNode s -> s.table().name();
+            case FilterNode f -> scannedTable(f.inputs().get(0));
+            case ProjectNode p -> scannedTable(p.inputs().get(0));
+            default -> "";
+        };
+    }
+
+    private static List<HashJoinNode> joins(PlanNode plan) {
+        List<HashJoinNode> out = new ArrayList<>();
+        collect(plan, out);
+        return out;
+    }
+
+    private static void collect(PlanNode node, List<HashJoinNode> out) {
+        if (node instanceof HashJoinNode j) {
+            out.add(j);
+        }
+        node.inputs().forEach(in -> collect(in, out));
+    }
+}
