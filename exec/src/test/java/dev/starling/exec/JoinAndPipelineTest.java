@@ -143,6 +143,34 @@ class JoinAndPipelineTest {
         assertEquals(List.of(4L, 4, 50, 4, "n5"), r.get(3));
     }
 
+    @Test
+    void chainedDenseJoinsFilterTheScanAndReadOnlyWhatIsUsed() {
+        // Two dense joins on the same code: the outer one's build keeps n1 and n2, the inner one's all but n3.
+        ScanNode probe = new ScanNode(fact, List.of(ScanColumn.value(0), new ScanColumn(1, ScanColumn.Mode.CODE),
+                ScanColumn.value(1), ScanColumn.value(2), ScanColumn.value(3)), null);
+        ScanNode notN3 = new ScanNode(nation, List.of(new ScanColumn(-1, ScanColumn.Mode.ROW_ID), ScanColumn.value(1)),
+                bool(Op.NE, col(1, DataType.VARCHAR), Plans.str("n3")));
+        ScanNode n1n2 = new ScanNode(nation, List.of(new ScanColumn(-1, ScanColumn.Mode.ROW_ID), ScanColumn.value(1)),
+                bool(Op.IN, col(1, DataType.VARCHAR), Plans.str("n1"), Plans.str("n2")));
+        HashJoinNode inner = new HashJoinNode(probe, notN3, JoinKind.INNER, new int[] {1}, new int[] {0}, null, true, 5);
+        HashJoinNode outer = new HashJoinNode(inner, n1n2, JoinKind.INNER, new int[] {1}, new int[] {0}, null, true, 5);
+        AggregateNode agg = new AggregateNode(outer, new int[] {8}, List.of(
+                new AggCall(Function.COUNT_STAR, -1, false, -1, "n", DataType.BIGINT, false),
+                new AggCall(Function.SUM, 3, false, -1, "amount", DEC, false)));
+        List<List<Object>> r = executor.collect(new SortNode(agg, List.of(new SortKey(0, false, false)), 0, -1)).rows();
+        long[] count = new long[2];
+        long[] cents = new long[2];
+        for (int i = 0; i < FACT_ROWS; i++) {
+            int n = (int) (nationKey(i) / 10) - 1;
+            if (n < 2) {
+                count[n]++;
+                cents[n] += amount(i);
+            }
+        }
+        assertEquals(List.of(List.of("n1", count[0], BigDecimal.valueOf(cents[0], 2)),
+                List.of("n2", count[1], BigDecimal.valueOf(cents[1], 2))), r);
+    }
+
     static ValuesNode labels() {
         List<Field> f = List.of(new Field("k", DataType.INTEGER, false), new Field("limit", DEC, false));
         return new ValuesNode(f, List.of(List.of(1L, 500L), List.of(2L, 100L), List.of(2L, 300L), List.of(4L, 0L)));

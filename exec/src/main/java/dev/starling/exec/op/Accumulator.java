@@ -58,6 +58,11 @@ final class Accumulator {
             return;
         }
         boolean[] nulls = arg.nulls();
+        if (skip == null && nulls == null && !isString && (function == Function.SUM || function == Function.AVG
+                || function == Function.COUNT)) {
+            sum(gids, arg, n);
+            return;
+        }
         for (int i = 0; i < n; i++) {
             if ((skip != null && skip[i]) || (nulls != null && nulls[i])) {
                 continue;
@@ -68,6 +73,41 @@ final class Accumulator {
                 addDouble(gids[i], arg.isDouble() ? arg.doubles()[i] : arg.longs()[i] / (double) Decimals.pow10(scale()));
             } else {
                 addLong(gids[i], arg.longs()[i]);
+            }
+        }
+    }
+
+    /**
+     * COUNT, SUM and AVG over rows without NULLs or skips: one tight loop per representation. Count
+     * and sum advance in the same loop so that, with few groups, their chains of updates to the same
+     * slots overlap instead of running one after the other.
+     */
+    private void sum(int[] gids, Vector arg, int n) {
+        if (function == Function.COUNT) {
+            for (int i = 0; i < n; i++) {
+                count[gids[i]]++;
+            }
+        } else if (!isDouble) {
+            long[] x = arg.longs();
+            for (int i = 0; i < n; i++) {
+                int g = gids[i];
+                count[g]++;
+                longs[g] = sumExact(longs[g], x[i]);
+            }
+        } else if (arg.isDouble()) {
+            double[] x = arg.doubles();
+            for (int i = 0; i < n; i++) {
+                int g = gids[i];
+                count[g]++;
+                doubles[g] += x[i];
+            }
+        } else {
+            long[] x = arg.longs();
+            double f = Decimals.pow10(scale());
+            for (int i = 0; i < n; i++) {
+                int g = gids[i];
+                count[g]++;
+                doubles[g] += x[i] / f;
             }
         }
     }
@@ -160,11 +200,11 @@ final class Accumulator {
     }
 
     private long sumExact(long a, long b) {
-        try {
-            return Math.addExact(a, b);
-        } catch (ArithmeticException e) {
+        long r = a + b;
+        if (((a ^ r) & (b ^ r)) < 0) {
             throw new ArithmeticException("SUM overflow: the sum exceeds the 64-bit range of " + type);
         }
+        return r;
     }
 
     Vector result(int groups) {

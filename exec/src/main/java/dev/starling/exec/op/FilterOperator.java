@@ -1,24 +1,28 @@
 package dev.starling.exec.op;
 
-import dev.starling.exec.eval.ExprCompiler;
-import dev.starling.exec.eval.VecExpr;
+import dev.starling.exec.eval.FilterCompiler;
+import dev.starling.exec.eval.SelectionFilter;
 import dev.starling.exec.expr.Expr;
 import dev.starling.exec.pipeline.Operator;
 import dev.starling.exec.vector.Batch;
 
 /** Keeps the rows whose condition is TRUE, compacting every column. */
 public final class FilterOperator implements Operator {
-    private final VecExpr condition;
+    private final SelectionFilter condition;
+    private int[] sel = new int[Batch.ROWS];
 
     public FilterOperator(Expr condition) {
-        this.condition = ExprCompiler.compile(condition);
+        this.condition = FilterCompiler.compile(condition);
     }
 
     @Override
     public Batch process(Batch in) {
         int n = in.rows();
-        int[] sel = new int[n];
-        int selected = Selection.of(condition.eval(in), n, sel);
+        if (sel.length < n) {
+            sel = new int[n];
+        }
+        SelectionFilter.identity(sel, n);
+        int selected = condition.filter(in, sel, n);
         if (selected == n) {
             return in;
         }

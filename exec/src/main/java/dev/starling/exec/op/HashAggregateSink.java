@@ -107,7 +107,9 @@ public final class HashAggregateSink implements Sink<HashAggregateSink.Groups> {
         int[] hashes = KeyEncoder.hashes(cols, n);
         int[] gids = new int[n];
         for (int i = 0; i < n; i++) {
-            gids[i] = g.table.findOrInsert(cols, i, hashes[i]);
+            // Rows often come clustered by key (a fact table in key order): a run shares one lookup.
+            gids[i] = i > 0 && hashes[i] == hashes[i - 1] && KeyTable.sameKey(cols, i, i - 1)
+                    ? gids[i - 1] : g.table.findOrInsert(cols, i, hashes[i]);
         }
         for (Accumulator a : g.accumulators) {
             a.ensure(g.table.size());
@@ -143,10 +145,13 @@ public final class HashAggregateSink implements Sink<HashAggregateSink.Groups> {
 
     @Override
     public void finish(List<Groups> locals) {
-        Groups total = new Groups();
+        // Without DISTINCT calls a worker's groups are complete partial results: the first worker's
+        // become the total, and only the others are merged into it.
+        boolean takeFirst = !locals.isEmpty() && node.calls().stream().noneMatch(HashAggregateSink::isDistinct);
+        Groups total = takeFirst ? locals.get(0) : new Groups();
         int width = node.groupKeys().length + 1;
         StrDict interned = interner.dictionary();
-        for (Groups local : locals) {
+        for (Groups local : takeFirst ? locals.subList(1, locals.size()) : locals) {
             int groups = local.table.size();
             long[][] cols = new long[width][groups];
             for (int id = 0; id < groups; id++) {

@@ -8,6 +8,7 @@ import dev.starling.exec.plan.JoinKind;
 import dev.starling.exec.vector.Batch;
 import dev.starling.exec.vector.Vector;
 import java.util.Arrays;
+import java.util.BitSet;
 
 /**
  * Probes a {@link JoinTable} with each batch: finds the candidate (probe row, build row) pairs,
@@ -20,16 +21,19 @@ public final class HashJoinProbe implements Operator {
     private final KeyEncoder encoder;
     private final VecExpr residual;
     private final int probeWidth;
+    private final BitSet needed;
     private int[] pairProbe = new int[Batch.ROWS];
     private int[] pairBuild = new int[Batch.ROWS];
     private int pairs;
 
-    public HashJoinProbe(HashJoinNode join, JoinTable table) {
+    /** {@code needed}: the combined (probe then build) columns that the residual or the consumer reads; the others are left null. */
+    public HashJoinProbe(HashJoinNode join, JoinTable table, BitSet needed) {
         this.join = join;
         this.table = table;
         this.encoder = new KeyEncoder(table.domains, table.interner, false);
         this.residual = join.residual() == null ? null : ExprCompiler.compile(join.residual());
         this.probeWidth = join.probe().output().size();
+        this.needed = needed;
     }
 
     @Override
@@ -82,12 +86,16 @@ public final class HashJoinProbe implements Operator {
             }
         }
         if (table.isDense()) {
+            if (pairProbe.length < n) {
+                pairProbe = new int[n];
+                pairBuild = new int[n];
+            }
             long[] codes = in.column(probeKeys[0]).longs();
             for (int p = 0; p < n; p++) {
                 int b = nullKey != null && nullKey[p] ? -1 : table.denseRow(codes[p]);
-                if (b >= 0) {
-                    add(p, b);
-                }
+                pairProbe[pairs] = p;
+                pairBuild[pairs] = b;
+                pairs += b >= 0 ? 1 : 0;
             }
             return;
         }
@@ -106,8 +114,13 @@ public final class HashJoinProbe implements Operator {
             if (nullKey != null && nullKey[p]) {
                 continue;
             }
-            for (int b = table.first(keys, p, hashes[p]); b >= 0; b = existenceOnly ? -1 : table.next(b)) {
-                add(p, b);
+            int id = table.find(keys, p, hashes[p]);
+            if (id >= 0) {
+                int[] rows = table.rowsByKey();
+                int end = existenceOnly ? table.start(id) + 1 : table.start(id + 1);
+                for (int j = table.start(id); j < end; j++) {
+                    add(p, rows[j]);
+                }
             }
         }
     }
@@ -126,13 +139,27 @@ public final class HashJoinProbe implements Operator {
     private Batch combine(Batch in, int[] probeRows, int[] buildRows, int count) {
         Batch build = table.rows;
         Vector[] out = new Vector[probeWidth + build.width()];
+        boolean allProbeRows = count == in.rows() && isIdentity(probeRows, count);
         for (int c = 0; c < probeWidth; c++) {
-            out[c] = in.column(c).gather(probeRows, count);
+            if (needed.get(c)) {
+                out[c] = allProbeRows ? in.column(c) : in.column(c).gather(probeRows, count);
+            }
         }
         for (int c = 0; c < build.width(); c++) {
-            out[probeWidth + c] = build.column(c).gather(buildRows, count);
+            if (needed.get(probeWidth + c)) {
+                out[probeWidth + c] = build.column(c).gather(buildRows, count);
+            }
         }
         return new Batch(out, count);
+    }
+
+    private static boolean isIdentity(int[] rows, int n) {
+        for (int i = 0; i < n; i++) {
+            if (rows[i] != i) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private Batch left(Batch in, int n) {

@@ -7,8 +7,8 @@ import java.util.Arrays;
 
 /**
  * The build side of a join, materialized, and its lookup structure: for a dense join an array from
- * code to build row (-1: none), for a hash join a key table whose ids head chains of build rows
- * with equal keys, for a cross join nothing. Build rows with a NULL key can match nothing and are
+ * code to build row (-1: none), for a hash join a key table and, per key id, the range of its
+ * build rows in an array of rows ordered by key, for a cross join nothing. Build rows with a NULL key can match nothing and are
  * left out. Read-only once built, so all probe workers share it.
  */
 public final class JoinTable {
@@ -17,8 +17,8 @@ public final class JoinTable {
     final StringInterner interner = new StringInterner();
     private final int[] denseRowOf;
     private final KeyTable keys;
-    private final int[] heads;
-    private final int[] next;
+    private final int[] start;
+    private final int[] rowsByKey;
 
     JoinTable(HashJoinNode join, Batch rows) {
         this.rows = rows;
@@ -42,13 +42,13 @@ public final class JoinTable {
                 denseRowOf[(int) ids[r]] = r;
             }
             keys = null;
-            heads = null;
-            next = null;
+            start = null;
+            rowsByKey = null;
         } else if (buildKeys.length == 0) {
             denseRowOf = null;
             keys = null;
-            heads = null;
-            next = null;
+            start = null;
+            rowsByKey = null;
         } else {
             denseRowOf = null;
             KeyEncoder encoder = new KeyEncoder(domains, interner, true);
@@ -65,16 +65,28 @@ public final class JoinTable {
             }
             int[] hashes = KeyEncoder.hashes(cols, n);
             keys = new KeyTable(cols.length, n);
-            heads = new int[Math.max(16, n)];
-            Arrays.fill(heads, -1);
-            next = new int[n];
-            for (int r = n - 1; r >= 0; r--) {
-                if (anyNull[r]) {
-                    continue;
+            int[] ids = new int[n];
+            for (int r = 0; r < n; r++) {
+                // Build rows often come clustered by key (a fact table in key order): a run shares one lookup.
+                ids[r] = anyNull[r] ? -1 : r > 0 && ids[r - 1] >= 0 && hashes[r] == hashes[r - 1]
+                        && KeyTable.sameKey(cols, r, r - 1) ? ids[r - 1] : keys.findOrInsert(cols, r, hashes[r]);
+            }
+            // Rows grouped by key id (ascending row order within a key), so a probe reads its matches contiguously.
+            start = new int[keys.size() + 1];
+            for (int id : ids) {
+                if (id >= 0) {
+                    start[id + 1]++;
                 }
-                int id = keys.findOrInsert(cols, r, hashes[r]);
-                next[r] = heads[id];
-                heads[id] = r;
+            }
+            for (int id = 0; id < keys.size(); id++) {
+                start[id + 1] += start[id];
+            }
+            rowsByKey = new int[start[keys.size()]];
+            int[] fill = Arrays.copyOf(start, keys.size());
+            for (int r = 0; r < n; r++) {
+                if (ids[r] >= 0) {
+                    rowsByKey[fill[ids[r]]++] = r;
+                }
             }
         }
     }
@@ -87,19 +99,27 @@ public final class JoinTable {
         return denseRowOf == null && keys == null;
     }
 
+    /** The share of dense codes that have a build row: how much of the probe side a dense join can keep. */
+    double denseCoverage() {
+        return denseRowOf.length == 0 ? 0 : (double) rows.rows() / denseRowOf.length;
+    }
+
     /** The build row for a dense code, or -1. */
     int denseRow(long code) {
         return code < 0 || code >= denseRowOf.length ? -1 : denseRowOf[(int) code];
     }
 
-    /** The first build row with the probe row's key, or -1. */
-    int first(long[][] probeKeys, int row, int hash) {
-        int id = keys.find(probeKeys, row, hash);
-        return id < 0 ? -1 : heads[id];
+    /** The key id of the probe row's key, or -1 when no build row has it. */
+    int find(long[][] probeKeys, int row, int hash) {
+        return keys.find(probeKeys, row, hash);
     }
 
-    /** The build row after {@code row} with the same key, or -1. */
-    int next(int row) {
-        return next[row];
+    /** The build rows with key id {@code id} are {@code rowsByKey()[start(id) .. start(id + 1))}. */
+    int start(int id) {
+        return start[id];
+    }
+
+    int[] rowsByKey() {
+        return rowsByKey;
     }
 }

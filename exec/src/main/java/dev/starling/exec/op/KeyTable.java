@@ -4,24 +4,24 @@ import java.util.Arrays;
 
 /**
  * Open-addressing table from composite long keys to dense ids 0, 1, 2, ... in insertion order
- * (group ids of an aggregation, distinct key ids of a join build). Keys are stored row-major.
+ * (group ids of an aggregation, distinct key ids of a join build). Keys are stored row-major. A
+ * slot holds the key's hash next to its id, so a probe touches the keys only on a hash match: one
+ * cache miss per lookup in a large table instead of three.
  */
 final class KeyTable {
     private final int width;
     private long[] keys;
-    private int[] hashes;
-    private int[] slots;
+    /** Per slot: hash in the high 32 bits, id + 1 in the low ones; 0 when empty. */
+    private long[] slots;
     private int mask;
     private int size;
 
     KeyTable(int width, int expected) {
         this.width = width;
         int cap = Integer.highestOneBit(Math.max(16, expected) * 2 - 1) << 1;
-        slots = new int[cap];
-        Arrays.fill(slots, -1);
+        slots = new long[cap];
         mask = cap - 1;
         keys = new long[Math.max(1, Math.max(16, expected) * width)];
-        hashes = new int[Math.max(16, expected)];
     }
 
     int size() {
@@ -36,11 +36,12 @@ final class KeyTable {
     int findOrInsert(long[][] cols, int row, int hash) {
         int s = hash & mask;
         while (true) {
-            int id = slots[s];
-            if (id < 0) {
+            long e = slots[s];
+            if (e == 0) {
                 return insert(cols, row, hash, s);
             }
-            if (hashes[id] == hash && equal(id, cols, row)) {
+            int id = (int) e - 1;
+            if ((int) (e >>> 32) == hash && equal(id, cols, row)) {
                 return id;
             }
             s = (s + 1) & mask;
@@ -51,12 +52,23 @@ final class KeyTable {
     int find(long[][] cols, int row, int hash) {
         int s = hash & mask;
         while (true) {
-            int id = slots[s];
-            if (id < 0 || (hashes[id] == hash && equal(id, cols, row))) {
+            long e = slots[s];
+            int id = (int) e - 1;
+            if (e == 0 || ((int) (e >>> 32) == hash && equal(id, cols, row))) {
                 return id;
             }
             s = (s + 1) & mask;
         }
+    }
+
+    /** Whether rows {@code a} and {@code b} of {@code cols} have the same key. */
+    static boolean sameKey(long[][] cols, int a, int b) {
+        for (long[] col : cols) {
+            if (col[a] != col[b]) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private boolean equal(int id, long[][] cols, int row) {
@@ -71,15 +83,13 @@ final class KeyTable {
 
     private int insert(long[][] cols, int row, int hash, int slot) {
         int id = size++;
-        if (id == hashes.length) {
-            hashes = Arrays.copyOf(hashes, id * 2);
-            keys = Arrays.copyOf(keys, id * 2 * width);
+        if ((long) size * width > keys.length) {
+            keys = Arrays.copyOf(keys, Math.max(keys.length * 2, size * width));
         }
-        hashes[id] = hash;
         for (int k = 0; k < width; k++) {
             keys[id * width + k] = cols[k][row];
         }
-        slots[slot] = id;
+        slots[slot] = ((long) hash << 32) | (id + 1L);
         if (size * 2 > slots.length) {
             rehash();
         }
@@ -87,15 +97,17 @@ final class KeyTable {
     }
 
     private void rehash() {
-        slots = new int[slots.length * 2];
-        Arrays.fill(slots, -1);
+        long[] old = slots;
+        slots = new long[old.length * 2];
         mask = slots.length - 1;
-        for (int id = 0; id < size; id++) {
-            int s = hashes[id] & mask;
-            while (slots[s] >= 0) {
-                s = (s + 1) & mask;
+        for (long e : old) {
+            if (e != 0) {
+                int s = (int) (e >>> 32) & mask;
+                while (slots[s] != 0) {
+                    s = (s + 1) & mask;
+                }
+                slots[s] = e;
             }
-            slots[s] = id;
         }
     }
 }

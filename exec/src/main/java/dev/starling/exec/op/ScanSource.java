@@ -2,14 +2,19 @@ package dev.starling.exec.op;
 
 import dev.starling.exec.QueryContext;
 import dev.starling.exec.eval.ExprCompiler;
-import dev.starling.exec.eval.VecExpr;
+import dev.starling.exec.eval.FilterCompiler;
+import dev.starling.exec.eval.SelectionFilter;
 import dev.starling.exec.pipeline.Source;
 import dev.starling.exec.plan.ScanNode;
 import dev.starling.exec.vector.Batch;
 import dev.starling.exec.vector.Vector;
 import dev.starling.storage.Catalog;
 import dev.starling.storage.Table;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.BitSet;
+import java.util.Comparator;
+import java.util.List;
 import java.util.function.Consumer;
 
 /**
@@ -24,11 +29,25 @@ public final class ScanSource implements Source {
     private final long[] chunkStarts;
     private final int[] filterColumns;
     private final int[] otherColumns;
+    private final List<DenseKeyFilter.Pushed> pushed;
 
-    public ScanSource(ScanNode scan, Catalog catalog, QueryContext ctx) {
+    /**
+     * Reads the columns in {@code needed} (and those the filters read); the others stay null. Rows
+     * are also dropped early by {@code pushed}: dense joins above the scan that need a build row.
+     */
+    public ScanSource(ScanNode scan, Catalog catalog, QueryContext ctx, BitSet needed, List<DenseKeyFilter.Pushed> pushed) {
         this.scan = scan;
+        // The most selective joins first; one whose build side covers every code drops nothing.
+        this.pushed = pushed.stream().filter(p -> p.table().denseCoverage() < 1)
+                .sorted(Comparator.comparingDouble(p -> p.table().denseCoverage())).toList();
         Table table = scan.table();
-        this.readers = scan.columns().stream().map(c -> new ColumnReader(table, c, catalog)).toArray(ColumnReader[]::new);
+        BitSet filtered = scan.filter() == null ? new BitSet() : bits(ExprCompiler.columnsOf(scan.filter()));
+        this.pushed.forEach(p -> filtered.set(p.column()));
+        filterColumns = filtered.stream().toArray();
+        BitSet read = (BitSet) needed.clone();
+        Arrays.stream(filterColumns).forEach(read::set);
+        this.readers = new ColumnReader[scan.columns().size()];
+        read.stream().forEach(c -> readers[c] = new ColumnReader(table, scan.columns().get(c), catalog));
         ZoneMapPruner pruner = new ZoneMapPruner(scan);
         int total = table.chunkCount();
         int[] kept = new int[total];
@@ -45,9 +64,15 @@ public final class ScanSource implements Source {
         chunks = Arrays.copyOf(kept, count);
         ctx.addChunksScanned(count);
         ctx.addChunksSkipped(total - count);
-        filterColumns = scan.filter() == null ? new int[0] : ExprCompiler.columnsOf(scan.filter());
-        otherColumns = java.util.stream.IntStream.range(0, readers.length)
-                .filter(i -> Arrays.binarySearch(filterColumns, i) < 0).toArray();
+        otherColumns = needed.stream().filter(i -> Arrays.binarySearch(filterColumns, i) < 0).toArray();
+    }
+
+    private static BitSet bits(int[] columns) {
+        BitSet b = new BitSet();
+        for (int c : columns) {
+            b.set(c);
+        }
+        return b;
     }
 
     @Override
@@ -57,42 +82,48 @@ public final class ScanSource implements Source {
 
     @Override
     public Reader reader() {
-        VecExpr filter = scan.filter() == null ? null : ExprCompiler.compile(scan.filter());
-        return (morsel, out) -> read(filter, chunks[morsel], out);
+        List<SelectionFilter> filters = new ArrayList<>();
+        if (scan.filter() != null) {
+            filters.add(FilterCompiler.compile(scan.filter()));
+        }
+        pushed.forEach(p -> filters.add(new DenseKeyFilter(p)));
+        SelectionFilter filter = filters.isEmpty() ? null : SelectionFilter.allOf(filters.toArray(SelectionFilter[]::new));
+        ChunkCopier copier = new ChunkCopier();
+        int[] sel = new int[Batch.ROWS];
+        return (morsel, out) -> read(filter, copier, sel, chunks[morsel], out);
     }
 
-    private void read(VecExpr filter, int chunk, Consumer<Batch> out) {
+    private void read(SelectionFilter filter, ChunkCopier copier, int[] sel, int chunk, Consumer<Batch> out) {
         int rows = scan.table().chunkRows(chunk);
         long chunkStart = chunkStarts[chunk];
         for (int offset = 0; offset < rows; offset += Batch.ROWS) {
             int n = Math.min(Batch.ROWS, rows - offset);
             Vector[] cols = new Vector[readers.length];
             if (filter == null) {
-                for (int c = 0; c < cols.length; c++) {
-                    cols[c] = readers[c].read(chunk, chunkStart, offset, null, n);
+                for (int c : otherColumns) {
+                    cols[c] = readers[c].read(chunk, chunkStart, offset, null, n, copier);
                 }
                 out.accept(new Batch(cols, n));
                 continue;
             }
             for (int c : filterColumns) {
-                cols[c] = readers[c].read(chunk, chunkStart, offset, null, n);
+                cols[c] = readers[c].read(chunk, chunkStart, offset, null, n, copier);
             }
-            Vector cond = filter.eval(new Batch(cols, n));
-            int[] sel = new int[n];
-            int selected = Selection.of(cond, n, sel);
+            SelectionFilter.identity(sel, n);
+            int selected = filter.filter(new Batch(cols, n), sel, n);
             if (selected == 0) {
                 continue;
             }
             if (selected == n) {
                 for (int c : otherColumns) {
-                    cols[c] = readers[c].read(chunk, chunkStart, offset, null, n);
+                    cols[c] = readers[c].read(chunk, chunkStart, offset, null, n, copier);
                 }
             } else {
                 for (int c : filterColumns) {
                     cols[c] = cols[c].gather(sel, selected);
                 }
                 for (int c : otherColumns) {
-                    cols[c] = readers[c].read(chunk, chunkStart, offset, sel, selected);
+                    cols[c] = readers[c].read(chunk, chunkStart, offset, sel, selected, copier);
                 }
             }
             out.accept(new Batch(cols, selected));

@@ -1,6 +1,8 @@
 package dev.starling.exec.pipeline;
 
 import dev.starling.exec.QueryContext;
+import dev.starling.exec.eval.ExprCompiler;
+import dev.starling.exec.op.DenseKeyFilter;
 import dev.starling.exec.op.FilterOperator;
 import dev.starling.exec.op.HashAggregateSink;
 import dev.starling.exec.op.HashJoinProbe;
@@ -14,6 +16,7 @@ import dev.starling.exec.op.ValuesBatch;
 import dev.starling.exec.plan.AggregateNode;
 import dev.starling.exec.plan.FilterNode;
 import dev.starling.exec.plan.HashJoinNode;
+import dev.starling.exec.plan.JoinKind;
 import dev.starling.exec.plan.LimitNode;
 import dev.starling.exec.plan.PlanNode;
 import dev.starling.exec.plan.ProjectNode;
@@ -23,7 +26,9 @@ import dev.starling.exec.plan.UnionNode;
 import dev.starling.exec.plan.ValuesNode;
 import dev.starling.storage.Catalog;
 import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.List;
+import java.util.stream.IntStream;
 
 /**
  * Splits a plan into pipelines at its breakers. Compiling a node yields the stream that feeds its
@@ -42,32 +47,62 @@ public final class PlanCompiler {
     }
 
     public Stream compile(PlanNode node) {
+        return compile(node, all(node), List.of());
+    }
+
+    /**
+     * Compiles {@code node} so that its batches carry the columns in {@code needed}; the others may
+     * be null. Asking each input only for what its parent reads keeps scans from loading, and joins
+     * from gathering, columns that nothing uses. {@code pushed} are dense joins above {@code node}
+     * whose probe codes are columns of {@code node}'s output, passed down to the scan that reads them.
+     */
+    private Stream compile(PlanNode node, BitSet needed, List<DenseKeyFilter.Pushed> pushed) {
         ctx.checkCancelled();
         return switch (node) {
-            case ScanNode s -> Stream.of(new ScanSource(s, catalog, ctx), s.output(), false);
+            case ScanNode s -> Stream.of(new ScanSource(s, catalog, ctx, needed, pushed), s.output(), false);
             case FilterNode f -> {
-                Stream in = compile(f.input());
+                Stream in = compile(f.input(), with(needed, ExprCompiler.columnsOf(f.condition())), pushed);
                 yield in.then(() -> new FilterOperator(f.condition()), in.fields());
             }
-            case ProjectNode p -> compile(p.input()).then(() -> new ProjectOperator(p.expressions()), p.output());
+            case ProjectNode p -> {
+                BitSet inputNeeded = new BitSet();
+                needed.stream().forEach(i -> inputNeeded.or(bits(ExprCompiler.columnsOf(p.expressions().get(i)))));
+                yield compile(p.input(), inputNeeded, List.of()).then(() -> new ProjectOperator(p.expressions(), needed), p.output());
+            }
             case HashJoinNode j -> {
+                int probeWidth = j.probe().output().size();
+                BitSet combined = with(needed, j.residual() == null ? new int[0] : ExprCompiler.columnsOf(j.residual()));
+                BitSet probeNeeded = with(combined.get(0, probeWidth), j.probeKeys());
+                BitSet buildNeeded = with(combined.get(probeWidth, Math.max(probeWidth, combined.length())), j.buildKeys());
                 JoinBuildSink build = new JoinBuildSink(j);
-                runner.run(compile(j.build()), build, ctx);
+                runner.run(compile(j.build(), buildNeeded, List.of()), build, ctx);
                 JoinTable table = build.table();
-                yield compile(j.probe()).then(() -> new HashJoinProbe(j, table), j.output());
+                // Every join output row carries its probe row's columns unchanged, so a probe-column
+                // condition from above holds for the output rows exactly when it holds for the probe row.
+                List<DenseKeyFilter.Pushed> probePushed = new ArrayList<>();
+                pushed.stream().filter(p -> p.column() < probeWidth).forEach(probePushed::add);
+                if (j.dense() && (j.kind() == JoinKind.INNER || j.kind() == JoinKind.SEMI)) {
+                    probePushed.add(new DenseKeyFilter.Pushed(j.probeKeys()[0], table));
+                }
+                yield compile(j.probe(), probeNeeded, probePushed).then(() -> new HashJoinProbe(j, table, combined), j.output());
             }
             case AggregateNode a -> {
+                BitSet inputNeeded = bits(a.groupKeys());
+                for (AggregateNode.AggCall call : a.calls()) {
+                    inputNeeded.or(bits(IntStream.of(call.argument(), call.filter())
+                            .filter(i -> i >= 0).toArray()));
+                }
                 HashAggregateSink sink = new HashAggregateSink(a);
-                runner.run(compile(a.input()), sink, ctx);
+                runner.run(compile(a.input(), inputNeeded, List.of()), sink, ctx);
                 yield Stream.of(new MaterializedSource(sink.result()), a.output(), false);
             }
             case SortNode s -> {
                 SortSink sink = new SortSink(s);
-                runner.run(compile(s.input()), sink, ctx);
+                runner.run(compile(s.input(), all(s.input()), List.of()), sink, ctx);
                 yield Stream.of(new MaterializedSource(sink.result()), s.output(), true);
             }
             case LimitNode l -> {
-                Stream in = compile(l.input());
+                Stream in = compile(l.input(), needed, List.of());
                 LimitOperator.Budget budget = new LimitOperator.Budget(l.offset(), l.limit());
                 yield in.then(() -> new LimitOperator(budget), in.fields());
             }
@@ -75,10 +110,30 @@ public final class PlanCompiler {
             case UnionNode u -> {
                 List<Part> parts = new ArrayList<>();
                 for (PlanNode input : u.inputs()) {
-                    parts.addAll(compile(input).parts());
+                    parts.addAll(compile(input, needed, List.of()).parts());
                 }
                 yield new Stream(parts, u.output(), false);
             }
         };
+    }
+
+    private static BitSet all(PlanNode node) {
+        BitSet b = new BitSet();
+        b.set(0, node.output().size());
+        return b;
+    }
+
+    private static BitSet bits(int[] columns) {
+        BitSet b = new BitSet();
+        for (int c : columns) {
+            b.set(c);
+        }
+        return b;
+    }
+
+    private static BitSet with(BitSet a, int[] columns) {
+        BitSet b = bits(columns);
+        b.or(a);
+        return b;
     }
 }

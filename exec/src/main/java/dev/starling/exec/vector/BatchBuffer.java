@@ -7,7 +7,7 @@ import java.util.List;
 
 /**
  * Appends batches into whole-result columns (a materialized intermediate: a hash-join build side,
- * a sort input). VARCHAR columns keep the codes of the first dictionary seen and switch to a merged
+ * a sort input). A column that the batches leave null (nothing reads it) stays null. VARCHAR columns keep the codes of the first dictionary seen and switch to a merged
  * dictionary, seeded with that one so existing codes stay valid, when a batch brings another.
  */
 public final class BatchBuffer {
@@ -51,6 +51,11 @@ public final class BatchBuffer {
         ensure(rows + n);
         for (int c = 0; c < types.length; c++) {
             Vector v = batch.column(c);
+            if (v == null || (longs[c] == null && doubles[c] == null)) {
+                longs[c] = null;
+                doubles[c] = null;
+                continue;
+            }
             if (v.nulls() != null) {
                 if (nulls[c] == null) {
                     nulls[c] = new boolean[capacity];
@@ -122,6 +127,9 @@ public final class BatchBuffer {
     public Batch toBatch() {
         Vector[] out = new Vector[types.length];
         for (int c = 0; c < out.length; c++) {
+            if (longs[c] == null && doubles[c] == null) {
+                continue;
+            }
             StrDict d = merged[c] != null ? merged[c].build() : dicts[c] != null ? dicts[c] : StrDict.EMPTY;
             out[c] = new Vector(types[c], longs[c], doubles[c], nulls[c],
                     types[c].kind() == DataType.Kind.VARCHAR ? d : null);
