@@ -10,32 +10,36 @@ import java.util.Map;
  */
 public final class StringInterner {
     private final StrDict.Builder builder = new StrDict.Builder();
-    private final Map<StrDict, int[]> translations = new IdentityHashMap<>();
+    /** Translations made while adding: every code maps, so they never need rebuilding. */
+    private final Map<StrDict, int[]> complete = new IdentityHashMap<>();
+    /** Lookup-only translations (probes after a build), where strings not interned map to -1. */
+    private final Map<StrDict, int[]> lookups = new IdentityHashMap<>();
 
     /**
      * For each code of {@code dict}, its interned code; with {@code add == false} strings not yet
-     * interned map to -1 (a probe for a string no build row has).
+     * interned map to -1 (a probe for a string no build row has). Called once per batch, so a
+     * dictionary is translated once, not once per batch.
      */
     public synchronized int[] translation(StrDict dict, boolean add) {
-        int[] t = translations.get(dict);
-        if (t != null && (!add || !hasMissing(t))) {
+        int[] t = complete.get(dict);
+        if (t != null) {
             return t;
         }
-        t = new int[dict.size()];
-        for (int i = 0; i < t.length; i++) {
-            t[i] = add ? builder.add(dict.get(i)) : lookup(dict.get(i));
+        if (!add) {
+            return lookups.computeIfAbsent(dict, d -> translate(d, false));
         }
-        translations.put(dict, t);
+        t = translate(dict, true);
+        complete.put(dict, t);
+        lookups.remove(dict);
         return t;
     }
 
-    private static boolean hasMissing(int[] t) {
-        for (int v : t) {
-            if (v < 0) {
-                return true;
-            }
+    private int[] translate(StrDict dict, boolean add) {
+        int[] t = new int[dict.size()];
+        for (int i = 0; i < t.length; i++) {
+            t[i] = add ? builder.add(dict.get(i)) : lookup(dict.get(i));
         }
-        return false;
+        return t;
     }
 
     private int lookup(String s) {
