@@ -196,11 +196,36 @@ class JoinAndPipelineTest {
     void semiAndAntiJoinsWithResidual() {
         // residual: probe amount (cents = id) * 100 < build limit, i.e. the pair passes when id*1.00 < limit.
         Expr residual = bool(Op.LT, call(Op.MULTIPLY, DEC, col(1, DEC), lit(100, DataType.INTEGER)), col(3, DEC));
-        HashJoinNode semi = new HashJoinNode(smallFact(), labels(), JoinKind.SEMI, new int[] {0}, new int[] {0}, residual, false, 0);
-        HashJoinNode anti = new HashJoinNode(smallFact(), labels(), JoinKind.ANTI, new int[] {0}, new int[] {0}, residual, false, 0);
-        // id 1: 1.00 < 5.00 yes; id 2: 2.00 < 1.00 no, 2.00 < 3.00 yes; id 4: 4.00 < 0 no.
-        assertEquals(List.of(1L, 2L), ids(semi));
-        assertEquals(List.of(0L, 3L, 4L, 5L), ids(anti));
+        for (boolean markProbe : new boolean[] {false, true}) {
+            HashJoinNode semi = new HashJoinNode(smallFact(), labels(), JoinKind.SEMI, new int[] {0}, new int[] {0},
+                    residual, false, 0, markProbe);
+            HashJoinNode anti = new HashJoinNode(smallFact(), labels(), JoinKind.ANTI, new int[] {0}, new int[] {0},
+                    residual, false, 0, markProbe);
+            // id 1: 1.00 < 5.00 yes; id 2: 2.00 < 1.00 no, 2.00 < 3.00 yes; id 4: 4.00 < 0 no.
+            assertEquals(List.of(1L, 2L), ids(semi), "markProbe " + markProbe);
+            assertEquals(List.of(0L, 3L, 4L, 5L), ids(anti), "markProbe " + markProbe);
+        }
+    }
+
+    @Test
+    void markingProbeRowsByDenseCodes() {
+        // nation rows (but n3) marked by the fact rows that refer to them, from the last chunk, with amount >= 9.97:
+        // ids 149997..149999 refer to n3, n4, n5.
+        ScanNode nations = new ScanNode(nation, List.of(new ScanColumn(-1, ScanColumn.Mode.ROW_ID), ScanColumn.value(1)),
+                bool(Op.NE, col(1, DataType.VARCHAR), Plans.str("n3")));
+        ScanNode facts = new ScanNode(fact, List.of(new ScanColumn(1, ScanColumn.Mode.CODE), ScanColumn.value(2),
+                ScanColumn.value(0)), bool(Op.GE, col(2, DataType.BIGINT), lit(FACT_ROWS - 5, DataType.BIGINT)));
+        Expr residual = bool(Op.GE, col(3, DEC), lit(997, DEC));
+        HashJoinNode semi = new HashJoinNode(nations, facts, JoinKind.SEMI, new int[] {0}, new int[] {0}, residual, true, 5, true);
+        HashJoinNode anti = new HashJoinNode(nations, facts, JoinKind.ANTI, new int[] {0}, new int[] {0}, residual, true, 5, true);
+        assertEquals(List.of(3, 4), ids(semi));
+        assertEquals(List.of(0, 1), ids(anti));
+    }
+
+    @Test
+    void onlySemiAndAntiJoinsMarkTheirProbeSide() {
+        assertThrows(IllegalArgumentException.class, () -> new HashJoinNode(smallFact(), labels(), JoinKind.INNER,
+                new int[] {0}, new int[] {0}, null, false, 0, true));
     }
 
     private static dev.starling.exec.expr.Call call(Op op, DataType t, Expr... args) {

@@ -18,7 +18,7 @@ import java.util.BitSet;
 public final class HashJoinProbe implements Operator {
     private final HashJoinNode join;
     private final JoinTable table;
-    private final KeyEncoder encoder;
+    private final KeyLookup lookup;
     private final VecExpr residual;
     private final int probeWidth;
     private final BitSet needed;
@@ -30,7 +30,7 @@ public final class HashJoinProbe implements Operator {
     public HashJoinProbe(HashJoinNode join, JoinTable table, BitSet needed) {
         this.join = join;
         this.table = table;
-        this.encoder = new KeyEncoder(table.domains, table.interner, false);
+        this.lookup = new KeyLookup(table, join.probeKeys());
         this.residual = join.residual() == null ? null : ExprCompiler.compile(join.residual());
         this.probeWidth = join.probe().output().size();
         this.needed = needed;
@@ -74,49 +74,23 @@ public final class HashJoinProbe implements Operator {
             }
             return;
         }
-        int[] probeKeys = join.probeKeys();
-        boolean[] nullKey = null;
-        for (int k : probeKeys) {
-            boolean[] nulls = in.column(k).nulls();
-            if (nulls != null) {
-                nullKey = nullKey == null ? new boolean[n] : nullKey;
-                for (int i = 0; i < n; i++) {
-                    nullKey[i] |= nulls[i];
-                }
-            }
-        }
+        int[] found = lookup.find(in, n);
         if (table.isDense()) {
             if (pairProbe.length < n) {
                 pairProbe = new int[n];
                 pairBuild = new int[n];
             }
-            long[] codes = in.column(probeKeys[0]).longs();
             for (int p = 0; p < n; p++) {
-                int b = nullKey != null && nullKey[p] ? -1 : table.denseRow(codes[p]);
                 pairProbe[pairs] = p;
-                pairBuild[pairs] = b;
-                pairs += b >= 0 ? 1 : 0;
+                pairBuild[pairs] = found[p];
+                pairs += found[p] >= 0 ? 1 : 0;
             }
             return;
         }
-        long[][] keys = new long[probeKeys.length][];
-        for (int k = 0; k < keys.length; k++) {
-            keys[k] = encoder.encode(k, in.column(probeKeys[k]), n);
-            for (int i = 0; i < n; i++) {
-                if (keys[k][i] == KeyEncoder.UNKNOWN) {
-                    nullKey = nullKey == null ? new boolean[n] : nullKey;
-                    nullKey[i] = true;
-                }
-            }
-        }
-        int[] hashes = KeyEncoder.hashes(keys, n);
+        int[] rows = table.rowsByKey();
         for (int p = 0; p < n; p++) {
-            if (nullKey != null && nullKey[p]) {
-                continue;
-            }
-            int id = table.find(keys, p, hashes[p]);
+            int id = found[p];
             if (id >= 0) {
-                int[] rows = table.rowsByKey();
                 int end = existenceOnly ? table.start(id) + 1 : table.start(id + 1);
                 for (int j = table.start(id); j < end; j++) {
                     add(p, rows[j]);

@@ -7,7 +7,10 @@ import dev.starling.exec.vector.BatchBuffer;
 import java.util.ArrayList;
 import java.util.List;
 
-/** Collects a join's build side from all workers and builds the {@link JoinTable} over it. */
+/**
+ * Collects a join's build side (a {@code markProbe} join's probe side) from all workers and builds
+ * the {@link JoinTable} over it.
+ */
 public final class JoinBuildSink implements Sink<List<Batch>> {
     private final HashJoinNode join;
     private JoinTable table;
@@ -30,7 +33,9 @@ public final class JoinBuildSink implements Sink<List<Batch>> {
     public void finish(List<List<Batch>> locals) {
         List<Batch> all = new ArrayList<>();
         locals.forEach(all::addAll);
-        table = new JoinTable(join, BatchBuffer.concat(join.build().output(), all));
+        table = join.markProbe()
+                ? JoinTable.overProbeSide(join, BatchBuffer.concat(join.probe().output(), all))
+                : new JoinTable(join, BatchBuffer.concat(join.build().output(), all));
     }
 
     public JoinTable table() {

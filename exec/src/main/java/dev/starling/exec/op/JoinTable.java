@@ -91,6 +91,15 @@ public final class JoinTable {
         }
     }
 
+    /**
+     * The table over a {@code markProbe} join's probe rows, keyed by its probe keys, that its build
+     * side streams through: the join with its sides' roles exchanged.
+     */
+    static JoinTable overProbeSide(HashJoinNode join, Batch probeRows) {
+        return new JoinTable(new HashJoinNode(join.build(), join.probe(), join.kind(), join.buildKeys(), join.probeKeys(),
+                null, join.dense(), join.denseRange()), probeRows);
+    }
+
     boolean isDense() {
         return denseRowOf != null;
     }

@@ -9,6 +9,7 @@ import dev.starling.exec.op.HashJoinProbe;
 import dev.starling.exec.op.JoinBuildSink;
 import dev.starling.exec.op.JoinTable;
 import dev.starling.exec.op.LimitOperator;
+import dev.starling.exec.op.ProbeMarkSink;
 import dev.starling.exec.op.ProjectOperator;
 import dev.starling.exec.op.ScanSource;
 import dev.starling.exec.op.SortSink;
@@ -74,6 +75,9 @@ public final class PlanCompiler {
                 BitSet combined = with(needed, j.residual() == null ? new int[0] : ExprCompiler.columnsOf(j.residual()));
                 BitSet probeNeeded = with(combined.get(0, probeWidth), j.probeKeys());
                 BitSet buildNeeded = with(combined.get(probeWidth, Math.max(probeWidth, combined.length())), j.buildKeys());
+                if (j.markProbe()) {
+                    yield markProbeRows(j, combined, probeNeeded, buildNeeded, pushed);
+                }
                 JoinBuildSink build = new JoinBuildSink(j);
                 runner.run(compile(j.build(), buildNeeded, List.of()), build, ctx);
                 JoinTable table = build.table();
@@ -115,6 +119,25 @@ public final class PlanCompiler {
                 yield new Stream(parts, u.output(), false);
             }
         };
+    }
+
+    /**
+     * A {@code markProbe} join: the probe side into a table, the build side streamed through it to
+     * mark probe rows, the kept probe rows served from memory. Filters pushed from above concern
+     * probe columns, which the join passes on unchanged; a dense join's build rows whose code has no
+     * probe row can mark nothing, so the build scan skips them.
+     */
+    private Stream markProbeRows(HashJoinNode j, BitSet combined, BitSet probeNeeded, BitSet buildNeeded,
+                                 List<DenseKeyFilter.Pushed> pushed) {
+        JoinBuildSink probeTable = new JoinBuildSink(j);
+        Stream probe = compile(j.probe(), probeNeeded, pushed);
+        runner.run(probe, probeTable, ctx);
+        JoinTable table = probeTable.table();
+        List<DenseKeyFilter.Pushed> buildPushed = j.dense()
+                ? List.of(new DenseKeyFilter.Pushed(j.buildKeys()[0], table)) : List.of();
+        ProbeMarkSink marks = new ProbeMarkSink(j, table, combined);
+        runner.run(compile(j.build(), buildNeeded, buildPushed), marks, ctx);
+        return Stream.of(new MaterializedSource(marks.result()), j.output(), probe.ordered());
     }
 
     private static BitSet all(PlanNode node) {

@@ -11,9 +11,25 @@ import java.util.List;
  * that combined row (probe columns then build columns, also for SEMI/ANTI) that a match must pass.
  * With {@code dense}, the single build key is a {@code ROW_ID} of a table and the probe key its
  * dense foreign-key code, so the lookup is an array indexed by code sized {@code denseRange}.
+ * With {@code markProbe} (SEMI and ANTI only) the sides swap their work, not their meaning: the
+ * probe side is materialized and looked up, the build side streams through it marking the probe
+ * rows it matches, and the probe rows are emitted by mark; the plan chooses it when the probe side
+ * is the smaller. A dense {@code markProbe} join has the probe side's {@code ROW_ID} as its key
+ * and the build side's dense codes referring to it.
  */
 public record HashJoinNode(PlanNode probe, PlanNode build, JoinKind kind, int[] probeKeys, int[] buildKeys,
-                           Expr residual, boolean dense, long denseRange) implements PlanNode {
+                           Expr residual, boolean dense, long denseRange, boolean markProbe) implements PlanNode {
+
+    public HashJoinNode {
+        if (markProbe && kind != JoinKind.SEMI && kind != JoinKind.ANTI) {
+            throw new IllegalArgumentException("only a SEMI or ANTI join can mark its probe side, not " + kind);
+        }
+    }
+
+    public HashJoinNode(PlanNode probe, PlanNode build, JoinKind kind, int[] probeKeys, int[] buildKeys,
+                        Expr residual, boolean dense, long denseRange) {
+        this(probe, build, kind, probeKeys, buildKeys, residual, dense, denseRange, false);
+    }
 
     @Override
     public List<Field> output() {
@@ -33,7 +49,8 @@ public record HashJoinNode(PlanNode probe, PlanNode build, JoinKind kind, int[] 
 
     @Override
     public String describe() {
-        return (dense ? "DenseJoin " : "HashJoin ") + kind + " probe" + java.util.Arrays.toString(probeKeys)
+        return (dense ? "DenseJoin " : "HashJoin ") + kind + (markProbe ? " marking probe rows" : "")
+                + " probe" + java.util.Arrays.toString(probeKeys)
                 + " = build" + java.util.Arrays.toString(buildKeys) + (residual == null ? "" : " residual=" + residual);
     }
 }

@@ -8,8 +8,9 @@ import dev.starling.exec.plan.UnionNode;
 
 /**
  * Prints an exec plan as a tree, one node per line, two spaces of indentation per level. A
- * pipeline runs from a scan up to the next breaker (a join build, an aggregation, a sort, a union,
- * or the result); the top node of each pipeline is marked with its number and backend.
+ * pipeline runs from a scan up to the next breaker (a join build, both inputs of a join that marks
+ * its probe rows, an aggregation, a sort, a union, or the result); the top node of each pipeline is
+ * marked with its number and backend.
  */
 public final class PlanExplainer {
     private final StringBuilder out = new StringBuilder();
@@ -38,7 +39,7 @@ public final class PlanExplainer {
     /** Whether input {@code i} of {@code node} is consumed by a pipeline breaker. */
     private static boolean endsPipeline(PlanNode node, int i) {
         return switch (node) {
-            case HashJoinNode j -> i == 1;
+            case HashJoinNode j -> i == 1 || j.markProbe();
             case AggregateNode a -> true;
             case SortNode s -> true;
             case UnionNode u -> true;

@@ -20,7 +20,8 @@ import org.apache.calcite.tools.RelBuilder;
 import org.apache.calcite.tools.RuleSets;
 
 /**
- * Starling's optimization: subqueries become correlates and are decorrelated into joins; filters
+ * Starling's optimization: EXISTS subqueries correlated only by their filter become semi and anti
+ * joins; other subqueries become correlates and are decorrelated into joins; filters
  * and projections move down, constants fold; inner joins are gathered and reordered by cardinality
  * (the largest input ends up as the left-most probe input, each dimension a build side); unused
  * columns are trimmed; then every operator converts into the STARLING convention, with filters and
@@ -64,6 +65,7 @@ public final class LogicalOptimizer {
         List<RelOptRule> physical = new ArrayList<>(StarlingConverterRules.ALL);
         physical.addAll(ScanPushDownRules.ALL);
         return Programs.sequence(
+                hep(new HepProgramBuilder().addRuleInstance(ExistsToSemiJoinRule.INSTANCE).build()),
                 hep(new HepProgramBuilder().addRuleCollection(List.of(
                         CoreRules.FILTER_SUB_QUERY_TO_CORRELATE,
                         CoreRules.PROJECT_SUB_QUERY_TO_CORRELATE,

@@ -25,9 +25,12 @@ import org.apache.calcite.util.ImmutableBitSet;
 
 /**
  * A hash join: one input is built into a lookup structure, the other probes it. The build side is
- * the right input for LEFT, SEMI and ANTI joins, the left one for RIGHT joins (run as LEFT joins
- * with the inputs swapped) and the smaller one for INNER joins, except that a join of a dense
- * foreign key with the primary key of a scanned dimension always builds the dimension, as an array.
+ * the right input for LEFT joins, the left one for RIGHT joins (run as LEFT joins with the inputs
+ * swapped) and the smaller one for INNER joins, except that a join of a dense foreign key with the
+ * primary key of a scanned dimension always builds the dimension, as an array. SEMI and ANTI joins
+ * keep left rows, and build the smaller side: the right one into a lookup probed by the left rows,
+ * or the left one into a lookup that the right rows stream through, marking the left rows they
+ * match (an array by row id when the right keys are dense codes of the left table).
  */
 public final class StarlingHashJoin extends Join implements StarlingRel {
     /** A join with no equality keys is a nested loop over the build side; only a small one is acceptable. */
@@ -97,7 +100,12 @@ public final class StarlingHashJoin extends Join implements StarlingRel {
         boolean denseRightProbe = !denseLeftProbe && keys.left.size() == 1
                 && (getJoinType() == JoinRelType.INNER || getJoinType() == JoinRelType.RIGHT)
                 && isDense(getRight(), keys.right.get(0), getLeft(), keys.left.get(0));
-        boolean dense = denseLeftProbe || denseRightProbe;
+        boolean existence = kind == JoinKind.SEMI || kind == JoinKind.ANTI;
+        boolean markProbe = existence && !denseLeftProbe && !keys.left.isEmpty()
+                && mq.getRowCount(getLeft()) < mq.getRowCount(getRight());
+        boolean denseMark = markProbe && keys.left.size() == 1
+                && isDense(getRight(), keys.right.get(0), getLeft(), keys.left.get(0));
+        boolean dense = denseLeftProbe || denseRightProbe || denseMark;
         boolean swap = switch (getJoinType()) {
             case RIGHT -> true;
             case INNER -> dense ? denseRightProbe : mq.getRowCount(getLeft()) < mq.getRowCount(getRight());
@@ -158,17 +166,21 @@ public final class StarlingHashJoin extends Join implements StarlingRel {
         int[] probeColumns;
         int[] buildColumns;
         long denseRange = 0;
-        if (dense) {
+        if (dense && !denseMark) {
             probeColumns = new int[] {required(probe.codes()[probeKeys.get(0)], "probe key code")};
             buildColumns = new int[] {required(build.codes()[buildKeys.get(0)], "build row id")};
             denseRange = KeyOrigin.ofBuild(buildRel, buildKeys.get(0)).orElseThrow().table().rowCount();
+        } else if (denseMark) {
+            probeColumns = new int[] {required(probe.codes()[probeKeys.get(0)], "probe row id")};
+            buildColumns = new int[] {required(build.codes()[buildKeys.get(0)], "build key code")};
+            denseRange = KeyOrigin.ofBuild(probeRel, probeKeys.get(0)).orElseThrow().table().rowCount();
         } else {
             probeColumns = probeKeys.stream().mapToInt(k -> probe.values()[k]).toArray();
             buildColumns = buildKeys.stream().mapToInt(k -> build.values()[k]).toArray();
         }
         HashJoinNode node = new HashJoinNode(probe.node(), build.node(), kind, probeColumns, buildColumns, residual,
-                dense, denseRange);
-        if (kind == JoinKind.SEMI || kind == JoinKind.ANTI) {
+                dense, denseRange, markProbe);
+        if (existence) {
             return new Translated(node, probe.values(), probe.codes());
         }
         return new Translated(node, values, codeColumns);
