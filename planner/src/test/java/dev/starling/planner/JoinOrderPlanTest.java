@@ -5,8 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.starling.exec.plan.AggregateNode;
 import dev.starling.exec.plan.FilterNode;
 import dev.starling.exec.plan.HashJoinNode;
+import dev.starling.exec.plan.JoinKind;
 import dev.starling.exec.plan.PlanNode;
 import dev.starling.exec.plan.ProjectNode;
 import dev.starling.exec.plan.ScanNode;
@@ -74,6 +76,71 @@ class JoinOrderPlanTest {
         assertEquals(2, joins.size(), explained);
         assertTrue(joins.stream().allMatch(HashJoinNode::dense), explained);
         assertEquals("lineitem", scannedTable(probeLeaf(plan)), explained);
+    }
+
+    /**
+     * Q4's EXISTS is a semi join, not a join with lineitem grouped by order: the filtered orders are
+     * the smaller side, marked by lineitem's dense order codes.
+     */
+    @Test
+    void q4ExistsIsADenseSemiJoinMarkingOrders() {
+        PlanNode plan = new SqlPlanner(tpch).plan(TpchQueries.query(4)).plan();
+        String explained = PlanExplainer.explain(plan);
+        HashJoinNode semi = joins(plan).stream().filter(j -> j.kind() == JoinKind.SEMI).findFirst().orElseThrow();
+        assertTrue(semi.markProbe() && semi.dense(), explained);
+        assertEquals("orders", scannedTable(semi.probe()), explained);
+        assertEquals("lineitem", scannedTable(semi.build()), explained);
+        assertFalse(explained.contains("Aggregate group[0] []"), explained);
+    }
+
+    /** Q21's EXISTS and NOT EXISTS, correlated by an inequality too, are a semi and an anti join with residuals. */
+    @Test
+    void q21IsOneJoinPipelineWithASemiAndAnAntiJoin() {
+        PlanNode plan = new SqlPlanner(tpch).plan(TpchQueries.query(21)).plan();
+        String explained = PlanExplainer.explain(plan);
+        List<HashJoinNode> joins = joins(plan);
+        assertTrue(joins.stream().anyMatch(j -> j.kind() == JoinKind.SEMI && j.residual() != null), explained);
+        assertTrue(joins.stream().anyMatch(j -> j.kind() == JoinKind.ANTI && j.residual() != null), explained);
+        assertEquals(3, explained.lines().filter(l -> l.contains("Scan lineitem")).count(), explained);
+    }
+
+    /**
+     * A decorrelated scalar subquery aggregates its whole table per key (Q17: lineitem per part, Q2:
+     * partsupp per part); the aggregate's input is first reduced to the keys of the filtered parts.
+     */
+    @ParameterizedTest(name = "q{0}")
+    @ValueSource(ints = {2, 17})
+    void groupedSubqueryInputIsReducedByTheFilteredKeys(int n) {
+        PlanNode plan = new SqlPlanner(tpch).plan(TpchQueries.query(n)).plan();
+        String explained = PlanExplainer.explain(plan);
+        AggregateNode grouped = find(plan, AggregateNode.class, a -> a.groupKeys().length > 0);
+        assertTrue(contains(grouped.input(), JoinKind.SEMI), explained);
+    }
+
+    /** Q20's correlated sum becomes a LEFT join with a year of lineitem, reduced to the parts named 'forest%'. */
+    @Test
+    void q20LeftJoinBuildSideIsReduced() {
+        PlanNode plan = new SqlPlanner(tpch).plan(TpchQueries.query(20)).plan();
+        String explained = PlanExplainer.explain(plan);
+        HashJoinNode left = joins(plan).stream().filter(j -> j.kind() == JoinKind.LEFT).findFirst().orElseThrow();
+        assertTrue(contains(left.build(), JoinKind.SEMI), explained);
+    }
+
+    private static boolean contains(PlanNode node, JoinKind kind) {
+        return joins(node).stream().anyMatch(j -> j.kind() == kind);
+    }
+
+    private static <T extends PlanNode> T find(PlanNode node, Class<T> type, java.util.function.Predicate<T> test) {
+        if (type.isInstance(node) && test.test(type.cast(node))) {
+            return type.cast(node);
+        }
+        for (PlanNode in : node.inputs()) {
+            T found = find(in, type, test);
+            if (found != null) {
+                return found;
+            }
+        }
+        return null;
     }
 
     static List<String> ssbQueries() {

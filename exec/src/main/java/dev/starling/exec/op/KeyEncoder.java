@@ -43,10 +43,10 @@ final class KeyEncoder {
         Domain d = domains[k];
         long[] out = new long[n];
         if (d.isString) {
-            int[] map = interner.translation(v.dict(), addStrings);
             long[] codes = v.longs();
+            int[] map = v.dict().size() == 0 ? null : interner.translation(v.dict(), codes, n, addStrings);
             for (int i = 0; i < n; i++) {
-                int c = map.length == 0 ? -1 : map[(int) codes[i]];
+                int c = map == null ? -1 : map[(int) codes[i]];
                 out[i] = c < 0 ? UNKNOWN : c;
             }
         } else if (d.isDouble) {

@@ -2,6 +2,7 @@ package dev.starling.exec.pipeline;
 
 import dev.starling.exec.QueryContext;
 import dev.starling.exec.eval.ExprCompiler;
+import dev.starling.exec.expr.ColumnRef;
 import dev.starling.exec.op.DenseKeyFilter;
 import dev.starling.exec.op.FilterOperator;
 import dev.starling.exec.op.HashAggregateSink;
@@ -68,7 +69,12 @@ public final class PlanCompiler {
             case ProjectNode p -> {
                 BitSet inputNeeded = new BitSet();
                 needed.stream().forEach(i -> inputNeeded.or(bits(ExprCompiler.columnsOf(p.expressions().get(i)))));
-                yield compile(p.input(), inputNeeded, List.of()).then(() -> new ProjectOperator(p.expressions(), needed), p.output());
+                // A projected plain column holds its input column's values, so a filter on it holds on the input.
+                List<DenseKeyFilter.Pushed> inputPushed = pushed.stream()
+                        .filter(f -> p.expressions().get(f.column()) instanceof ColumnRef)
+                        .map(f -> new DenseKeyFilter.Pushed(((ColumnRef) p.expressions().get(f.column())).index(), f.table()))
+                        .toList();
+                yield compile(p.input(), inputNeeded, inputPushed).then(() -> new ProjectOperator(p.expressions(), needed), p.output());
             }
             case HashJoinNode j -> {
                 int probeWidth = j.probe().output().size();

@@ -52,6 +52,7 @@ public final class LogicalOptimizer {
             CoreRules.UNION_MERGE,
             CoreRules.PROJECT_TO_SEMI_JOIN,
             CoreRules.JOIN_TO_SEMI_JOIN,
+            KeyReductionRule.INSTANCE,
             PruneEmptyRules.FILTER_INSTANCE,
             PruneEmptyRules.PROJECT_INSTANCE,
             PruneEmptyRules.JOIN_LEFT_INSTANCE,
