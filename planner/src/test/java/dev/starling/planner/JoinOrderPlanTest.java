@@ -126,6 +126,16 @@ class JoinOrderPlanTest {
         assertTrue(contains(left.build(), JoinKind.SEMI), explained);
     }
 
+    /** Q7's nation pair condition, an OR over both nations, filters each nation scan by the names it allows. */
+    @Test
+    void q7NationScansAreFilteredByTheImpliedNames() {
+        PlanNode plan = new SqlPlanner(tpch).plan(TpchQueries.query(7)).plan();
+        String explained = PlanExplainer.explain(plan);
+        List<String> nationScans = explained.lines().filter(l -> l.contains("Scan nation")).toList();
+        assertEquals(2, nationScans.size(), explained);
+        assertTrue(nationScans.stream().allMatch(l -> l.contains("filter=IN[$1, 'FRANCE', 'GERMANY']")), explained);
+    }
+
     private static boolean contains(PlanNode node, JoinKind kind) {
         return joins(node).stream().anyMatch(j -> j.kind() == kind);
     }

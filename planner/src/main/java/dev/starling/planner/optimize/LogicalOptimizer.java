@@ -73,6 +73,7 @@ public final class LogicalOptimizer {
                         CoreRules.JOIN_SUB_QUERY_TO_CORRELATE)).build()),
                 (planner, rel, traits, materializations, lattices) ->
                         RelDecorrelator.decorrelateQuery(rel, builder(rel)),
+                (planner, rel, traits, materializations, lattices) -> ImpliedDisjuncts.apply(rel),
                 hep(new HepProgramBuilder().addRuleCollection(SIMPLIFY).build()),
                 hep(new HepProgramBuilder()
                         .addMatchOrder(HepMatchOrder.BOTTOM_UP)
