@@ -23,16 +23,16 @@ public final class ProbeMarkSink implements Sink<ProbeMarkSink.Local> {
 
     private final HashJoinNode join;
     private final JoinTable table;
-    private final BitSet needed;
+    private final BitSet residualColumns;
     // Workers only ever set marks, each a separate byte, so races can only cost a redundant pairing;
     // all marks are visible once the pipeline's workers have finished.
     private final boolean[] marked;
 
-    /** {@code needed}: the combined (probe then build) columns the residual reads. */
-    public ProbeMarkSink(HashJoinNode join, JoinTable table, BitSet needed) {
+    /** {@code residualColumns}: the combined (probe then build) columns the residual reads. */
+    public ProbeMarkSink(HashJoinNode join, JoinTable table, BitSet residualColumns) {
         this.join = join;
         this.table = table;
-        this.needed = needed;
+        this.residualColumns = residualColumns;
         this.marked = new boolean[table.rows.rows()];
     }
 
@@ -101,7 +101,7 @@ public final class ProbeMarkSink implements Sink<ProbeMarkSink.Local> {
         Batch probe = table.rows;
         int probeWidth = probe.width();
         Vector[] columns = new Vector[probeWidth + batch.width()];
-        for (int c = needed.nextSetBit(0); c >= 0; c = needed.nextSetBit(c + 1)) {
+        for (int c = residualColumns.nextSetBit(0); c >= 0; c = residualColumns.nextSetBit(c + 1)) {
             columns[c] = c < probeWidth ? probe.column(c).gather(local.probeRows, count)
                     : batch.column(c - probeWidth).gather(local.buildRows, count);
         }

@@ -82,7 +82,7 @@ public final class PlanCompiler {
                 BitSet probeNeeded = with(combined.get(0, probeWidth), j.probeKeys());
                 BitSet buildNeeded = with(combined.get(probeWidth, Math.max(probeWidth, combined.length())), j.buildKeys());
                 if (j.markProbe()) {
-                    yield markProbeRows(j, combined, probeNeeded, buildNeeded, pushed);
+                    yield markProbeRows(j, probeNeeded, buildNeeded, pushed);
                 }
                 JoinBuildSink build = new JoinBuildSink(j);
                 runner.run(compile(j.build(), buildNeeded, List.of()), build, ctx);
@@ -133,7 +133,7 @@ public final class PlanCompiler {
      * probe columns, which the join passes on unchanged; a dense join's build rows whose code has no
      * probe row can mark nothing, so the build scan skips them.
      */
-    private Stream markProbeRows(HashJoinNode j, BitSet combined, BitSet probeNeeded, BitSet buildNeeded,
+    private Stream markProbeRows(HashJoinNode j, BitSet probeNeeded, BitSet buildNeeded,
                                  List<DenseKeyFilter.Pushed> pushed) {
         JoinBuildSink probeTable = new JoinBuildSink(j);
         Stream probe = compile(j.probe(), probeNeeded, pushed);
@@ -141,7 +141,8 @@ public final class PlanCompiler {
         JoinTable table = probeTable.table();
         List<DenseKeyFilter.Pushed> buildPushed = j.dense()
                 ? List.of(new DenseKeyFilter.Pushed(j.buildKeys()[0], table)) : List.of();
-        ProbeMarkSink marks = new ProbeMarkSink(j, table, combined);
+        BitSet residualColumns = j.residual() == null ? new BitSet() : bits(ExprCompiler.columnsOf(j.residual()));
+        ProbeMarkSink marks = new ProbeMarkSink(j, table, residualColumns);
         runner.run(compile(j.build(), buildNeeded, buildPushed), marks, ctx);
         return Stream.of(new MaterializedSource(marks.result()), j.output(), probe.ordered());
     }

@@ -166,14 +166,14 @@ public final class StarlingHashJoin extends Join implements StarlingRel {
         int[] probeColumns;
         int[] buildColumns;
         long denseRange = 0;
-        if (dense && !denseMark) {
-            probeColumns = new int[] {required(probe.codes()[probeKeys.get(0)], "probe key code")};
-            buildColumns = new int[] {required(build.codes()[buildKeys.get(0)], "build row id")};
-            denseRange = KeyOrigin.ofBuild(buildRel, buildKeys.get(0)).orElseThrow().table().rowCount();
-        } else if (denseMark) {
+        if (denseMark) {
             probeColumns = new int[] {required(probe.codes()[probeKeys.get(0)], "probe row id")};
             buildColumns = new int[] {required(build.codes()[buildKeys.get(0)], "build key code")};
             denseRange = KeyOrigin.ofBuild(probeRel, probeKeys.get(0)).orElseThrow().table().rowCount();
+        } else if (dense) {
+            probeColumns = new int[] {required(probe.codes()[probeKeys.get(0)], "probe key code")};
+            buildColumns = new int[] {required(build.codes()[buildKeys.get(0)], "build row id")};
+            denseRange = KeyOrigin.ofBuild(buildRel, buildKeys.get(0)).orElseThrow().table().rowCount();
         } else {
             probeColumns = probeKeys.stream().mapToInt(k -> probe.values()[k]).toArray();
             buildColumns = buildKeys.stream().mapToInt(k -> build.values()[k]).toArray();
