@@ -1,5 +1,6 @@
 package dev.starling.exec;
 
+import dev.starling.exec.accel.Accelerator;
 import dev.starling.exec.pipeline.PipelineRunner;
 import dev.starling.exec.pipeline.PlanCompiler;
 import dev.starling.exec.pipeline.Sink;
@@ -17,24 +18,31 @@ import java.util.concurrent.atomic.AtomicInteger;
  * Runs physical plans on the CPU backend, morsel-driven over {@code threads} threads (the caller's
  * and a fixed pool shared by all queries of this executor). The catalog, when given, resolves the
  * tables that dense-coded foreign keys point into, for scans that read such a key's value; without
- * it, such scans fail with a message saying so (CODE and ROW_ID scans need no catalog).
+ * it, such scans fail with a message saying so (CODE and ROW_ID scans need no catalog). The
+ * accelerator, when given, runs the aggregation pipelines it takes (see {@link Accelerator}).
  */
 public final class Executor implements AutoCloseable {
     private static final AtomicInteger POOLS = new AtomicInteger();
     private final int threads;
     private final Catalog catalog;
     private final ExecutorService pool;
+    private final Accelerator accelerator;
 
     public Executor(int threads) {
         this(threads, null);
     }
 
     public Executor(int threads, Catalog catalog) {
+        this(threads, catalog, null);
+    }
+
+    public Executor(int threads, Catalog catalog, Accelerator accelerator) {
         if (threads < 1) {
             throw new IllegalArgumentException("threads must be at least 1, got " + threads);
         }
         this.threads = threads;
         this.catalog = catalog;
+        this.accelerator = accelerator;
         int id = POOLS.incrementAndGet();
         AtomicInteger n = new AtomicInteger();
         this.pool = Executors.newFixedThreadPool(Math.max(1, threads - 1), r -> {
@@ -46,8 +54,12 @@ public final class Executor implements AutoCloseable {
 
     /** Runs a plan and keeps its whole result; for the embedded API and tests. */
     public QueryResult collect(PlanNode plan) {
+        return collect(plan, new QueryContext());
+    }
+
+    public QueryResult collect(PlanNode plan, QueryContext ctx) {
         List<List<Object>> rows = new ArrayList<>();
-        run(plan, new QueryContext(), new BatchSink() {
+        run(plan, ctx, new BatchSink() {
             @Override
             public void accept(Batch batch) {
                 for (int r = 0; r < batch.rows(); r++) {
@@ -68,7 +80,7 @@ public final class Executor implements AutoCloseable {
      */
     public void run(PlanNode plan, QueryContext ctx, BatchSink sink) {
         PipelineRunner runner = new PipelineRunner(pool, threads);
-        Stream stream = new PlanCompiler(runner, catalog, ctx).compile(plan);
+        Stream stream = new PlanCompiler(runner, catalog, ctx, accelerator).compile(plan);
         sink.start(plan.output());
         runner.run(stream, new Sink<BatchSink>() {
             @Override

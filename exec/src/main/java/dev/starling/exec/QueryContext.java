@@ -1,15 +1,30 @@
 package dev.starling.exec;
 
+import dev.starling.exec.accel.BackendMode;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * One running query: its cancellation flag, checked by every worker at least once per morsel and
- * per batch, and counters of the work done (chunks read and chunks skipped by zone maps).
+ * per batch, the backend its session asks for, and counters of the work done (chunks read and
+ * chunks skipped by zone maps).
  */
 public final class QueryContext {
+    private final BackendMode backendMode;
     private volatile boolean cancelled;
     private final AtomicLong chunksScanned = new AtomicLong();
     private final AtomicLong chunksSkipped = new AtomicLong();
+
+    public QueryContext() {
+        this(BackendMode.AUTO);
+    }
+
+    public QueryContext(BackendMode backendMode) {
+        this.backendMode = backendMode;
+    }
+
+    public BackendMode backendMode() {
+        return backendMode;
+    }
 
     /** Asks the query to stop; it fails with {@link QueryCancelledException} at the next check. */
     public void cancel() {

@@ -34,6 +34,18 @@ final class Accumulator {
         this.strings = isString ? new String[16] : null;
     }
 
+    /** Whether sums and extremes of this call are kept as doubles (else as exact longs). */
+    boolean usesDoubles() {
+        return isDouble;
+    }
+
+    /** Takes over per-group states computed elsewhere, in this class's representation. */
+    void load(long[] counts, long[] values, double[] doubleValues) {
+        count = counts;
+        longs = values;
+        doubles = doubleValues;
+    }
+
     void ensure(int groups) {
         if (groups <= count.length) {
             return;

@@ -1,8 +1,10 @@
 package dev.starling.exec.pipeline;
 
 import dev.starling.exec.QueryContext;
+import dev.starling.exec.accel.Accelerator;
 import dev.starling.exec.eval.ExprCompiler;
 import dev.starling.exec.expr.ColumnRef;
+import dev.starling.exec.op.CollectSink;
 import dev.starling.exec.op.DenseKeyFilter;
 import dev.starling.exec.op.FilterOperator;
 import dev.starling.exec.op.HashAggregateSink;
@@ -26,26 +28,31 @@ import dev.starling.exec.plan.ScanNode;
 import dev.starling.exec.plan.SortNode;
 import dev.starling.exec.plan.UnionNode;
 import dev.starling.exec.plan.ValuesNode;
+import dev.starling.exec.vector.Batch;
 import dev.starling.storage.Catalog;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.stream.IntStream;
 
 /**
  * Splits a plan into pipelines at its breakers. Compiling a node yields the stream that feeds its
  * parent; the pipelines below a breaker (join build sides, aggregation and sort inputs) run to
  * completion during compilation, so every build is finished before a probe pipeline that needs it starts.
+ * An aggregation the accelerator (when there is one) takes runs there, its build sides here.
  */
 public final class PlanCompiler {
     private final PipelineRunner runner;
     private final Catalog catalog;
     private final QueryContext ctx;
+    private final Accelerator accelerator;
 
-    public PlanCompiler(PipelineRunner runner, Catalog catalog, QueryContext ctx) {
+    public PlanCompiler(PipelineRunner runner, Catalog catalog, QueryContext ctx, Accelerator accelerator) {
         this.runner = runner;
         this.catalog = catalog;
         this.ctx = ctx;
+        this.accelerator = accelerator;
     }
 
     public Stream compile(PlanNode node) {
@@ -97,6 +104,10 @@ public final class PlanCompiler {
                 yield compile(j.probe(), probeNeeded, probePushed).then(() -> new HashJoinProbe(j, table, combined), j.output());
             }
             case AggregateNode a -> {
+                Optional<Batch> accelerated = accelerate(a);
+                if (accelerated.isPresent()) {
+                    yield Stream.of(new MaterializedSource(accelerated.get()), a.output(), false);
+                }
                 BitSet inputNeeded = bits(a.groupKeys());
                 for (AggregateNode.AggCall call : a.calls()) {
                     inputNeeded.or(bits(IntStream.of(call.argument(), call.filter())
@@ -145,6 +156,19 @@ public final class PlanCompiler {
         ProbeMarkSink marks = new ProbeMarkSink(j, table, residualColumns);
         runner.run(compile(j.build(), buildNeeded, buildPushed), marks, ctx);
         return Stream.of(new MaterializedSource(marks.result()), j.output(), probe.ordered());
+    }
+
+    private Optional<Batch> accelerate(AggregateNode a) {
+        if (accelerator == null || !accelerator.place(a, ctx.backendMode()).accelerated()) {
+            return Optional.empty();
+        }
+        return accelerator.aggregate(a, this::materialize, ctx);
+    }
+
+    private Batch materialize(PlanNode plan, BitSet needed) {
+        CollectSink sink = new CollectSink(plan.output());
+        runner.run(compile(plan, needed, List.of()), sink, ctx);
+        return sink.result();
     }
 
     private static BitSet all(PlanNode node) {

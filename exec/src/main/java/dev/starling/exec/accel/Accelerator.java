@@ -1,0 +1,26 @@
+package dev.starling.exec.accel;
+
+import dev.starling.exec.QueryContext;
+import dev.starling.exec.plan.AggregateNode;
+import dev.starling.exec.vector.Batch;
+import java.util.Optional;
+
+/**
+ * A backend that can run some aggregation pipelines instead of the CPU (the GPU). The CPU backend
+ * asks it about every aggregation: where it would run and why (for EXPLAIN and for the decision),
+ * then, when it takes the pipeline, for the result. Whatever it declines or gives up on runs on
+ * the CPU, so an accelerator never makes a query fail that the CPU could answer.
+ */
+public interface Accelerator {
+
+    /** Where the pipeline feeding {@code node} would run under {@code mode}, and why. */
+    Placement place(AggregateNode node, BackendMode mode);
+
+    /**
+     * Runs {@code node} (which {@link #place} placed on this accelerator); {@code builds} runs the
+     * pipelines below the accelerated one on the CPU. Empty when the pipeline must run on the CPU
+     * after all (out of device memory, an arithmetic case the kernels leave to the CPU); the
+     * accelerator logs why.
+     */
+    Optional<Batch> aggregate(AggregateNode node, BuildRunner builds, QueryContext ctx);
+}
