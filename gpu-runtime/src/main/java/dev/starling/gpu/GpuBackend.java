@@ -1,0 +1,171 @@
+package dev.starling.gpu;
+
+import dev.starling.exec.QueryContext;
+import dev.starling.exec.accel.Accelerator;
+import dev.starling.exec.accel.BackendMode;
+import dev.starling.exec.accel.BuildRunner;
+import dev.starling.exec.accel.Placement;
+import dev.starling.exec.plan.AggregateNode;
+import dev.starling.exec.vector.Batch;
+import dev.starling.gpu.cache.GpuColumnCache;
+import dev.starling.gpu.cuda.GpuDevice;
+import dev.starling.gpu.cuda.GpuException;
+import dev.starling.gpu.cuda.GpuOutOfMemoryException;
+import dev.starling.gpu.pipeline.RunStats;
+import dev.starling.gpu.pipeline.StarPipeline;
+import dev.starling.gpu.pipeline.StarAggregateRun;
+import dev.starling.gpu.pipeline.StarPipelineCompiler;
+import dev.starling.gpu.pipeline.Unsupported;
+import dev.starling.storage.Column;
+import dev.starling.storage.Table;
+import java.util.Optional;
+import java.util.concurrent.locks.ReentrantLock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The GPU backend: runs aggregations over star pipelines as fused kernels on one GPU, with fact
+ * columns kept resident in a column cache. Pipelines run one at a time on the device (a single
+ * pipeline keeps it busy); whatever the GPU cannot run, or gives back, runs on the CPU.
+ */
+public final class GpuBackend implements Accelerator, AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(GpuBackend.class);
+    /** Below this many fact rows the CPU answers about as fast as a kernel launch round trip. */
+    static final long AUTO_MIN_ROWS = 1 << 20;
+    private static final String KERNELS = "star_pipeline";
+
+    private final GpuDevice device;
+    private final GpuColumnCache cache;
+    private final ReentrantLock lock = new ReentrantLock();
+    private volatile RunStats lastRun;
+    private final java.util.concurrent.atomic.AtomicLong runs = new java.util.concurrent.atomic.AtomicLong();
+
+    private GpuBackend(GpuDevice device) {
+        this.device = device;
+        this.cache = new GpuColumnCache(device);
+    }
+
+    private static final class Shared {
+        static final Optional<GpuBackend> BACKEND = detect(Integer.getInteger("starling.gpu.device", 0),
+                Long.getLong("starling.gpu.budget", 0));
+    }
+
+    /**
+     * The process's GPU backend, opened on first use: GPU {@code starling.gpu.device} (system
+     * property, default 0) with a budget of {@code starling.gpu.budget} bytes (default: most of its
+     * free memory); empty without kernels or a GPU, or when {@code starling.gpu} is {@code off}.
+     */
+    public static Optional<GpuBackend> shared() {
+        if ("off".equalsIgnoreCase(System.getProperty("starling.gpu", ""))) {
+            return Optional.empty();
+        }
+        return Shared.BACKEND;
+    }
+
+    /**
+     * The GPU backend on GPU {@code ordinal} with a device memory budget of {@code budget} bytes (0:
+     * most of the free memory), or empty, having said once why, when this build has no kernels or
+     * the machine no usable GPU.
+     */
+    public static Optional<GpuBackend> detect(int ordinal, long budget) {
+        if (!GpuDevice.hasKernels(KERNELS)) {
+            LOG.info("this build has no GPU kernels (it was built without nvcc): running on the CPU backend");
+            return Optional.empty();
+        }
+        try {
+            GpuDevice device = GpuDevice.open(ordinal, budget);
+            LOG.info("GPU backend on {}", device.describe());
+            return Optional.of(new GpuBackend(device));
+        } catch (GpuException e) {
+            LOG.info("no usable GPU ({}): running on the CPU backend", e.getMessage());
+            return Optional.empty();
+        }
+    }
+
+    @Override
+    public Placement place(AggregateNode node, BackendMode mode) {
+        if (mode == BackendMode.CPU) {
+            return Placement.cpu("session backend is cpu");
+        }
+        StarPipeline pipeline;
+        try {
+            pipeline = StarPipelineCompiler.compile(node);
+        } catch (Unsupported e) {
+            return Placement.cpu("the GPU cannot run " + e.getMessage());
+        }
+        if (mode == BackendMode.GPU) {
+            return Placement.gpu("session backend is gpu");
+        }
+        Table fact = pipeline.fact();
+        if (fact.rowCount() < AUTO_MIN_ROWS) {
+            return Placement.cpu(fact.rowCount() + " fact rows, too few to pay for a GPU round trip");
+        }
+        long bytes = 0;
+        long toMove = 0;
+        for (int c : pipeline.factColumns()) {
+            Column column = fact.column(c);
+            long b = fact.rowCount() * (column.physical().width + (column.stats().nulls() > 0 ? 1 : 0));
+            bytes += b;
+            toMove += cache.isResident(column) ? 0 : b;
+        }
+        // Columns stay resident once moved, so the copy is paid by the first query only.
+        return Placement.gpu(String.format("%d fact rows, %.0f MB of fact columns, %.0f MB not yet resident",
+                fact.rowCount(), bytes / 1e6, toMove / 1e6));
+    }
+
+    @Override
+    public Optional<Batch> aggregate(AggregateNode node, BuildRunner builds, QueryContext ctx) {
+        StarAggregateRun run;
+        try {
+            run = new StarAggregateRun(device, cache, StarPipelineCompiler.compile(node));
+        } catch (Unsupported e) {
+            return Optional.empty();
+        }
+        lock.lock();
+        try {
+            ctx.checkCancelled();
+            Optional<Batch> result = run.run(builds);
+            lastRun = run.stats();
+            if (result.isPresent()) {
+                runs.incrementAndGet();
+            } else {
+                LOG.debug("GPU pipeline handed to the CPU: {}", run.declined());
+            }
+            return result;
+        } catch (GpuOutOfMemoryException e) {
+            LOG.info("GPU pipeline handed to the CPU: {}", e.getMessage());
+            return Optional.empty();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** How many pipelines the GPU has answered. */
+    public long runs() {
+        return runs.get();
+    }
+
+    /** The last GPU pipeline run's kernel time and bytes (for benchmarks). */
+    public RunStats lastRun() {
+        return lastRun;
+    }
+
+    public GpuDevice device() {
+        return device;
+    }
+
+    public GpuColumnCache columnCache() {
+        return cache;
+    }
+
+    @Override
+    public void close() {
+        lock.lock();
+        try {
+            cache.close();
+            device.close();
+        } finally {
+            lock.unlock();
+        }
+    }
+}

@@ -1,0 +1,73 @@
+package dev.starling.gpu.cuda;
+
+import jcuda.Pointer;
+import jcuda.driver.CUdeviceptr;
+import jcuda.driver.JCudaDriver;
+
+/**
+ * Device memory from {@link DeviceMemory}; closing it frees it and returns its bytes to the budget.
+ * {@link #address} is the raw device address, for descriptors that kernels read.
+ */
+public final class DeviceBuffer implements AutoCloseable {
+    private final DeviceMemory memory;
+    private final CUdeviceptr pointer;
+    private final long bytes;
+    private final long address;
+    private boolean closed;
+
+    DeviceBuffer(DeviceMemory memory, CUdeviceptr pointer, long bytes, long address) {
+        this.memory = memory;
+        this.pointer = pointer;
+        this.bytes = bytes;
+        this.address = address;
+    }
+
+    public CUdeviceptr pointer() {
+        return pointer;
+    }
+
+    public long bytes() {
+        return bytes;
+    }
+
+    public long address() {
+        return address;
+    }
+
+    /** Copies {@code length} bytes from host memory at {@code source} to {@code offset} in this buffer. */
+    public void upload(Pointer source, long offset, long length) {
+        checkRange(offset, length);
+        if (length > 0) {
+            Cuda.check(JCudaDriver.cuMemcpyHtoD(pointer.withByteOffset(offset), source, length), "cuMemcpyHtoD");
+        }
+    }
+
+    /** Copies {@code length} bytes from the start of this buffer to host memory at {@code target}. */
+    public void download(Pointer target, long length) {
+        checkRange(0, length);
+        if (length > 0) {
+            Cuda.check(JCudaDriver.cuMemcpyDtoH(target, pointer, length), "cuMemcpyDtoH");
+        }
+    }
+
+    public void clear() {
+        Cuda.check(JCudaDriver.cuMemsetD8(pointer, (byte) 0, bytes), "cuMemsetD8");
+    }
+
+    private void checkRange(long offset, long length) {
+        if (closed) {
+            throw new IllegalStateException("device buffer already freed");
+        }
+        if (offset < 0 || length < 0 || offset + length > bytes) {
+            throw new IndexOutOfBoundsException("copy of " + length + " bytes at " + offset + " into a buffer of " + bytes);
+        }
+    }
+
+    @Override
+    public void close() {
+        if (!closed) {
+            closed = true;
+            memory.free(this);
+        }
+    }
+}

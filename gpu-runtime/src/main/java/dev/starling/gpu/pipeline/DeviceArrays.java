@@ -1,0 +1,74 @@
+package dev.starling.gpu.pipeline;
+
+import dev.starling.gpu.cuda.DeviceBuffer;
+import dev.starling.gpu.cuda.DeviceMemory;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.ArrayList;
+import java.util.List;
+import jcuda.Pointer;
+
+/**
+ * The small device buffers of one kernel run (program, descriptors, dimension arrays), all freed
+ * together when the run closes.
+ */
+final class DeviceArrays implements AutoCloseable {
+    private final DeviceMemory memory;
+    private final List<DeviceBuffer> buffers = new ArrayList<>();
+
+    DeviceArrays(DeviceMemory memory) {
+        this.memory = memory;
+    }
+
+    DeviceBuffer allocate(long bytes, String what) {
+        DeviceBuffer b = memory.allocate(bytes, what);
+        buffers.add(b);
+        return b;
+    }
+
+    /** Copies the bytes of {@code data} (position 0 to its limit) into a new device buffer. */
+    DeviceBuffer upload(ByteBuffer data, String what) {
+        DeviceBuffer b = allocate(data.limit(), what);
+        b.upload(Pointer.to(data), 0, data.limit());
+        return b;
+    }
+
+    DeviceBuffer upload(int[] values, String what) {
+        ByteBuffer b = buffer(values.length * 4L);
+        b.asIntBuffer().put(values);
+        return upload(b, what);
+    }
+
+    DeviceBuffer upload(long[] values, String what) {
+        ByteBuffer b = buffer(values.length * 8L);
+        b.asLongBuffer().put(values);
+        return upload(b, what);
+    }
+
+    DeviceBuffer upload(byte[] values, String what) {
+        ByteBuffer b = buffer(values.length);
+        b.put(values).flip();
+        return upload(b.limit(values.length), what);
+    }
+
+    static ByteBuffer buffer(long bytes) {
+        return ByteBuffer.allocateDirect(Math.toIntExact(Math.max(bytes, 8))).order(ByteOrder.LITTLE_ENDIAN)
+                .limit(Math.toIntExact(bytes));
+    }
+
+    @Override
+    public void close() {
+        RuntimeException first = null;
+        for (DeviceBuffer b : buffers) {
+            try {
+                b.close();
+            } catch (RuntimeException e) {
+                first = first == null ? e : first;
+            }
+        }
+        buffers.clear();
+        if (first != null) {
+            throw first;
+        }
+    }
+}

@@ -1,0 +1,174 @@
+package dev.starling.gpu.pipeline;
+
+import dev.starling.exec.eval.ExprCompiler;
+import dev.starling.exec.vector.Batch;
+import dev.starling.exec.vector.StrDict;
+import dev.starling.exec.vector.Vector;
+import dev.starling.storage.Column;
+import dev.starling.storage.ColumnStats;
+import dev.starling.storage.DataType;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Dense group ids: the group keys become digits, and a group's id is the mixed-radix number of
+ * its digits (first digit least significant). All keys computed from one dimension share a digit
+ * with one value per distinct tuple of them among that dimension's rows (ranked here, on the CPU,
+ * so only tuples that can occur take room: keys of one dimension row depend on each other). A
+ * fact column key has a digit of its own, one value per stored value between the column's minimum
+ * and maximum plus one for NULL. A dimension's per-code contribution to the id is its digit times
+ * the digit's multiplier: the kernel adds one number per probe.
+ */
+final class GroupLayout {
+    private final StarPipeline pipeline;
+    private final List<Digit> digits = new ArrayList<>();
+    private final long groups;
+
+    /** One digit: from a dimension's keys ({@code dimension >= 0}) or from one fact column key. */
+    private static final class Digit {
+        final int dimension;
+        final List<Integer> keys = new ArrayList<>();
+        long radix;
+        long multiplier;
+        /** Dimension digits: each key's values per dimension row, each row's digit, each digit's first row. */
+        final Map<Integer, Vector> values = new HashMap<>();
+        int[] digitOfRow;
+        int[] firstRow;
+
+        Digit(int dimension) {
+            this.dimension = dimension;
+        }
+    }
+
+    GroupLayout(StarPipeline pipeline, List<Batch> dimensionRows) {
+        this.pipeline = pipeline;
+        Map<Integer, Digit> byDimension = new HashMap<>();
+        List<StarPipeline.GroupKey> keys = pipeline.keys();
+        for (int k = 0; k < keys.size(); k++) {
+            StarPipeline.GroupKey key = keys.get(k);
+            Digit digit = key.dimension() < 0 ? null : byDimension.get(key.dimension());
+            if (digit == null) {
+                digit = new Digit(key.dimension());
+                digits.add(digit);
+                if (key.dimension() >= 0) {
+                    byDimension.put(key.dimension(), digit);
+                }
+            }
+            digit.keys.add(k);
+            if (key.dimension() >= 0) {
+                digit.values.put(k, ExprCompiler.compile(key.expr()).eval(dimensionRows.get(key.dimension())));
+            }
+        }
+        long total = 1;
+        for (Digit digit : digits) {
+            if (digit.dimension >= 0) {
+                rank(digit, dimensionRows.get(digit.dimension).rows());
+            } else {
+                ColumnStats stats = factColumn(digit).stats();
+                digit.radix = stats.rows() == stats.nulls() ? 1 : stats.max() - stats.min() + 2;
+            }
+            digit.multiplier = total;
+            total = total > Long.MAX_VALUE / Math.max(1, digit.radix) ? Long.MAX_VALUE : total * digit.radix;
+        }
+        groups = total;
+    }
+
+    private void rank(Digit digit, int rows) {
+        Map<List<Object>, Integer> seen = new HashMap<>();
+        List<Integer> firstRows = new ArrayList<>();
+        digit.digitOfRow = new int[rows];
+        for (int r = 0; r < rows; r++) {
+            List<Object> tuple = new ArrayList<>(digit.keys.size());
+            for (int k : digit.keys) {
+                tuple.add(digit.values.get(k).value(r));
+            }
+            final int row = r;
+            digit.digitOfRow[r] = seen.computeIfAbsent(tuple, t -> {
+                firstRows.add(row);
+                return firstRows.size() - 1;
+            });
+        }
+        digit.firstRow = firstRows.stream().mapToInt(Integer::intValue).toArray();
+        digit.radix = Math.max(1, digit.firstRow.length);
+    }
+
+    private Column factColumn(Digit digit) {
+        return pipeline.fact().column(pipeline.keys().get(digit.keys.get(0)).factColumn());
+    }
+
+    long groups() {
+        return groups;
+    }
+
+    /** The pipeline's constants with the fact keys' minimum, range (the NULL digit) and multiplier filled in. */
+    long[] constants() {
+        long[] c = pipeline.constants().clone();
+        for (Digit digit : digits) {
+            if (digit.dimension < 0) {
+                int at = pipeline.keys().get(digit.keys.get(0)).constant();
+                c[at] = factColumn(digit).stats().min();
+                c[at + 1] = digit.radix - 1;
+                c[at + 2] = digit.multiplier;
+            }
+        }
+        return c;
+    }
+
+    /** Dimension {@code d}'s row {@code row} contribution to the group id. */
+    long contribution(int d, int row) {
+        for (Digit digit : digits) {
+            if (digit.dimension == d) {
+                return digit.digitOfRow[row] * digit.multiplier;
+            }
+        }
+        return 0;
+    }
+
+    /** The group key columns of the groups with ids {@code ids}. */
+    Vector[] keyColumns(long[] ids) {
+        int n = ids.length;
+        Vector[] out = new Vector[pipeline.keys().size()];
+        for (Digit digit : digits) {
+            int[] values = new int[n];
+            for (int i = 0; i < n; i++) {
+                values[i] = (int) (ids[i] / digit.multiplier % digit.radix);
+            }
+            if (digit.dimension >= 0) {
+                int[] rows = new int[n];
+                for (int i = 0; i < n; i++) {
+                    rows[i] = digit.firstRow[values[i]];
+                }
+                for (int k : digit.keys) {
+                    out[k] = digit.values.get(k).gather(rows, n);
+                }
+            } else {
+                out[digit.keys.get(0)] = factKey(factColumn(digit), values, digit.radix - 1);
+            }
+        }
+        return out;
+    }
+
+    private static Vector factKey(Column column, int[] digits, long nullDigit) {
+        long min = column.stats().min();
+        long[] values = new long[digits.length];
+        boolean[] nulls = null;
+        for (int i = 0; i < digits.length; i++) {
+            if (digits[i] == nullDigit) {
+                nulls = nulls == null ? new boolean[digits.length] : nulls;
+                nulls[i] = true;
+            } else {
+                values[i] = min + digits[i];
+            }
+        }
+        DataType type = column.type();
+        return new Vector(type, values, null, nulls,
+                type.kind() == DataType.Kind.VARCHAR ? StrDict.of(column.dictionary()) : null);
+    }
+
+    @Override
+    public String toString() {
+        return groups + " dense groups over " + digits.size() + " digits";
+    }
+}

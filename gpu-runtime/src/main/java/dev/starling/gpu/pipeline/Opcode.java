@@ -1,0 +1,38 @@
+package dev.starling.gpu.pipeline;
+
+/**
+ * The instructions of a star pipeline program, in the order of {@code enum Opcode} in the kernels'
+ * {@code program.cuh} (the ordinal is the opcode). Operands: {@code dst}, {@code a}, {@code b}
+ * (registers unless noted) and a 24-bit immediate.
+ */
+enum Opcode {
+    /** dst = fact column a at the row. */
+    LOAD_FACT,
+    /** dst = dimension column a at the code in register b. */
+    LOAD_DIM,
+    /** dst = constant a. */
+    CONST,
+    /** dst = NULL. */
+    CONST_NULL,
+    /** Rejects the row unless dimension b has a row at the code in a; adds that row's group contribution. */
+    PROBE,
+    /** Rejects the row unless a is TRUE. */
+    FILTER,
+    /** Adds (a - constant b) * constant b+2 to the group id; NULL counts as constant b+1. */
+    GROUP_KEY,
+    ADD, SUB, MUL, NEG,
+    /** dst = a * 10^imm, dst = a / 10^imm rounded half away from zero, dst = a * b / 10^imm rounded. */
+    SCALE_UP, SCALE_DOWN, MUL_DOWN,
+    FADD, FSUB, FMUL, FDIV, FNEG,
+    /** dst = a / 10^imm as a double; dst = a * 10^imm rounded half away to a long. */
+    I2F, F2I,
+    EQ, NE, LT, LE, GT, GE,
+    FEQ, FNE, FLT, FLE, FGT, FGE,
+    AND, OR, NOT, IS_NULL, IS_NOT_NULL, IS_TRUE, IS_FALSE, IS_NOT_TRUE, IS_NOT_FALSE,
+    /** dst = register imm TRUE ? a : b. */
+    SELECT,
+    /** Gives the pipeline back to the CPU when a is outside the 32-bit range. */
+    CHECK_INT,
+    /** dst = a unless NULL, else b. */
+    COALESCE
+}

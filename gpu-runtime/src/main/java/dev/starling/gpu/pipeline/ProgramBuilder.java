@@ -1,0 +1,320 @@
+package dev.starling.gpu.pipeline;
+
+import dev.starling.exec.expr.Call;
+import dev.starling.exec.expr.ColumnRef;
+import dev.starling.exec.expr.Expr;
+import dev.starling.exec.expr.Literal;
+import dev.starling.storage.DataType;
+import dev.starling.exec.vector.StrDict;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.IntFunction;
+
+/**
+ * Compiles expressions over a star pipeline's sources into the kernels' bytecode, with the CPU
+ * backend's semantics: exact types compute in scaled longs (ADD/SUBTRACT at the larger scale,
+ * MULTIPLY at the sum of the scales, then rounded half away from zero to the result type's scale),
+ * anything involving a DOUBLE in doubles, three-valued logic throughout. Each distinct expression
+ * gets one register, so a subexpression shared by a predicate and an aggregate is computed once.
+ */
+final class ProgramBuilder {
+    static final int MAX_REGISTERS = 64;
+
+    private final List<Source> sources;
+    private final IntFunction<StrDict> factDictionary;
+    private final List<int[]> code = new ArrayList<>();
+    private final List<Long> constants = new ArrayList<>();
+    private final Map<Expr, Integer> registers = new HashMap<>();
+    private final List<Integer> factColumns = new ArrayList<>();
+    private final List<StarPipeline.DimColumn> dimColumns = new ArrayList<>();
+    private final Map<Integer, Integer> dimKeyRegister = new HashMap<>();
+    private int nextRegister;
+
+    /** {@code factDictionary}: the dictionary of a VARCHAR fact table column. */
+    ProgramBuilder(List<Source> sources, IntFunction<StrDict> factDictionary) {
+        this.sources = sources;
+        this.factDictionary = factDictionary;
+    }
+
+    void filter(Expr predicate) throws Unsupported {
+        emit(Opcode.FILTER, 0, register(predicate), 0, 0);
+    }
+
+    void probe(int dimension, Expr key) throws Unsupported {
+        int k = register(key);
+        dimKeyRegister.put(dimension, k);
+        emit(Opcode.PROBE, 0, k, dimension, 0);
+    }
+
+    /** A fact-column group key; returns the index of its three constants (minimum, range, multiplier). */
+    int factGroupKey(Expr column) throws Unsupported {
+        int at = constants.size();
+        constants.add(0L);
+        constants.add(0L);
+        constants.add(0L);
+        emit(Opcode.GROUP_KEY, 0, register(column), at, 0);
+        return at;
+    }
+
+    int[] code() {
+        int[] out = new int[code.size() * 4];
+        for (int i = 0; i < code.size(); i++) {
+            System.arraycopy(code.get(i), 0, out, i * 4, 4);
+        }
+        return out;
+    }
+
+    long[] constants() {
+        return constants.stream().mapToLong(Long::longValue).toArray();
+    }
+
+    List<Integer> factColumns() {
+        return factColumns;
+    }
+
+    List<StarPipeline.DimColumn> dimColumns() {
+        return dimColumns;
+    }
+
+    /** The register holding {@code e}'s value in the storage representation of its type. */
+    int register(Expr e) throws Unsupported {
+        Integer r = registers.get(e);
+        if (r == null) {
+            int d = DimensionExprs.dimensionOf(e, sources);
+            r = d >= 0 ? loadDimension(d, e) : compile(e);
+            registers.put(e, r);
+        }
+        return r;
+    }
+
+    private int compile(Expr e) throws Unsupported {
+        return switch (e) {
+            case ColumnRef c -> load(c);
+            case Literal l -> literal(l);
+            case Call c -> call(c);
+        };
+    }
+
+    private int load(ColumnRef c) throws Unsupported {
+        Source s = sources.get(c.index());
+        if (s instanceof Source.Fact f) {
+            int slot = factColumns.indexOf(f.tableColumn());
+            if (slot < 0) {
+                slot = factColumns.size();
+                factColumns.add(f.tableColumn());
+            }
+            return emit(Opcode.LOAD_FACT, fresh(), slot, 0, 0);
+        }
+        throw new IllegalStateException("dimension column " + c + " not loaded as a dimension expression");
+    }
+
+    /** A dimension-only expression: computed per dimension row on the CPU, read by code here. */
+    private int loadDimension(int d, Expr e) throws Unsupported {
+        if (e.type().kind() == DataType.Kind.VARCHAR) {
+            throw new Unsupported("a string from a dimension used above its join other than as a group key");
+        }
+        int slot = dimColumns.size();
+        dimColumns.add(new StarPipeline.DimColumn(d, DimensionExprs.toBuildColumns(e, sources)));
+        return emit(Opcode.LOAD_DIM, fresh(), slot, dimKeyRegister.get(d), 0);
+    }
+
+    private int literal(Literal l) throws Unsupported {
+        if (l.value() == null) {
+            return emit(Opcode.CONST_NULL, fresh(), 0, 0, 0);
+        }
+        long bits = switch (l.value()) {
+            case Long v -> v;
+            case Double v -> Double.doubleToRawLongBits(v);
+            case Boolean v -> v ? 1 : 0;
+            default -> throw new Unsupported("string constant " + l + " outside a comparison with a fact column");
+        };
+        return constant(bits);
+    }
+
+    private int constant(long bits) throws Unsupported {
+        constants.add(bits);
+        return emit(Opcode.CONST, fresh(), constants.size() - 1, 0, 0);
+    }
+
+    private int call(Call c) throws Unsupported {
+        List<Expr> args = c.args();
+        return switch (c.op()) {
+            case ADD, SUBTRACT, MULTIPLY, DIVIDE -> arithmetic(c);
+            case NEGATE -> isDouble(c.type())
+                    ? emit(Opcode.FNEG, fresh(), convert(args.get(0), c.type()), 0, 0)
+                    : emit(Opcode.NEG, fresh(), convert(args.get(0), c.type()), 0, 0);
+            case EQ, NE, LT, LE, GT, GE -> compare(c.op(), args.get(0), args.get(1));
+            case AND, OR -> {
+                int acc = register(args.get(0));
+                for (int i = 1; i < args.size(); i++) {
+                    acc = emit(c.op() == Call.Op.AND ? Opcode.AND : Opcode.OR, fresh(), acc, register(args.get(i)), 0);
+                }
+                yield acc;
+            }
+            case NOT -> unary(Opcode.NOT, args.get(0));
+            case IS_NULL -> unary(Opcode.IS_NULL, args.get(0));
+            case IS_NOT_NULL -> unary(Opcode.IS_NOT_NULL, args.get(0));
+            case IS_TRUE -> unary(Opcode.IS_TRUE, args.get(0));
+            case IS_FALSE -> unary(Opcode.IS_FALSE, args.get(0));
+            case IS_NOT_TRUE -> unary(Opcode.IS_NOT_TRUE, args.get(0));
+            case IS_NOT_FALSE -> unary(Opcode.IS_NOT_FALSE, args.get(0));
+            case IN -> {
+                int acc = -1;
+                for (int i = 1; i < args.size(); i++) {
+                    int eq = compare(Call.Op.EQ, args.get(0), args.get(i));
+                    acc = acc < 0 ? eq : emit(Opcode.OR, fresh(), acc, eq, 0);
+                }
+                yield acc;
+            }
+            case CASE -> {
+                int acc = convert(args.get(args.size() - 1), c.type());
+                for (int i = args.size() - 3; i >= 0; i -= 2) {
+                    int when = register(args.get(i));
+                    acc = emit(Opcode.SELECT, fresh(), convert(args.get(i + 1), c.type()), acc, when);
+                }
+                yield acc;
+            }
+            case COALESCE -> {
+                int acc = convert(args.get(args.size() - 1), c.type());
+                for (int i = args.size() - 2; i >= 0; i--) {
+                    acc = emit(Opcode.COALESCE, fresh(), convert(args.get(i), c.type()), acc, 0);
+                }
+                yield acc;
+            }
+            case CAST -> convert(args.get(0), c.type());
+            default -> throw new Unsupported(c.op() + " in a GPU pipeline");
+        };
+    }
+
+    private int unary(Opcode op, Expr arg) throws Unsupported {
+        return emit(op, fresh(), register(arg), 0, 0);
+    }
+
+    private int arithmetic(Call c) throws Unsupported {
+        Expr a = c.args().get(0);
+        Expr b = c.args().get(1);
+        DataType t = c.type();
+        if (isDouble(t) || isDouble(a.type()) || isDouble(b.type())) {
+            Opcode op = switch (c.op()) {
+                case ADD -> Opcode.FADD;
+                case SUBTRACT -> Opcode.FSUB;
+                case MULTIPLY -> Opcode.FMUL;
+                default -> Opcode.FDIV;
+            };
+            int r = emit(op, fresh(), convert(a, DataType.DOUBLE), convert(b, DataType.DOUBLE), 0);
+            return fromRepresentation(r, DataType.DOUBLE, t);
+        }
+        exact(a.type());
+        exact(b.type());
+        int sa = scale(a.type());
+        int sb = scale(b.type());
+        int sr = scale(t);
+        return switch (c.op()) {
+            case ADD, SUBTRACT -> {
+                int s = Math.max(sa, sb);
+                int r = emit(c.op() == Call.Op.ADD ? Opcode.ADD : Opcode.SUB, fresh(),
+                        rescale(register(a), sa, s), rescale(register(b), sb, s), 0);
+                yield fromRepresentation(r, scaleType(s), t);
+            }
+            case MULTIPLY -> {
+                int drop = sa + sb - sr;
+                int r = drop > 0
+                        ? emit(Opcode.MUL_DOWN, fresh(), register(a), register(b), drop)
+                        : rescale(emit(Opcode.MUL, fresh(), register(a), register(b), 0), sa + sb, sr);
+                yield fromRepresentation(r, scaleType(sr), t);
+            }
+            default -> throw new Unsupported("exact DIVIDE in a GPU pipeline");
+        };
+    }
+
+    private int compare(Call.Op op, Expr a, Expr b) throws Unsupported {
+        if (a.type().kind() == DataType.Kind.VARCHAR || b.type().kind() == DataType.Kind.VARCHAR) {
+            return compareCode(op, a, b);
+        }
+        int index = op.ordinal() - Call.Op.EQ.ordinal();
+        if (isDouble(a.type()) || isDouble(b.type())) {
+            return emit(Opcode.values()[Opcode.FEQ.ordinal() + index], fresh(),
+                    convert(a, DataType.DOUBLE), convert(b, DataType.DOUBLE), 0);
+        }
+        int s = Math.max(scale(a.type()), scale(b.type()));
+        return emit(Opcode.values()[Opcode.EQ.ordinal() + index], fresh(),
+                rescale(register(a), scale(a.type()), s), rescale(register(b), scale(b.type()), s), 0);
+    }
+
+    /** A fact string column against a string constant: the constant becomes its dictionary code. */
+    private int compareCode(Call.Op op, Expr a, Expr b) throws Unsupported {
+        Expr column = a instanceof Literal ? b : a;
+        Expr constant = a instanceof Literal ? a : b;
+        if (!(op == Call.Op.EQ || op == Call.Op.NE) || !(constant instanceof Literal l)
+                || !(column instanceof ColumnRef ref) || !(sources.get(ref.index()) instanceof Source.Fact f)) {
+            throw new Unsupported("string comparison other than = or <> between a fact column and a constant");
+        }
+        if (l.value() == null) {
+            return emit(Opcode.CONST_NULL, fresh(), 0, 0, 0);
+        }
+        // A string absent from the dictionary matches no row; -1 is no code.
+        int codeOf = factDictionary.apply(f.tableColumn()).codeOf((String) l.value());
+        return emit(op == Call.Op.EQ ? Opcode.EQ : Opcode.NE, fresh(), register(column), constant(codeOf), 0);
+    }
+
+    /** The register holding {@code e} converted to {@code to}, as the CPU backend's CAST and result conversion do. */
+    private int convert(Expr e, DataType to) throws Unsupported {
+        return fromRepresentation(register(e), e.type(), to);
+    }
+
+    private int fromRepresentation(int r, DataType from, DataType to) throws Unsupported {
+        if (from.kind() == to.kind() && scale(from) == scale(to)) {
+            return r;
+        }
+        if (isDouble(to)) {
+            exact(from);
+            return emit(Opcode.I2F, fresh(), r, 0, scale(from));
+        }
+        exact(to);
+        int out = isDouble(from) ? emit(Opcode.F2I, fresh(), r, 0, scale(to)) : rescale(r, scale(exact(from)), scale(to));
+        if (to.kind() == DataType.Kind.INTEGER) {
+            emit(Opcode.CHECK_INT, 0, out, 0, 0);
+        }
+        return out;
+    }
+
+    private int rescale(int r, int from, int to) throws Unsupported {
+        if (from == to) {
+            return r;
+        }
+        return emit(to > from ? Opcode.SCALE_UP : Opcode.SCALE_DOWN, fresh(), r, 0, Math.abs(to - from));
+    }
+
+    private static DataType exact(DataType t) throws Unsupported {
+        return switch (t.kind()) {
+            case INTEGER, BIGINT, DECIMAL -> t;
+            default -> throw new Unsupported("arithmetic or conversion on " + t + " in a GPU pipeline");
+        };
+    }
+
+    private static boolean isDouble(DataType t) {
+        return t.kind() == DataType.Kind.DOUBLE;
+    }
+
+    private static int scale(DataType t) {
+        return t.kind() == DataType.Kind.DECIMAL ? t.scale() : 0;
+    }
+
+    private static DataType scaleType(int scale) {
+        return scale == 0 ? DataType.BIGINT : DataType.decimal(18, scale);
+    }
+
+    private int fresh() throws Unsupported {
+        if (nextRegister == MAX_REGISTERS) {
+            throw new Unsupported("expressions needing more than " + MAX_REGISTERS + " registers");
+        }
+        return nextRegister++;
+    }
+
+    private int emit(Opcode op, int dst, int a, int b, int imm) {
+        code.add(new int[] {op.ordinal() | (imm << 8), dst, a, b});
+        return dst;
+    }
+}

@@ -1,0 +1,14 @@
+package dev.starling.gpu.pipeline;
+
+import dev.starling.storage.DataType;
+
+/** Where a column of a star pipeline comes from: the fact table's scan or a dimension's build rows. */
+sealed interface Source {
+    DataType type();
+
+    /** Column {@code tableColumn} of the fact table, as stored or (CODE) as a dense code. */
+    record Fact(int tableColumn, DataType type, boolean nullable) implements Source { }
+
+    /** Column {@code buildColumn} of the rows of dimension {@code dimension}. */
+    record Dim(int dimension, int buildColumn, DataType type, boolean nullable) implements Source { }
+}

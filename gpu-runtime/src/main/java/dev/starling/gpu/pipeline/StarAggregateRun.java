@@ -1,0 +1,250 @@
+package dev.starling.gpu.pipeline;
+
+import dev.starling.exec.accel.BuildRunner;
+import dev.starling.exec.eval.ExprCompiler;
+import dev.starling.exec.op.AggregateStates;
+import dev.starling.exec.plan.AggregateNode.AggCall;
+import dev.starling.exec.vector.Batch;
+import dev.starling.exec.vector.Vector;
+import dev.starling.gpu.cache.DeviceColumn;
+import dev.starling.gpu.cache.GpuColumnCache;
+import dev.starling.gpu.cuda.Cuda;
+import dev.starling.gpu.cuda.DeviceBuffer;
+import dev.starling.gpu.cuda.GpuDevice;
+import dev.starling.storage.DataType;
+import java.nio.ByteBuffer;
+import java.nio.LongBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import jcuda.Pointer;
+import jcuda.driver.CUevent;
+import jcuda.driver.CUfunction;
+import jcuda.driver.JCudaDriver;
+
+/**
+ * Runs a compiled {@link StarPipeline} on the GPU: builds the dimensions on the CPU, lays out the
+ * dense group ids, uploads the program, descriptors and dimension arrays next to the resident fact
+ * columns, runs the fused kernel and turns the aggregate states into the aggregation's rows. Empty
+ * when the kernel hands the work back (an overflow or division by zero, which the CPU then
+ * reports exactly as it would have) or the groups are too many for dense ids.
+ */
+public final class StarAggregateRun {
+    /** Dense group ids beyond this would mostly be empty slots: such pipelines stay on the CPU for now. */
+    static final long MAX_GROUPS = 1 << 24;
+    /** Aggregates live in shared memory up to this many bytes per block, so several blocks fit per SM. */
+    static final long SHARED_BYTES = 32 << 10;
+    private static final int THREADS = 256;
+    private static final String SOURCE = "star_pipeline";
+
+    private final GpuDevice device;
+    private final GpuColumnCache cache;
+    private final StarPipeline pipeline;
+    private String declined = "";
+    private RunStats stats;
+
+    public StarAggregateRun(GpuDevice device, GpuColumnCache cache, StarPipeline pipeline) {
+        this.device = device;
+        this.cache = cache;
+        this.pipeline = pipeline;
+    }
+
+    /** Why the last {@link #run} returned empty. */
+    public String declined() {
+        return declined;
+    }
+
+    public RunStats stats() {
+        return stats;
+    }
+
+    public Optional<Batch> run(BuildRunner builds) {
+        List<Batch> dimRows = new ArrayList<>();
+        for (StarPipeline.Dimension d : pipeline.dimensions()) {
+            dimRows.add(builds.materialize(d.build(), d.neededColumns()));
+        }
+        GroupLayout layout = new GroupLayout(pipeline, dimRows);
+        int slots = pipeline.slots().size();
+        if (layout.groups() > MAX_GROUPS || layout.groups() * slots * 16 > Math.min(Integer.MAX_VALUE, device.memory().budget() / 4)) {
+            declined = layout.groups() + " dense groups (" + layout + ")";
+            return Optional.empty();
+        }
+        int groups = (int) layout.groups();
+        List<GpuColumnCache.Lease> leases = new ArrayList<>();
+        long residentBefore = cache.residentBytes();
+        try (DeviceArrays arrays = new DeviceArrays(device.memory())) {
+            long factBytes = 0;
+            ByteBuffer columns = DeviceArrays.buffer(24L * pipeline.factColumns().size());
+            for (int c : pipeline.factColumns()) {
+                GpuColumnCache.Lease lease = cache.lease(pipeline.fact().column(c),
+                        pipeline.fact().name() + "." + pipeline.fact().column(c).name());
+                leases.add(lease);
+                DeviceColumn dc = lease.column();
+                factBytes += dc.bytes();
+                columns.putLong(dc.values().address()).putLong(dc.nulls() == null ? 0 : dc.nulls().address())
+                        .putInt(dc.width()).putInt(0);
+            }
+            long uploaded = cache.residentBytes() - residentBefore;
+            ByteBuffer dims = DeviceArrays.buffer(16L * pipeline.dimensions().size());
+            for (int d = 0; d < pipeline.dimensions().size(); d++) {
+                int[] contribution = contributions(d, dimRows.get(d), layout);
+                DeviceBuffer b = arrays.upload(contribution, "dimension " + d + " group contributions");
+                uploaded += b.bytes();
+                dims.putLong(b.address()).putLong(contribution.length);
+            }
+            ByteBuffer dimColumns = DeviceArrays.buffer(16L * pipeline.dimColumns().size());
+            for (StarPipeline.DimColumn dc : pipeline.dimColumns()) {
+                uploaded += dimColumn(dc, dimRows.get(dc.dimension()), arrays, dimColumns);
+            }
+            ByteBuffer slotBytes = DeviceArrays.buffer(16L * slots);
+            for (StarPipeline.Slot s : pipeline.slots()) {
+                slotBytes.putInt(s.kind().ordinal()).putInt(s.register()).putInt(s.filter()).putInt(0);
+            }
+            DeviceBuffer code = arrays.upload(pipeline.code(), "program");
+            DeviceBuffer columnTable = arrays.upload(columns.flip(), "fact column descriptors");
+            DeviceBuffer dimTable = arrays.upload(dims.flip(), "dimension descriptors");
+            DeviceBuffer dimColumnTable = arrays.upload(dimColumns.flip(), "dimension column descriptors");
+            DeviceBuffer constants = arrays.upload(layout.constants(), "constants");
+            DeviceBuffer slotTable = arrays.upload(slotBytes.flip(), "aggregate slots");
+            DeviceBuffer status = arrays.upload(new int[] {0}, "status");
+            DeviceBuffer acc = arrays.allocate((long) groups * slots * 16, "aggregate states");
+            boolean shared = (long) groups * slots * 16 <= SHARED_BYTES;
+            long rows = pipeline.fact().rowCount();
+            float[] millis = new float[1];
+            launch(code, columnTable, dimTable, dimColumnTable, constants, status, slotTable, slots, rows, groups, shared,
+                    acc, millis);
+            int[] statusValue = new int[1];
+            status.download(Pointer.to(statusValue), 4);
+            stats = new RunStats(millis[0], factBytes, uploaded, groups);
+            if (statusValue[0] != 0) {
+                declined = "the kernel met " + describeStatus(statusValue[0]);
+                return Optional.empty();
+            }
+            return Optional.of(decode(acc, groups, slots, layout));
+        } finally {
+            leases.forEach(GpuColumnCache.Lease::close);
+        }
+    }
+
+    private int[] contributions(int d, Batch rows, GroupLayout layout) {
+        StarPipeline.Dimension dim = pipeline.dimensions().get(d);
+        int[] out = new int[Math.toIntExact(dim.range())];
+        java.util.Arrays.fill(out, -1);
+        long[] codes = rows.column(dim.rowIdColumn()).longs();
+        for (int r = 0; r < rows.rows(); r++) {
+            out[(int) codes[r]] = (int) layout.contribution(d, r);
+        }
+        return out;
+    }
+
+    /** Computes a dimension expression per row and uploads it as 64-bit values by code; returns the bytes uploaded. */
+    private long dimColumn(StarPipeline.DimColumn dc, Batch rows, DeviceArrays arrays, ByteBuffer descriptors) {
+        StarPipeline.Dimension dim = pipeline.dimensions().get(dc.dimension());
+        int range = Math.toIntExact(dim.range());
+        long[] codes = rows.column(dim.rowIdColumn()).longs();
+        Vector v = ExprCompiler.compile(dc.expr()).eval(rows);
+        long[] values = new long[range];
+        byte[] nulls = v.nulls() == null ? null : new byte[range];
+        for (int r = 0; r < rows.rows(); r++) {
+            int code = (int) codes[r];
+            values[code] = v.isDouble() ? Double.doubleToRawLongBits(v.doubles()[r]) : v.longs()[r];
+            if (nulls != null && v.nulls()[r]) {
+                nulls[code] = 1;
+            }
+        }
+        DeviceBuffer vb = arrays.upload(values, "dimension column");
+        DeviceBuffer nb = nulls == null ? null : arrays.upload(nulls, "dimension column NULL flags");
+        descriptors.putLong(vb.address()).putLong(nb == null ? 0 : nb.address());
+        return vb.bytes() + (nb == null ? 0 : nb.bytes());
+    }
+
+    private void launch(DeviceBuffer code, DeviceBuffer columns, DeviceBuffer dims, DeviceBuffer dimColumns,
+                        DeviceBuffer constants, DeviceBuffer status, DeviceBuffer slots, int nslots, long rows,
+                        int groups, boolean shared, DeviceBuffer acc, float[] millis) {
+        device.makeCurrent();
+        CUfunction init = device.kernel(SOURCE, "init_accumulators");
+        long states = (long) groups * nslots;
+        int initBlocks = (int) Math.min((states + THREADS - 1) / THREADS, device.multiprocessors() * 32L);
+        Cuda.check(JCudaDriver.cuLaunchKernel(init, Math.max(1, initBlocks), 1, 1, THREADS, 1, 1, 0, null,
+                Pointer.to(Pointer.to(acc.pointer()), Pointer.to(slots.pointer()), Pointer.to(new int[] {nslots}),
+                        Pointer.to(new int[] {groups})), null), "launch of init_accumulators");
+        CUfunction main = device.kernel(SOURCE, "star_aggregate");
+        int blocks = (int) Math.max(1, Math.min((rows + THREADS - 1) / THREADS, device.multiprocessors() * 8L));
+        int sharedBytes = shared ? groups * nslots * 16 : 0;
+        CUevent start = new CUevent();
+        CUevent stop = new CUevent();
+        Cuda.check(JCudaDriver.cuEventCreate(start, 0), "cuEventCreate");
+        Cuda.check(JCudaDriver.cuEventCreate(stop, 0), "cuEventCreate");
+        try {
+            Cuda.check(JCudaDriver.cuEventRecord(start, null), "cuEventRecord");
+            Cuda.check(JCudaDriver.cuLaunchKernel(main, blocks, 1, 1, THREADS, 1, 1, sharedBytes, null,
+                    Pointer.to(Pointer.to(code.pointer()), Pointer.to(new int[] {pipeline.code().length / 4}),
+                            Pointer.to(columns.pointer()), Pointer.to(dims.pointer()), Pointer.to(dimColumns.pointer()),
+                            Pointer.to(constants.pointer()), Pointer.to(status.pointer()), Pointer.to(slots.pointer()),
+                            Pointer.to(new int[] {nslots}), Pointer.to(new long[] {rows}), Pointer.to(new int[] {groups}),
+                            Pointer.to(new int[] {shared ? 1 : 0}), Pointer.to(acc.pointer())), null),
+                    "launch of star_aggregate");
+            Cuda.check(JCudaDriver.cuEventRecord(stop, null), "cuEventRecord");
+            device.synchronize("star_aggregate");
+            Cuda.check(JCudaDriver.cuEventElapsedTime(millis, start, stop), "cuEventElapsedTime");
+        } finally {
+            JCudaDriver.cuEventDestroy(start);
+            JCudaDriver.cuEventDestroy(stop);
+        }
+    }
+
+    private Batch decode(DeviceBuffer acc, int groups, int nslots, GroupLayout layout) {
+        ByteBuffer bytes = DeviceArrays.buffer((long) groups * nslots * 16);
+        acc.download(Pointer.to(bytes), bytes.limit());
+        LongBuffer words = bytes.asLongBuffer();
+        boolean scalar = pipeline.keys().isEmpty();
+        long[] ids = java.util.stream.LongStream.range(0, groups)
+                .filter(g -> scalar || words.get((int) (g * 2)) != 0).toArray();
+        int n = ids.length;
+        Vector[] keys = layout.keyColumns(ids);
+        List<AggCall> calls = pipeline.node().calls();
+        Vector[] out = new Vector[keys.length + calls.size()];
+        System.arraycopy(keys, 0, out, 0, keys.length);
+        for (int c = 0; c < calls.size(); c++) {
+            AggCall call = calls.get(c);
+            StarPipeline.CallStates states = pipeline.calls().get(c);
+            long[] counts = new long[n];
+            long[] longs = new long[n];
+            double[] doubles = new double[n];
+            for (int i = 0; i < n; i++) {
+                counts[i] = words.get(wordIndex(states.countSlot(), ids[i], groups));
+                if (states.valueSlot() >= 0) {
+                    int w = wordIndex(states.valueSlot(), ids[i], groups);
+                    AggKind kind = pipeline.slots().get(states.valueSlot()).kind();
+                    long lo = words.get(w);
+                    if (kind == AggKind.SUM_I && words.get(w + 1) != (lo >> 63)) {
+                        throw new ArithmeticException("SUM overflow: the sum exceeds the 64-bit range of " + call.type());
+                    }
+                    longs[i] = lo;
+                    doubles[i] = Double.longBitsToDouble(lo);
+                }
+            }
+            DataType argType = call.argument() < 0 ? null : pipeline.node().input().output().get(call.argument()).type();
+            out[keys.length + c] = AggregateStates.result(call, argType, counts, longs, doubles, n);
+        }
+        return new Batch(out, n);
+    }
+
+    private static int wordIndex(int slot, long group, int groups) {
+        return (int) (((long) slot * groups + group) * 2);
+    }
+
+    private static String describeStatus(int status) {
+        List<String> what = new ArrayList<>();
+        if ((status & 1) != 0) {
+            what.add("a 64-bit overflow");
+        }
+        if ((status & 2) != 0) {
+            what.add("a division by zero");
+        }
+        if ((status & 4) != 0) {
+            what.add("a key outside its dense range");
+        }
+        return String.join(" and ", what);
+    }
+}

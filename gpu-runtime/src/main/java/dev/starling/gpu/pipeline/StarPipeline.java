@@ -1,0 +1,48 @@
+package dev.starling.gpu.pipeline;
+
+import dev.starling.exec.expr.Expr;
+import dev.starling.exec.plan.AggregateNode;
+import dev.starling.exec.plan.PlanNode;
+import dev.starling.storage.Table;
+import java.util.BitSet;
+import java.util.List;
+
+/**
+ * An aggregation over a star pipeline, compiled for the GPU: the fact table and the columns the
+ * kernel reads from it, the dimensions (build sides of dense joins, run on the CPU), the program,
+ * and how group keys and aggregate states map back to the aggregate's output.
+ */
+public record StarPipeline(
+        AggregateNode node,
+        Table fact,
+        /** Fact table columns the program loads, in the order of its LOAD_FACT operands. */
+        List<Integer> factColumns,
+        List<Dimension> dimensions,
+        /** Dimension expressions the program loads, in LOAD_DIM operand order. */
+        List<DimColumn> dimColumns,
+        int[] code,
+        long[] constants,
+        List<Slot> slots,
+        List<GroupKey> keys,
+        List<CallStates> calls) {
+
+    /** A dense join's build side: rows produced on the CPU, each at the code given by its row id column. */
+    record Dimension(PlanNode build, int rowIdColumn, long range, BitSet neededColumns) { }
+
+    /** Values per code of dimension {@code dimension}: {@code expr} over its build columns. */
+    record DimColumn(int dimension, Expr expr) { }
+
+    /** An aggregate slot of the kernel. */
+    record Slot(AggKind kind, int register, int filter) { }
+
+    /**
+     * A group key. {@code dimension >= 0}: computed per dimension row by {@code expr} (over the
+     * build columns) and ranked on the CPU; else fact column {@code factColumn}, whose stored value
+     * minus its minimum is the key's digit, with constants at {@code constant} (minimum, range,
+     * multiplier) filled in at run time.
+     */
+    record GroupKey(int dimension, Expr expr, int factColumn, int constant) { }
+
+    /** Where an aggregate call's states are: its count slot and (SUM, AVG, MIN, MAX) its value slot. */
+    record CallStates(int countSlot, int valueSlot) { }
+}

@@ -1,0 +1,218 @@
+package dev.starling.gpu.pipeline;
+
+import dev.starling.exec.expr.Call;
+import dev.starling.exec.expr.ColumnRef;
+import dev.starling.exec.expr.Expr;
+import dev.starling.exec.expr.Literal;
+import dev.starling.exec.op.AggregateStates;
+import dev.starling.exec.plan.AggregateNode;
+import dev.starling.exec.plan.AggregateNode.AggCall;
+import dev.starling.exec.plan.Field;
+import dev.starling.exec.plan.FilterNode;
+import dev.starling.exec.plan.HashJoinNode;
+import dev.starling.exec.plan.JoinKind;
+import dev.starling.exec.plan.PlanNode;
+import dev.starling.exec.plan.ProjectNode;
+import dev.starling.exec.plan.ScanNode;
+import dev.starling.exec.vector.StrDict;
+import dev.starling.storage.Column;
+import dev.starling.storage.DataType;
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * Compiles an aggregation over a star pipeline (a fact scan, filters, projections and dense
+ * INNER/SEMI joins to dimensions) into a {@link StarPipeline}, or says why the GPU cannot run it.
+ * The pipeline's operators are followed from the fact scan up, each output column kept as an
+ * expression over the fact's and the dimensions' columns; predicates and probes are compiled in
+ * that order, so a row stops at the first condition it fails.
+ */
+public final class StarPipelineCompiler {
+    private final List<Source> sources = new ArrayList<>();
+    private final List<Step> steps = new ArrayList<>();
+    private final List<StarPipeline.Dimension> dimensions = new ArrayList<>();
+    private ScanNode fact;
+
+    private sealed interface Step {
+        record Filter(Expr predicate) implements Step { }
+
+        record Probe(int dimension, Expr key) implements Step { }
+    }
+
+    private StarPipelineCompiler() { }
+
+    public static StarPipeline compile(AggregateNode node) throws Unsupported {
+        return new StarPipelineCompiler().build(node);
+    }
+
+    private StarPipeline build(AggregateNode node) throws Unsupported {
+        List<Expr> in = walk(node.input());
+        ProgramBuilder program = new ProgramBuilder(sources, c -> StrDict.of(fact.table().column(c).dictionary()));
+        for (Step step : steps) {
+            switch (step) {
+                case Step.Filter f -> program.filter(f.predicate());
+                case Step.Probe p -> program.probe(p.dimension(), p.key());
+            }
+        }
+        List<StarPipeline.GroupKey> keys = new ArrayList<>();
+        for (int k : node.groupKeys()) {
+            keys.add(groupKey(in.get(k), program));
+        }
+        List<StarPipeline.Slot> slots = new ArrayList<>();
+        Map<StarPipeline.Slot, Integer> slotIndex = new HashMap<>();
+        slot(new StarPipeline.Slot(AggKind.COUNT, -1, -1), slots, slotIndex);
+        List<StarPipeline.CallStates> calls = new ArrayList<>();
+        List<Field> fields = node.input().output();
+        for (AggCall call : node.calls()) {
+            calls.add(callStates(call, call.argument() < 0 ? null : fields.get(call.argument()).type(), in, program,
+                    slots, slotIndex));
+        }
+        for (StarPipeline.DimColumn dc : program.dimColumns()) {
+            collectBuildColumns(dc.expr(), dimensions.get(dc.dimension()).neededColumns());
+        }
+        return new StarPipeline(node, fact.table(), List.copyOf(program.factColumns()), List.copyOf(dimensions),
+                List.copyOf(program.dimColumns()), program.code(), program.constants(), List.copyOf(slots),
+                List.copyOf(keys), List.copyOf(calls));
+    }
+
+    private List<Expr> walk(PlanNode node) throws Unsupported {
+        return switch (node) {
+            case ScanNode s -> scan(s);
+            case FilterNode f -> {
+                List<Expr> in = walk(f.input());
+                steps.add(new Step.Filter(substitute(f.condition(), in)));
+                yield in;
+            }
+            case ProjectNode p -> {
+                List<Expr> in = walk(p.input());
+                List<Expr> out = new ArrayList<>();
+                for (Expr e : p.expressions()) {
+                    out.add(substitute(e, in));
+                }
+                yield out;
+            }
+            case HashJoinNode j -> join(j);
+            default -> throw new Unsupported(node.describe().split(" ")[0] + " inside the pipeline");
+        };
+    }
+
+    private List<Expr> scan(ScanNode s) throws Unsupported {
+        if (fact != null) {
+            throw new Unsupported("a second scan in the pipeline");
+        }
+        fact = s;
+        List<Expr> out = new ArrayList<>();
+        for (ScanNode.ScanColumn c : s.columns()) {
+            if (c.mode() == ScanNode.ScanColumn.Mode.ROW_ID) {
+                throw new Unsupported("row ids of the fact table");
+            }
+            Column column = s.table().column(c.column());
+            if (c.mode() == ScanNode.ScanColumn.Mode.VALUE && column.isDenseCoded()) {
+                throw new Unsupported("the key values of foreign key " + column.name());
+            }
+            Field f = s.output().get(out.size());
+            out.add(ref(new Source.Fact(c.column(), f.type(), f.nullable())));
+        }
+        if (s.filter() != null) {
+            steps.add(new Step.Filter(substitute(s.filter(), out)));
+        }
+        return out;
+    }
+
+    private List<Expr> join(HashJoinNode j) throws Unsupported {
+        if (!j.dense()) {
+            throw new Unsupported("a hash join on keys that are not dense codes");
+        }
+        if (j.markProbe() || (j.kind() != JoinKind.INNER && j.kind() != JoinKind.SEMI)) {
+            throw new Unsupported("a " + j.kind() + (j.markProbe() ? " marking" : "") + " join");
+        }
+        List<Expr> out = new ArrayList<>(walk(j.probe()));
+        int d = dimensions.size();
+        List<Field> buildFields = j.build().output();
+        BitSet needed = new BitSet();
+        needed.set(j.buildKeys()[0]);
+        dimensions.add(new StarPipeline.Dimension(j.build(), j.buildKeys()[0], j.denseRange(), needed));
+        steps.add(new Step.Probe(d, out.get(j.probeKeys()[0])));
+        List<Expr> combined = new ArrayList<>(out);
+        for (int c = 0; c < buildFields.size(); c++) {
+            combined.add(ref(new Source.Dim(d, c, buildFields.get(c).type(), buildFields.get(c).nullable())));
+        }
+        if (j.residual() != null) {
+            steps.add(new Step.Filter(substitute(j.residual(), combined)));
+        }
+        return j.kind() == JoinKind.INNER ? combined : out;
+    }
+
+    private StarPipeline.GroupKey groupKey(Expr e, ProgramBuilder program) throws Unsupported {
+        int d = DimensionExprs.dimensionOf(e, sources);
+        if (d >= 0) {
+            Expr overBuild = DimensionExprs.toBuildColumns(e, sources);
+            collectBuildColumns(overBuild, dimensions.get(d).neededColumns());
+            return new StarPipeline.GroupKey(d, overBuild, -1, -1);
+        }
+        if (e instanceof ColumnRef c && sources.get(c.index()) instanceof Source.Fact f
+                && f.type().kind() != DataType.Kind.DOUBLE && fact.table().column(f.tableColumn()).stats() != null) {
+            return new StarPipeline.GroupKey(-1, null, f.tableColumn(), program.factGroupKey(e));
+        }
+        throw new Unsupported("a group key computed from several tables or from fact expressions");
+    }
+
+    private StarPipeline.CallStates callStates(AggCall call, DataType argType, List<Expr> in, ProgramBuilder program,
+                                               List<StarPipeline.Slot> slots, Map<StarPipeline.Slot, Integer> index)
+            throws Unsupported {
+        if (call.distinct() && call.function() != AggregateNode.Function.MIN && call.function() != AggregateNode.Function.MAX) {
+            throw new Unsupported("DISTINCT aggregates");
+        }
+        if (argType != null && argType.kind() == DataType.Kind.VARCHAR) {
+            throw new Unsupported(call.function() + " of strings");
+        }
+        int filter = call.filter() < 0 ? -1 : program.register(in.get(call.filter()));
+        int arg = argType == null ? -1 : program.register(in.get(call.argument()));
+        boolean doubles = AggregateStates.usesDoubles(call, argType);
+        if (doubles && argType.kind() != DataType.Kind.DOUBLE) {
+            arg = program.register(new Call(Call.Op.CAST, List.of(in.get(call.argument())), DataType.DOUBLE,
+                    argType != null && in.get(call.argument()).nullable()));
+        }
+        boolean nullable = argType != null && in.get(call.argument()).nullable();
+        int count = slot(new StarPipeline.Slot(AggKind.COUNT, nullable ? arg : -1, filter), slots, index);
+        AggKind value = switch (call.function()) {
+            case COUNT_STAR, COUNT -> null;
+            case SUM, AVG -> doubles ? AggKind.SUM_F : AggKind.SUM_I;
+            case MIN -> doubles ? AggKind.MIN_F : AggKind.MIN_I;
+            case MAX -> doubles ? AggKind.MAX_F : AggKind.MAX_I;
+        };
+        return new StarPipeline.CallStates(count, value == null ? -1 : slot(new StarPipeline.Slot(value, arg, filter), slots, index));
+    }
+
+    private static int slot(StarPipeline.Slot s, List<StarPipeline.Slot> slots, Map<StarPipeline.Slot, Integer> index) {
+        return index.computeIfAbsent(s, k -> {
+            slots.add(k);
+            return slots.size() - 1;
+        });
+    }
+
+    private Expr ref(Source s) {
+        sources.add(s);
+        return new ColumnRef(sources.size() - 1, s.type(), s instanceof Source.Fact f ? f.nullable() : ((Source.Dim) s).nullable());
+    }
+
+    /** {@code e} with its column references replaced by the expressions of {@code inputs}. */
+    static Expr substitute(Expr e, List<Expr> inputs) {
+        return switch (e) {
+            case ColumnRef c -> inputs.get(c.index());
+            case Literal l -> l;
+            case Call c -> new Call(c.op(), c.args().stream().map(a -> substitute(a, inputs)).toList(), c.type(), c.nullable());
+        };
+    }
+
+    private static void collectBuildColumns(Expr e, BitSet out) {
+        Set<Integer> refs = new TreeSet<>();
+        DimensionExprs.collectRefs(e, refs);
+        refs.forEach(out::set);
+    }
+}

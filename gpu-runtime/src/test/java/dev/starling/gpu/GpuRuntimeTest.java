@@ -1,0 +1,98 @@
+package dev.starling.gpu;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import dev.starling.gpu.cache.GpuColumnCache;
+import dev.starling.gpu.cuda.DeviceBuffer;
+import dev.starling.gpu.cuda.GpuDevice;
+import dev.starling.gpu.cuda.GpuException;
+import dev.starling.gpu.cuda.GpuOutOfMemoryException;
+import dev.starling.storage.Catalog;
+import dev.starling.storage.ColumnSchema;
+import dev.starling.storage.DataType;
+import dev.starling.storage.Table;
+import dev.starling.storage.TableBuilder;
+import dev.starling.storage.TableSchema;
+import java.util.List;
+import jcuda.Pointer;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+/** On the GPU host: device memory accounting, the budget, and the column cache's round trip. */
+@Tag("gpu")
+class GpuRuntimeTest {
+
+    private static GpuDevice open(long budget) {
+        try {
+            return GpuDevice.open(0, budget);
+        } catch (GpuException e) {
+            assumeTrue(false, "no GPU: " + e.getMessage());
+            throw e;
+        }
+    }
+
+    @Test
+    void memoryReturnsToItsBaseline() {
+        try (GpuDevice device = open(0)) {
+            long before = device.memory().used();
+            try (DeviceBuffer a = device.memory().allocate(1 << 20, "a");
+                 DeviceBuffer b = device.memory().allocate(3, "b")) {
+                assertTrue(device.memory().used() >= before + (1 << 20) + 3);
+                a.clear();
+                b.clear();
+            }
+            assertEquals(before, device.memory().used());
+        }
+    }
+
+    @Test
+    void theBudgetIsEnforced() {
+        try (GpuDevice device = open(1 << 20)) {
+            GpuOutOfMemoryException e = assertThrows(GpuOutOfMemoryException.class,
+                    () -> device.memory().allocate(2 << 20, "too big"));
+            assertTrue(e.getMessage().contains("too big"), e.getMessage());
+            assertEquals(0, device.memory().used());
+        }
+    }
+
+    @Test
+    void columnsRoundTripThroughTheCache() {
+        Catalog catalog = Catalog.inMemory();
+        TableSchema schema = new TableSchema("t", List.of(new ColumnSchema("v", DataType.BIGINT, true)), List.of(), List.of());
+        TableBuilder b = new TableBuilder(schema, catalog);
+        int rows = 200_000;
+        for (int r = 0; r < rows; r++) {
+            if (r % 1000 == 7) {
+                b.setNull(0);
+            } else {
+                b.setLong(0, r * 3L - 100);
+            }
+            b.endRow();
+        }
+        Table t = b.build();
+        try (GpuDevice device = open(0); GpuColumnCache cache = new GpuColumnCache(device)) {
+            long[] back = new long[rows];
+            byte[] nulls = new byte[rows];
+            try (GpuColumnCache.Lease lease = cache.lease(t.column(0), "t.v")) {
+                lease.column().values().download(Pointer.to(back), rows * 8L);
+                lease.column().nulls().download(Pointer.to(nulls), rows);
+            }
+            long[] expected = new long[rows];
+            byte[] expectedNulls = new byte[rows];
+            for (int r = 0; r < rows; r++) {
+                expected[r] = r % 1000 == 7 ? back[r] : r * 3L - 100;
+                expectedNulls[r] = (byte) (r % 1000 == 7 ? 1 : 0);
+            }
+            assertArrayEquals(expected, back);
+            assertArrayEquals(expectedNulls, nulls);
+            assertTrue(cache.isResident(t.column(0)));
+            cache.clear();
+            assertEquals(0, cache.residentBytes());
+            assertEquals(0, device.memory().used());
+        }
+    }
+}
