@@ -1,0 +1,130 @@
+package dev.starling.bench;
+
+import dev.starling.engine.Starling;
+import dev.starling.exec.QueryResult;
+import dev.starling.exec.accel.BackendMode;
+import dev.starling.exec.plan.Field;
+import dev.starling.gpu.GpuBackend;
+import dev.starling.gpu.cuda.DeviceBandwidth;
+import dev.starling.gpu.pipeline.RunStats;
+import dev.starling.storage.DataType;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * The GPU backend against the CPU backend on the GPU host: per query, end-to-end time through the
+ * embedded API on each backend, the GPU kernel time, the bytes of fact columns the kernel reads and
+ * the floor (those bytes at the measured device bandwidth), with data resident on the GPU (one
+ * unmeasured warm-up run moves the columns).
+ */
+@Command(name = "starling-gpu-bench", mixinStandardHelpOptions = true,
+        description = "Times TPC-H and SSB on the GPU and the CPU backend of one process.")
+public final class GpuBenchMain implements Callable<Integer> {
+
+    @Option(names = "--sf", description = "Scale factor (default: ${DEFAULT-VALUE}).")
+    private double scaleFactor = 10;
+
+    @Option(names = "--workload", split = ",", description = "tpch, ssb or both (default: ${DEFAULT-VALUE}).")
+    private List<Workload> workloads = List.of(Workload.SSB, Workload.TPCH);
+
+    @Option(names = "--runs", description = "Measured runs per query after one warm-up (default: ${DEFAULT-VALUE}).")
+    private int runs = 5;
+
+    @Option(names = "--queries", split = ",", description = "Only these queries, e.g. Q1,Q6 or Q1.1.")
+    private List<String> only = List.of();
+
+    public static void main(String[] args) {
+        System.exit(new CommandLine(new GpuBenchMain()).setCaseInsensitiveEnumValuesAllowed(true).execute(args));
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        try (Starling probe = Starling.inMemory()) {
+            GpuBackend gpu = probe.gpu().orElse(null);
+            if (gpu == null) {
+                System.out.println("no GPU backend in this process: nothing to measure");
+                return 1;
+            }
+            double bandwidth = DeviceBandwidth.measure(gpu.device(), 1L << 30, 5);
+            System.out.printf("%s; device copy bandwidth %.0f GB/s; median of %d warm runs; %d cores; Java %s%n",
+                    gpu.device().describe(), bandwidth / 1e9, runs, Runtime.getRuntime().availableProcessors(),
+                    Runtime.version());
+            for (Workload workload : workloads) {
+                bench(workload, bandwidth);
+            }
+        }
+        return 0;
+    }
+
+    private void bench(Workload workload, double bandwidth) throws Exception {
+        WarmTimer timer = new WarmTimer(runs);
+        try (Starling db = Starling.inMemory()) {
+            GpuBackend gpu = db.gpu().orElseThrow();
+            long start = System.nanoTime();
+            workload.generate(db.catalog(), scaleFactor);
+            System.out.printf("%n%s SF %s generated in %.1f s%n", workload, scaleFactor, (System.nanoTime() - start) / 1e9);
+            List<List<Object>> rows = new ArrayList<>();
+            List<Double> speedups = new ArrayList<>();
+            for (Map.Entry<String, String> q : workload.queries().entrySet()) {
+                if (!only.isEmpty() && !only.contains(q.getKey())) {
+                    continue;
+                }
+                db.setBackendMode(BackendMode.CPU);
+                double cpu = timer.medianMillis(() -> db.query(q.getValue()));
+                db.setBackendMode(BackendMode.GPU);
+                long runsBefore = gpu.runs();
+                List<Double> kernel = new ArrayList<>();
+                RunStats[] last = new RunStats[1];
+                double onGpu = timer.medianMillis(() -> {
+                    db.query(q.getValue());
+                    last[0] = gpu.lastRun();
+                    kernel.add(last[0] == null ? 0 : last[0].kernelMillis());
+                });
+                boolean ran = gpu.runs() > runsBefore;
+                db.setBackendMode(BackendMode.AUTO);
+                if (!ran) {
+                    rows.add(Arrays.asList(q.getKey(), "cpu", round(cpu), null, null, null, null, null, null));
+                    continue;
+                }
+                double kernelMs = median(kernel.subList(1, kernel.size()));
+                double factMb = last[0].factBytes() / 1e6;
+                double floorMs = last[0].factBytes() / bandwidth * 1e3;
+                speedups.add(cpu / onGpu);
+                rows.add(Arrays.asList(q.getKey(), "gpu", round(cpu), round(onGpu), round(kernelMs), round(factMb),
+                        round(floorMs), round(kernelMs / floorMs), last[0].groups()));
+                System.out.printf("  %s done%n", q.getKey());
+            }
+            if (!speedups.isEmpty()) {
+                double logSum = speedups.stream().mapToDouble(Math::log).sum();
+                System.out.printf("geomean CPU/GPU end-to-end speedup over %d GPU queries: %.1fx%n", speedups.size(),
+                        Math.exp(logSum / speedups.size()));
+            }
+            System.out.print(new QueryResult(List.of(
+                    new Field("query", DataType.VARCHAR, false),
+                    new Field("pipeline", DataType.VARCHAR, false),
+                    new Field("cpu_ms", DataType.DOUBLE, false),
+                    new Field("gpu_ms", DataType.DOUBLE, true),
+                    new Field("kernel_ms", DataType.DOUBLE, true),
+                    new Field("fact_MB", DataType.DOUBLE, true),
+                    new Field("floor_ms", DataType.DOUBLE, true),
+                    new Field("kernel/floor", DataType.DOUBLE, true),
+                    new Field("groups", DataType.BIGINT, true)), rows).toText());
+            gpu.columnCache().clear();
+        }
+    }
+
+    private static double median(List<Double> values) {
+        double[] v = values.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+        return v.length == 0 ? 0 : v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
+    }
+
+    private static double round(double v) {
+        return Math.round(v * 100) / 100.0;
+    }
+}

@@ -1,0 +1,56 @@
+package dev.starling.gpu;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import dev.starling.engine.Starling;
+import dev.starling.storage.gen.SsbGenerator;
+import dev.starling.storage.gen.SsbQueries;
+import dev.starling.storage.gen.TpchGenerator;
+import dev.starling.storage.gen.TpchQueries;
+import java.util.Set;
+import java.util.TreeSet;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * On the GPU host: every SSB query and every TPC-H query with a GPU pipeline answers the same on
+ * the GPU as on the CPU backend, at SF 0.1 and SF 1, and leaves no device memory behind.
+ */
+@Tag("gpu")
+class GpuBackendTest {
+
+    @ParameterizedTest
+    @ValueSource(doubles = {0.1, 1})
+    void ssbQueriesAgreeWithTheCpu(double sf) {
+        try (Starling db = Starling.inMemory()) {
+            GpuBackend gpu = db.gpu().orElse(null);
+            assumeTrue(gpu != null, "no GPU");
+            SsbGenerator.generate(db.catalog(), sf, "");
+            for (String q : SsbQueries.names()) {
+                assertTrue(GpuResults.assertSameOnGpu(db, gpu, "SSB Q" + q + " SF " + sf, SsbQueries.query(q)),
+                        "SSB Q" + q + " did not run on the GPU");
+            }
+            gpu.columnCache().clear();
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(doubles = {0.1, 1})
+    void tpchQueriesAgreeWithTheCpu(double sf) {
+        try (Starling db = Starling.inMemory()) {
+            GpuBackend gpu = db.gpu().orElse(null);
+            assumeTrue(gpu != null, "no GPU");
+            TpchGenerator.generate(db.catalog(), sf, "");
+            Set<Integer> ran = new TreeSet<>();
+            for (int q = 1; q <= TpchQueries.COUNT; q++) {
+                if (GpuResults.assertSameOnGpu(db, gpu, "TPC-H Q" + q + " SF " + sf, TpchQueries.query(q))) {
+                    ran.add(q);
+                }
+            }
+            assertTrue(ran.containsAll(GpuPipelineCoverageTest.TPCH_ON_GPU), "ran on the GPU: " + ran);
+            gpu.columnCache().clear();
+        }
+    }
+}

@@ -1,0 +1,118 @@
+package dev.starling.gpu;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import dev.starling.engine.Starling;
+import dev.starling.storage.Catalog;
+import dev.starling.storage.ColumnSchema;
+import dev.starling.storage.DataType;
+import dev.starling.storage.ForeignKey;
+import dev.starling.storage.TableBuilder;
+import dev.starling.storage.TableSchema;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * On the GPU host: NULLs in measures, group keys and dimension attributes, empty results, scalar
+ * aggregates over no rows, and a heavily skewed foreign key give the CPU backend's answers.
+ */
+@Tag("gpu")
+class GpuEdgeCaseTest {
+    private static Starling db;
+    private static GpuBackend gpu;
+
+    @BeforeAll
+    static void data() {
+        db = Starling.inMemory();
+        gpu = db.gpu().orElse(null);
+        assumeTrue(gpu != null, "no GPU");
+        Catalog c = db.catalog();
+        TableSchema dim = new TableSchema("d", List.of(
+                new ColumnSchema("d_key", DataType.INTEGER, false),
+                new ColumnSchema("d_grp", DataType.varchar(10), true),
+                new ColumnSchema("d_val", DataType.decimal(10, 2), true)), List.of("d_key"), List.of());
+        TableBuilder d = new TableBuilder(dim, c);
+        for (int r = 0; r < 50; r++) {
+            d.setLong(0, r);
+            if (r % 9 == 0) {
+                d.setNull(1);
+            } else {
+                d.setString(1, "g" + r % 4);
+            }
+            if (r % 5 == 0) {
+                d.setNull(2);
+            } else {
+                d.setLong(2, r * 25L);
+            }
+            d.endRow();
+        }
+        c.put(d.build());
+        TableSchema fact = new TableSchema("f", List.of(
+                new ColumnSchema("f_id", DataType.BIGINT, false),
+                new ColumnSchema("f_key", DataType.INTEGER, false),
+                new ColumnSchema("f_cat", DataType.varchar(5), true),
+                new ColumnSchema("f_amt", DataType.decimal(12, 2), true),
+                new ColumnSchema("f_x", DataType.DOUBLE, true),
+                new ColumnSchema("f_n", DataType.INTEGER, true)), List.of("f_id"),
+                List.of(ForeignKey.of("f_key", "d", "d_key")));
+        TableBuilder f = new TableBuilder(fact, c);
+        Random random = new Random(42);
+        for (int r = 0; r < 300_000; r++) {
+            f.setLong(0, r);
+            // Skew: four rows in five share one key.
+            f.setLong(1, random.nextInt(5) < 4 ? 7 : random.nextInt(50));
+            if (r % 13 == 0) {
+                f.setNull(2);
+            } else {
+                f.setString(2, "c" + random.nextInt(6));
+            }
+            if (r % 7 == 0) {
+                f.setNull(3);
+            } else {
+                f.setLong(3, random.nextInt(2_000_000) - 500_000);
+            }
+            if (r % 11 == 0) {
+                f.setNull(4);
+            } else {
+                f.setDouble(4, random.nextGaussian() * 100);
+            }
+            if (r % 3 == 0) {
+                f.setNull(5);
+            } else {
+                f.setLong(5, random.nextInt(10));
+            }
+            f.endRow();
+        }
+        c.put(f.build());
+    }
+
+    @AfterAll
+    static void close() {
+        if (db != null) {
+            db.close();
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {
+        "SELECT d_grp, COUNT(*), COUNT(f_amt), SUM(f_amt), AVG(f_amt), MIN(f_x), MAX(f_n), MIN(f_amt) FROM f JOIN d ON f_key = d_key GROUP BY d_grp",
+        "SELECT f_cat, SUM(f_amt * 2), SUM(f_x), AVG(f_x), COUNT(f_n) FROM f GROUP BY f_cat",
+        "SELECT d_key, d_grp, SUM(f_amt), MAX(f_x) FROM f JOIN d ON f_key = d_key GROUP BY d_key, d_grp",
+        "SELECT d_grp, COUNT(*) FROM f JOIN d ON f_key = d_key WHERE f_amt < -1000000 GROUP BY d_grp",
+        "SELECT SUM(f_amt), COUNT(*), MIN(f_x), AVG(f_n) FROM f WHERE f_amt < -1000000",
+        "SELECT SUM(d_val * f_amt), COUNT(d_val) FROM f JOIN d ON f_key = d_key WHERE d_grp = 'g1'",
+        "SELECT SUM(CASE WHEN f_n > 5 THEN f_amt ELSE 0 END), COUNT(*) FILTER (WHERE f_n IS NULL) FROM f",
+        "SELECT f_cat, d_grp, SUM(f_n) FROM f JOIN d ON f_key = d_key WHERE f_cat IN ('c1', 'c2') OR f_n IS NULL GROUP BY f_cat, d_grp",
+        "SELECT COUNT(*) FROM f WHERE f_cat = 'nope'",
+        "SELECT d_grp, SUM(f_amt) FROM f JOIN d ON f_key = d_key WHERE d_val > 500 AND f_x > 0 GROUP BY d_grp ORDER BY d_grp"
+    })
+    void agreesWithTheCpu(String sql) {
+        assertTrue(GpuResults.assertSameOnGpu(db, gpu, sql, sql), "did not run on the GPU: " + db.explain(sql));
+    }
+}

@@ -1,0 +1,81 @@
+package dev.starling.gpu;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.starling.engine.Starling;
+import dev.starling.exec.plan.AggregateNode;
+import dev.starling.exec.plan.PlanNode;
+import dev.starling.gpu.pipeline.StarPipelineCompiler;
+import dev.starling.gpu.pipeline.Unsupported;
+import dev.starling.planner.SqlPlanner;
+import dev.starling.storage.gen.SsbGenerator;
+import dev.starling.storage.gen.SsbQueries;
+import dev.starling.storage.gen.TpchGenerator;
+import dev.starling.storage.gen.TpchQueries;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Which pipelines the GPU backend can run, decided without a GPU: every SSB query's aggregation
+ * compiles to a star pipeline program, and the TPC-H queries listed in docs/GPU.md do.
+ */
+class GpuPipelineCoverageTest {
+    /** TPC-H queries whose main (largest) aggregation runs on the GPU; docs/GPU.md lists them. */
+    static final Set<Integer> TPCH_ON_GPU = Set.of(1, 3, 6, 10, 11, 12, 14, 19);
+
+    @Test
+    void everySsbAggregationCompiles() throws Unsupported {
+        try (Starling db = Starling.inMemory()) {
+            SsbGenerator.generate(db.catalog(), 0.01, "");
+            SqlPlanner planner = new SqlPlanner(db.catalog());
+            for (String q : SsbQueries.names()) {
+                List<AggregateNode> aggs = aggregates(planner.plan(SsbQueries.query(q)).plan());
+                assertEquals(1, aggs.size(), q);
+                StarPipelineCompiler.compile(aggs.get(0));
+            }
+        }
+    }
+
+    @Test
+    void tpchQueriesWithAGpuPipeline() {
+        Set<Integer> compiled = new TreeSet<>();
+        List<String> reasons = new ArrayList<>();
+        try (Starling db = Starling.inMemory()) {
+            TpchGenerator.generate(db.catalog(), 0.01, "");
+            SqlPlanner planner = new SqlPlanner(db.catalog());
+            for (int q = 1; q <= TpchQueries.COUNT; q++) {
+                List<AggregateNode> aggs = aggregates(planner.plan(TpchQueries.query(q)).plan());
+                // The first aggregation found top-down over the largest input is the query's main one.
+                AggregateNode main = aggs.isEmpty() ? null : aggs.get(aggs.size() - 1);
+                for (AggregateNode a : aggs) {
+                    try {
+                        StarPipelineCompiler.compile(a);
+                        compiled.add(q);
+                    } catch (Unsupported e) {
+                        if (a == main) {
+                            reasons.add("Q" + q + ": " + e.getMessage());
+                        }
+                    }
+                }
+            }
+        }
+        assertTrue(compiled.containsAll(TPCH_ON_GPU), "compiled " + compiled + "; " + reasons);
+    }
+
+    static List<AggregateNode> aggregates(PlanNode plan) {
+        List<AggregateNode> out = new ArrayList<>();
+        collect(plan, out);
+        return out;
+    }
+
+    private static void collect(PlanNode node, List<AggregateNode> out) {
+        if (node instanceof AggregateNode a) {
+            out.add(a);
+        }
+        node.inputs().forEach(i -> collect(i, out));
+    }
+}

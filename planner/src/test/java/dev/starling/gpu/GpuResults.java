@@ -1,0 +1,74 @@
+package dev.starling.gpu;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import dev.starling.engine.Starling;
+import dev.starling.exec.QueryResult;
+import dev.starling.exec.accel.BackendMode;
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+
+/** Runs SQL on the CPU and on the GPU backend of one engine and compares the answers. */
+final class GpuResults {
+    private GpuResults() { }
+
+    /**
+     * Runs {@code sql} with the CPU backend, then forcing the GPU; checks that the answers agree
+     * (row order only where the query orders, doubles to a relative 1e-9: the GPU adds in another
+     * order) and that per-query device memory returned to its baseline. Returns whether a GPU
+     * pipeline ran.
+     */
+    static boolean assertSameOnGpu(Starling db, GpuBackend gpu, String label, String sql) {
+        db.setBackendMode(BackendMode.CPU);
+        QueryResult cpu = db.query(sql);
+        long runsBefore = gpu.runs();
+        long baseline = gpu.device().memory().used() - gpu.columnCache().residentBytes();
+        db.setBackendMode(BackendMode.GPU);
+        QueryResult onGpu;
+        try {
+            onGpu = db.query(sql);
+        } finally {
+            db.setBackendMode(BackendMode.AUTO);
+        }
+        assertEquals(baseline, gpu.device().memory().used() - gpu.columnCache().residentBytes(),
+                label + ": device memory not back to its baseline");
+        boolean ordered = sql.toLowerCase().contains("order by");
+        assertRowsEqual(label, rows(cpu, ordered), rows(onGpu, ordered));
+        return gpu.runs() > runsBefore;
+    }
+
+    private static List<List<Object>> rows(QueryResult r, boolean ordered) {
+        List<List<Object>> rows = new ArrayList<>(r.rows());
+        if (!ordered) {
+            rows.sort(Comparator.comparing(Object::toString));
+        }
+        return rows;
+    }
+
+    private static void assertRowsEqual(String label, List<List<Object>> expected, List<List<Object>> actual) {
+        assertEquals(expected.size(), actual.size(), label + ": row count");
+        for (int r = 0; r < expected.size(); r++) {
+            List<Object> e = expected.get(r);
+            List<Object> a = actual.get(r);
+            assertEquals(e.size(), a.size(), label + ": width");
+            for (int c = 0; c < e.size(); c++) {
+                if (!same(e.get(c), a.get(c))) {
+                    fail(label + ": row " + r + " column " + c + ": cpu " + e + " gpu " + a);
+                }
+            }
+        }
+    }
+
+    private static boolean same(Object e, Object a) {
+        if (e instanceof Double x && a instanceof Double y) {
+            return Math.abs(x - y) <= 1e-9 * Math.max(1, Math.max(Math.abs(x), Math.abs(y)));
+        }
+        if (e instanceof BigDecimal x && a instanceof BigDecimal y) {
+            return x.compareTo(y) == 0;
+        }
+        return java.util.Objects.equals(e, a);
+    }
+}
