@@ -11,9 +11,10 @@ struct Instr {
     int32_t b;
 };
 
-// A fact column: values of `width` bytes (1, 4 or 8) indexed by row; nulls: one byte per row
-// (1 = NULL), or 0 when the column has none.
-struct FactColumn {
+// A column: values of `width` bytes (1, 4 or 8; sign-extended when loaded), indexed by row for a
+// fact column and by code for a dimension column; nulls: one byte per value (1 = NULL), or 0 when
+// the column has none.
+struct Column {
     const void* values;
     const uint8_t* nulls;
     int32_t width;
@@ -25,12 +26,6 @@ struct FactColumn {
 struct Dimension {
     const int32_t* contribution;
     int64_t range;
-};
-
-// A dimension column the pipeline reads, as 64-bit values indexed by code.
-struct DimColumn {
-    const int64_t* values;
-    const uint8_t* nulls;
 };
 
 // An aggregate slot: what it folds (kind), the register it folds, and the register of a filter

@@ -34,9 +34,9 @@ struct Registers {
 struct Program {
     const Instr* code;
     int length;
-    const FactColumn* columns;
+    const Column* columns;
     const Dimension* dimensions;
-    const DimColumn* dimColumns;
+    const Column* dimColumns;
     const int64_t* constants;
     int* status;
 };
@@ -78,12 +78,12 @@ __device__ __forceinline__ int64_t roundHalfAway(const Program& p, double x) {
     return x < 0 ? -(int64_t)llround(-x) : (int64_t)llround(x);
 }
 
-__device__ __forceinline__ int64_t loadFact(const FactColumn& c, int64_t row, bool& null) {
-    null = c.nulls != nullptr && c.nulls[row] != 0;
+__device__ __forceinline__ int64_t loadColumn(const Column& c, int64_t i, bool& null) {
+    null = c.nulls != nullptr && c.nulls[i] != 0;
     switch (c.width) {
-        case 1: return ((const int8_t*)c.values)[row];
-        case 4: return ((const int32_t*)c.values)[row];
-        default: return ((const int64_t*)c.values)[row];
+        case 1: return ((const int8_t*)c.values)[i];
+        case 4: return ((const int32_t*)c.values)[i];
+        default: return ((const int64_t*)c.values)[i];
     }
 }
 
@@ -134,15 +134,15 @@ __device__ bool runProgram(const Program& p, int64_t row, Registers& r, int64_t&
         switch (op) {
             case OP_LOAD_FACT: {
                 bool null;
-                int64_t v = loadFact(p.columns[a], row, null);
+                int64_t v = loadColumn(p.columns[a], row, null);
                 r.set(d, v, null);
                 break;
             }
             case OP_LOAD_DIM: {
-                const DimColumn c = p.dimColumns[a];
-                int64_t code = r.v[b];
-                bool null = r.isNull(b) || (c.nulls != nullptr && c.nulls[code] != 0);
-                r.set(d, r.isNull(b) ? 0 : c.values[code], null);
+                // The code comes from a probe that found a row, so it is in range and not NULL.
+                bool null;
+                int64_t v = loadColumn(p.dimColumns[a], r.v[b], null);
+                r.set(d, v, null);
                 break;
             }
             case OP_CONST: r.set(d, p.constants[a], false); break;

@@ -11,8 +11,8 @@ extern "C" __global__ void init_accumulators(uint64_t* acc, const AggSlot* slots
     initSlots(acc, slots, nslots, groups, (int64_t)blockIdx.x * blockDim.x + threadIdx.x, (int64_t)gridDim.x * blockDim.x);
 }
 
-extern "C" __global__ void star_aggregate(const Instr* code, int length, const FactColumn* columns,
-                                          const Dimension* dimensions, const DimColumn* dimColumns,
+extern "C" __global__ void star_aggregate(const Instr* code, int length, const Column* columns,
+                                          const Dimension* dimensions, const Column* dimColumns,
                                           const int64_t* constants, int* status, const AggSlot* slots,
                                           int nslots, int64_t rows, int groups, int useShared, uint64_t* global) {
     extern __shared__ uint64_t shared[];

@@ -12,12 +12,9 @@ import dev.starling.gpu.cuda.GpuDevice;
 import dev.starling.gpu.cuda.GpuException;
 import dev.starling.gpu.cuda.GpuOutOfMemoryException;
 import dev.starling.gpu.pipeline.RunStats;
-import dev.starling.gpu.pipeline.StarPipeline;
 import dev.starling.gpu.pipeline.StarAggregateRun;
 import dev.starling.gpu.pipeline.StarPipelineCompiler;
 import dev.starling.gpu.pipeline.Unsupported;
-import dev.starling.storage.Column;
-import dev.starling.storage.Table;
 import java.util.Optional;
 import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
@@ -30,8 +27,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class GpuBackend implements Accelerator, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(GpuBackend.class);
-    /** Below this many fact rows the CPU answers about as fast as a kernel launch round trip. */
-    static final long AUTO_MIN_ROWS = 1 << 20;
     private static final String KERNELS = "star_pipeline";
 
     private final GpuDevice device;
@@ -84,33 +79,7 @@ public final class GpuBackend implements Accelerator, AutoCloseable {
 
     @Override
     public Placement place(AggregateNode node, BackendMode mode) {
-        if (mode == BackendMode.CPU) {
-            return Placement.cpu("session backend is cpu");
-        }
-        StarPipeline pipeline;
-        try {
-            pipeline = StarPipelineCompiler.compile(node);
-        } catch (Unsupported e) {
-            return Placement.cpu("the GPU cannot run " + e.getMessage());
-        }
-        if (mode == BackendMode.GPU) {
-            return Placement.gpu("session backend is gpu");
-        }
-        Table fact = pipeline.fact();
-        if (fact.rowCount() < AUTO_MIN_ROWS) {
-            return Placement.cpu(fact.rowCount() + " fact rows, too few to pay for a GPU round trip");
-        }
-        long bytes = 0;
-        long toMove = 0;
-        for (int c : pipeline.factColumns()) {
-            Column column = fact.column(c);
-            long b = fact.rowCount() * (column.physical().width + (column.stats().nulls() > 0 ? 1 : 0));
-            bytes += b;
-            toMove += cache.isResident(column) ? 0 : b;
-        }
-        // Columns stay resident once moved, so the copy is paid by the first query only.
-        return Placement.gpu(String.format("%d fact rows, %.0f MB of fact columns, %.0f MB not yet resident",
-                fact.rowCount(), bytes / 1e6, toMove / 1e6));
+        return GpuPlacement.place(node, mode, cache::isResident);
     }
 
     @Override

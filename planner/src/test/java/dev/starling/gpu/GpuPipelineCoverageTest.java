@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.starling.engine.Starling;
+import dev.starling.exec.accel.BackendMode;
 import dev.starling.exec.plan.AggregateNode;
 import dev.starling.exec.plan.PlanNode;
 import dev.starling.gpu.pipeline.StarPipelineCompiler;
@@ -64,6 +65,30 @@ class GpuPipelineCoverageTest {
             }
         }
         assertTrue(compiled.containsAll(TPCH_ON_GPU), "compiled " + compiled + "; " + reasons);
+    }
+
+    @Test
+    void autoPlacementWeighsFactRowsAgainstDimensionRows() throws Unsupported {
+        try (Starling ssb = Starling.inMemory(); Starling tpch = Starling.inMemory()) {
+            SsbGenerator.generate(ssb.catalog(), 0.01, "");
+            TpchGenerator.generate(tpch.catalog(), 0.2, "");
+            AggregateNode small = aggregates(new SqlPlanner(ssb.catalog()).plan(SsbQueries.query("2.1")).plan()).get(0);
+            assertEquals("backend=cpu (60220 fact rows, too few to pay for a GPU round trip)",
+                    GpuPlacement.place(small, BackendMode.AUTO, c -> false).describe());
+            assertTrue(GpuPlacement.place(small, BackendMode.GPU, c -> false).accelerated());
+            assertEquals("backend=cpu (session backend is cpu)",
+                    GpuPlacement.place(small, BackendMode.CPU, c -> false).describe());
+            SqlPlanner planner = new SqlPlanner(tpch.catalog());
+            // Q6: lineitem alone, 1.2M rows, on the GPU; the copy is counted until the columns are resident.
+            AggregateNode q6 = aggregates(planner.plan(TpchQueries.query(6)).plan()).get(0);
+            String moving = GpuPlacement.place(q6, BackendMode.AUTO, c -> false).describe();
+            assertTrue(moving.startsWith("backend=gpu (1199969 fact rows, 34 MB of fact columns, 34 MB not yet resident"), moving);
+            assertTrue(GpuPlacement.place(q6, BackendMode.AUTO, c -> true).describe().endsWith("0 MB not yet resident)"));
+            // Q12: lineitem probing all 300,000 orders, which the CPU would build and the link carry.
+            List<AggregateNode> q12 = aggregates(planner.plan(TpchQueries.query(12)).plan());
+            String orders = GpuPlacement.place(q12.get(q12.size() - 1), BackendMode.AUTO, c -> false).describe();
+            assertTrue(orders.contains("costs more than the GPU saves"), orders);
+        }
     }
 
     static List<AggregateNode> aggregates(PlanNode plan) {

@@ -48,7 +48,7 @@ final class DeviceArrays implements AutoCloseable {
     DeviceBuffer upload(byte[] values, String what) {
         ByteBuffer b = buffer(values.length);
         b.put(values).flip();
-        return upload(b.limit(values.length), what);
+        return upload(b, what);
     }
 
     static ByteBuffer buffer(long bytes) {

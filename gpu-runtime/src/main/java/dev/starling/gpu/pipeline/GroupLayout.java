@@ -7,6 +7,7 @@ import dev.starling.exec.vector.Vector;
 import dev.starling.storage.Column;
 import dev.starling.storage.ColumnStats;
 import dev.starling.storage.DataType;
+import dev.starling.storage.LongIntMap;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -75,23 +76,84 @@ final class GroupLayout {
         groups = total;
     }
 
+    /**
+     * Ranks the tuples of the digit's keys over the dimension rows, pairwise, in primitive maps. Once
+     * the tuples so far are all distinct (a key is the dimension's own key), the other keys are
+     * determined by the row and add nothing.
+     */
     private void rank(Digit digit, int rows) {
-        Map<List<Object>, Integer> seen = new HashMap<>();
-        List<Integer> firstRows = new ArrayList<>();
-        digit.digitOfRow = new int[rows];
-        for (int r = 0; r < rows; r++) {
-            List<Object> tuple = new ArrayList<>(digit.keys.size());
-            for (int k : digit.keys) {
-                tuple.add(digit.values.get(k).value(r));
+        int[] tuple = null;
+        int distinct = 0;
+        for (int k : digit.keys) {
+            if (tuple != null && distinct == rows) {
+                break;
             }
-            final int row = r;
-            digit.digitOfRow[r] = seen.computeIfAbsent(tuple, t -> {
-                firstRows.add(row);
-                return firstRows.size() - 1;
-            });
+            int[] rank = new int[rows];
+            int count = rankValues(digit.values.get(k), rows, rank);
+            if (tuple == null) {
+                tuple = rank;
+                distinct = count;
+            } else {
+                LongIntMap pairs = new LongIntMap(16);
+                for (int r = 0; r < rows; r++) {
+                    long pair = (long) tuple[r] * count + rank[r];
+                    int id = pairs.get(pair);
+                    if (id < 0) {
+                        id = pairs.size();
+                        pairs.put(pair, id);
+                    }
+                    tuple[r] = id;
+                }
+                distinct = pairs.size();
+            }
+        }
+        digit.digitOfRow = tuple;
+        List<Integer> firstRows = new ArrayList<>();
+        for (int r = 0; r < rows; r++) {
+            if (tuple[r] == firstRows.size()) {
+                firstRows.add(r);
+            }
         }
         digit.firstRow = firstRows.stream().mapToInt(Integer::intValue).toArray();
         digit.radix = Math.max(1, digit.firstRow.length);
+    }
+
+    /**
+     * Numbers the distinct values of {@code v} in order of first appearance (NULL is a value);
+     * strings by their text, since equal strings may carry different codes.
+     */
+    private static int rankValues(Vector v, int rows, int[] out) {
+        LongIntMap ids = new LongIntMap(16);
+        int[] byCode = v.dict() == null ? null : new int[v.dict().size()];
+        Map<String, Integer> byText = v.dict() == null ? null : new HashMap<>();
+        if (byCode != null) {
+            java.util.Arrays.fill(byCode, -1);
+        }
+        int nullId = -1;
+        int next = 0;
+        for (int r = 0; r < rows; r++) {
+            int id;
+            if (v.isNull(r)) {
+                id = nullId < 0 ? (nullId = next++) : nullId;
+            } else if (byCode != null) {
+                int code = (int) v.longs()[r];
+                if (byCode[code] < 0) {
+                    int fresh = next;
+                    byCode[code] = byText.computeIfAbsent(v.dict().get(code), t -> fresh);
+                    next += byCode[code] == fresh ? 1 : 0;
+                }
+                id = byCode[code];
+            } else {
+                long key = v.isDouble() ? Double.doubleToLongBits(v.doubles()[r] + 0.0) : v.longs()[r];
+                id = ids.get(key);
+                if (id < 0) {
+                    id = next++;
+                    ids.put(key, id);
+                }
+            }
+            out[r] = id;
+        }
+        return next;
     }
 
     private Column factColumn(Digit digit) {

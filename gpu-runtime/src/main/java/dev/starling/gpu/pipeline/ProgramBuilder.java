@@ -38,7 +38,14 @@ final class ProgramBuilder {
         this.factDictionary = factDictionary;
     }
 
+    /** Rejects rows for which {@code predicate} is not TRUE; each conjunct is its own test, so a row stops at the first it fails. */
     void filter(Expr predicate) throws Unsupported {
+        if (predicate instanceof Call c && c.op() == Call.Op.AND) {
+            for (Expr conjunct : c.args()) {
+                filter(conjunct);
+            }
+            return;
+        }
         emit(Opcode.FILTER, 0, register(predicate), 0, 0);
     }
 

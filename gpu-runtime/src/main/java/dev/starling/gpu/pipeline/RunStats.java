@@ -1,8 +1,11 @@
 package dev.starling.gpu.pipeline;
 
 /**
- * What one GPU pipeline run did: kernel time (the aggregate kernel alone, by CUDA events), the
- * bytes of fact columns it reads (its floor at device bandwidth), the bytes it had to copy to the
- * device first (columns not yet resident, dimension arrays), and its dense group count.
+ * What one GPU pipeline run did and where its time went: building the dimensions on the CPU,
+ * preparing the group layout and dimension arrays, copying to the device (columns not yet
+ * resident, dimension arrays), the aggregate kernel alone (CUDA events), and reading back and
+ * decoding the groups; the bytes of fact columns the kernel reads (its floor at device
+ * bandwidth), the bytes copied, and the dense group count.
  */
-public record RunStats(double kernelMillis, long factBytes, long uploadedBytes, long groups) { }
+public record RunStats(double buildMillis, double prepareMillis, double copyMillis, double kernelMillis,
+                       double decodeMillis, long factBytes, long uploadedBytes, long groups) { }

@@ -15,6 +15,7 @@ import dev.starling.storage.DataType;
 import java.nio.ByteBuffer;
 import java.nio.LongBuffer;
 import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.List;
 import java.util.Optional;
 import jcuda.Pointer;
@@ -41,6 +42,8 @@ public final class StarAggregateRun {
     private final GpuColumnCache cache;
     private final StarPipeline pipeline;
     private String declined = "";
+    /** CPU time spent computing the group layout and the dimension arrays, between copies. */
+    private long prepareNanos;
     private RunStats stats;
 
     public StarAggregateRun(GpuDevice device, GpuColumnCache cache, StarPipeline pipeline) {
@@ -59,11 +62,16 @@ public final class StarAggregateRun {
     }
 
     public Optional<Batch> run(BuildRunner builds) {
+        long t0 = System.nanoTime();
         List<Batch> dimRows = new ArrayList<>();
         for (StarPipeline.Dimension d : pipeline.dimensions()) {
-            dimRows.add(builds.materialize(d.build(), d.neededColumns()));
+            BitSet all = new BitSet();
+            all.set(0, d.build().output().size());
+            dimRows.add(builds.materialize(d.build(), all));
         }
+        long t1 = System.nanoTime();
         GroupLayout layout = new GroupLayout(pipeline, dimRows);
+        prepareNanos = System.nanoTime() - t1;
         int slots = pipeline.slots().size();
         if (layout.groups() > MAX_GROUPS || layout.groups() * slots * 16 > Math.min(Integer.MAX_VALUE, device.memory().budget() / 4)) {
             declined = layout.groups() + " dense groups (" + layout + ")";
@@ -92,7 +100,7 @@ public final class StarAggregateRun {
                 uploaded += b.bytes();
                 dims.putLong(b.address()).putLong(contribution.length);
             }
-            ByteBuffer dimColumns = DeviceArrays.buffer(16L * pipeline.dimColumns().size());
+            ByteBuffer dimColumns = DeviceArrays.buffer(24L * pipeline.dimColumns().size());
             for (StarPipeline.DimColumn dc : pipeline.dimColumns()) {
                 uploaded += dimColumn(dc, dimRows.get(dc.dimension()), arrays, dimColumns);
             }
@@ -111,22 +119,40 @@ public final class StarAggregateRun {
             boolean shared = (long) groups * slots * 16 <= SHARED_BYTES;
             long rows = pipeline.fact().rowCount();
             float[] millis = new float[1];
+            long t3 = System.nanoTime();
             launch(code, columnTable, dimTable, dimColumnTable, constants, status, slotTable, slots, rows, groups, shared,
                     acc, millis);
+            long t4 = System.nanoTime();
             int[] statusValue = new int[1];
             status.download(Pointer.to(statusValue), 4);
-            stats = new RunStats(millis[0], factBytes, uploaded, groups);
+            Optional<Batch> result = statusValue[0] != 0 ? Optional.empty()
+                    : Optional.of(decode(acc, groups, slots, layout));
             if (statusValue[0] != 0) {
                 declined = "the kernel met " + describeStatus(statusValue[0]);
-                return Optional.empty();
             }
-            return Optional.of(decode(acc, groups, slots, layout));
+            long t5 = System.nanoTime();
+            stats = new RunStats(ms(t1 - t0), ms(prepareNanos), ms(t3 - t1 - prepareNanos), millis[0], ms(t5 - t4),
+                    factBytes, uploaded, groups);
+            return result;
         } finally {
             leases.forEach(GpuColumnCache.Lease::close);
         }
     }
 
+    private static double ms(long nanos) {
+        return nanos / 1e6;
+    }
+
     private int[] contributions(int d, Batch rows, GroupLayout layout) {
+        long start = System.nanoTime();
+        try {
+            return contributionsByCode(d, rows, layout);
+        } finally {
+            prepareNanos += System.nanoTime() - start;
+        }
+    }
+
+    private int[] contributionsByCode(int d, Batch rows, GroupLayout layout) {
         StarPipeline.Dimension dim = pipeline.dimensions().get(d);
         int[] out = new int[Math.toIntExact(dim.range())];
         java.util.Arrays.fill(out, -1);
@@ -137,24 +163,35 @@ public final class StarAggregateRun {
         return out;
     }
 
-    /** Computes a dimension expression per row and uploads it as 64-bit values by code; returns the bytes uploaded. */
+    /**
+     * Uploads a dimension column by code, as narrow as its type allows (booleans in a byte, 32-bit
+     * types in four); returns the bytes uploaded.
+     */
     private long dimColumn(StarPipeline.DimColumn dc, Batch rows, DeviceArrays arrays, ByteBuffer descriptors) {
+        long start = System.nanoTime();
         StarPipeline.Dimension dim = pipeline.dimensions().get(dc.dimension());
         int range = Math.toIntExact(dim.range());
         long[] codes = rows.column(dim.rowIdColumn()).longs();
         Vector v = ExprCompiler.compile(dc.expr()).eval(rows);
-        long[] values = new long[range];
+        int width = dc.expr().type().physical().width;
+        ByteBuffer values = DeviceArrays.buffer((long) range * width);
         byte[] nulls = v.nulls() == null ? null : new byte[range];
         for (int r = 0; r < rows.rows(); r++) {
-            int code = (int) codes[r];
-            values[code] = v.isDouble() ? Double.doubleToRawLongBits(v.doubles()[r]) : v.longs()[r];
+            int at = (int) codes[r] * width;
+            long value = v.isDouble() ? Double.doubleToRawLongBits(v.doubles()[r]) : v.longs()[r];
+            switch (width) {
+                case 1 -> values.put(at, (byte) value);
+                case 4 -> values.putInt(at, (int) value);
+                default -> values.putLong(at, value);
+            }
             if (nulls != null && v.nulls()[r]) {
-                nulls[code] = 1;
+                nulls[(int) codes[r]] = 1;
             }
         }
+        prepareNanos += System.nanoTime() - start;
         DeviceBuffer vb = arrays.upload(values, "dimension column");
         DeviceBuffer nb = nulls == null ? null : arrays.upload(nulls, "dimension column NULL flags");
-        descriptors.putLong(vb.address()).putLong(nb == null ? 0 : nb.address());
+        descriptors.putLong(vb.address()).putLong(nb == null ? 0 : nb.address()).putInt(width).putInt(0);
         return vb.bytes() + (nb == null ? 0 : nb.bytes());
     }
 
@@ -169,8 +206,13 @@ public final class StarAggregateRun {
                 Pointer.to(Pointer.to(acc.pointer()), Pointer.to(slots.pointer()), Pointer.to(new int[] {nslots}),
                         Pointer.to(new int[] {groups})), null), "launch of init_accumulators");
         CUfunction main = device.kernel(SOURCE, "star_aggregate");
-        int blocks = (int) Math.max(1, Math.min((rows + THREADS - 1) / THREADS, device.multiprocessors() * 8L));
         int sharedBytes = shared ? groups * nslots * 16 : 0;
+        // One wave of resident blocks: a grid larger than that leaves the last wave's SMs half idle.
+        int[] perSm = new int[1];
+        Cuda.check(JCudaDriver.cuOccupancyMaxActiveBlocksPerMultiprocessor(perSm, main, THREADS, sharedBytes),
+                "cuOccupancyMaxActiveBlocksPerMultiprocessor");
+        int blocks = (int) Math.max(1, Math.min((rows + THREADS - 1) / THREADS,
+                (long) device.multiprocessors() * Math.max(1, perSm[0])));
         CUevent start = new CUevent();
         CUevent stop = new CUevent();
         Cuda.check(JCudaDriver.cuEventCreate(start, 0), "cuEventCreate");

@@ -4,7 +4,6 @@ import dev.starling.exec.expr.Expr;
 import dev.starling.exec.plan.AggregateNode;
 import dev.starling.exec.plan.PlanNode;
 import dev.starling.storage.Table;
-import java.util.BitSet;
 import java.util.List;
 
 /**
@@ -27,7 +26,7 @@ public record StarPipeline(
         List<CallStates> calls) {
 
     /** A dense join's build side: rows produced on the CPU, each at the code given by its row id column. */
-    record Dimension(PlanNode build, int rowIdColumn, long range, BitSet neededColumns) { }
+    public record Dimension(PlanNode build, int rowIdColumn, long range) { }
 
     /** Values per code of dimension {@code dimension}: {@code expr} over its build columns. */
     record DimColumn(int dimension, Expr expr) { }

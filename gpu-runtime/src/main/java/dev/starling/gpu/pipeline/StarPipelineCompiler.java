@@ -18,12 +18,9 @@ import dev.starling.exec.vector.StrDict;
 import dev.starling.storage.Column;
 import dev.starling.storage.DataType;
 import java.util.ArrayList;
-import java.util.BitSet;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.TreeSet;
 
 /**
  * Compiles an aggregation over a star pipeline (a fact scan, filters, projections and dense
@@ -72,12 +69,19 @@ public final class StarPipelineCompiler {
             calls.add(callStates(call, call.argument() < 0 ? null : fields.get(call.argument()).type(), in, program,
                     slots, slotIndex));
         }
-        for (StarPipeline.DimColumn dc : program.dimColumns()) {
-            collectBuildColumns(dc.expr(), dimensions.get(dc.dimension()).neededColumns());
+        DimensionProjection projection = new DimensionProjection(dimensions);
+        List<StarPipeline.GroupKey> projectedKeys = new ArrayList<>();
+        for (StarPipeline.GroupKey key : keys) {
+            projectedKeys.add(key.dimension() < 0 ? key
+                    : new StarPipeline.GroupKey(key.dimension(), projection.add(key.dimension(), key.expr()), -1, -1));
         }
-        return new StarPipeline(node, fact.table(), List.copyOf(program.factColumns()), List.copyOf(dimensions),
-                List.copyOf(program.dimColumns()), program.code(), program.constants(), List.copyOf(slots),
-                List.copyOf(keys), List.copyOf(calls));
+        List<StarPipeline.DimColumn> dimColumns = new ArrayList<>();
+        for (StarPipeline.DimColumn dc : program.dimColumns()) {
+            dimColumns.add(new StarPipeline.DimColumn(dc.dimension(), projection.add(dc.dimension(), dc.expr())));
+        }
+        return new StarPipeline(node, fact.table(), List.copyOf(program.factColumns()), projection.dimensions(),
+                List.copyOf(dimColumns), program.code(), program.constants(), List.copyOf(slots),
+                List.copyOf(projectedKeys), List.copyOf(calls));
     }
 
     private List<Expr> walk(PlanNode node) throws Unsupported {
@@ -134,9 +138,7 @@ public final class StarPipelineCompiler {
         List<Expr> out = new ArrayList<>(walk(j.probe()));
         int d = dimensions.size();
         List<Field> buildFields = j.build().output();
-        BitSet needed = new BitSet();
-        needed.set(j.buildKeys()[0]);
-        dimensions.add(new StarPipeline.Dimension(j.build(), j.buildKeys()[0], j.denseRange(), needed));
+        dimensions.add(new StarPipeline.Dimension(j.build(), j.buildKeys()[0], j.denseRange()));
         steps.add(new Step.Probe(d, out.get(j.probeKeys()[0])));
         List<Expr> combined = new ArrayList<>(out);
         for (int c = 0; c < buildFields.size(); c++) {
@@ -151,9 +153,7 @@ public final class StarPipelineCompiler {
     private StarPipeline.GroupKey groupKey(Expr e, ProgramBuilder program) throws Unsupported {
         int d = DimensionExprs.dimensionOf(e, sources);
         if (d >= 0) {
-            Expr overBuild = DimensionExprs.toBuildColumns(e, sources);
-            collectBuildColumns(overBuild, dimensions.get(d).neededColumns());
-            return new StarPipeline.GroupKey(d, overBuild, -1, -1);
+            return new StarPipeline.GroupKey(d, DimensionExprs.toBuildColumns(e, sources), -1, -1);
         }
         if (e instanceof ColumnRef c && sources.get(c.index()) instanceof Source.Fact f
                 && f.type().kind() != DataType.Kind.DOUBLE && fact.table().column(f.tableColumn()).stats() != null) {
@@ -210,9 +210,4 @@ public final class StarPipelineCompiler {
         };
     }
 
-    private static void collectBuildColumns(Expr e, BitSet out) {
-        Set<Integer> refs = new TreeSet<>();
-        DimensionExprs.collectRefs(e, refs);
-        refs.forEach(out::set);
-    }
 }

@@ -1,0 +1,64 @@
+package dev.starling.gpu;
+
+import dev.starling.exec.accel.BackendMode;
+import dev.starling.exec.accel.Placement;
+import dev.starling.exec.plan.AggregateNode;
+import dev.starling.gpu.pipeline.StarPipeline;
+import dev.starling.gpu.pipeline.StarPipelineCompiler;
+import dev.starling.gpu.pipeline.Unsupported;
+import dev.starling.storage.Column;
+import dev.starling.storage.Table;
+import java.util.function.Predicate;
+
+/**
+ * Where an aggregation pipeline runs: on the CPU when the session asks for it or the GPU cannot
+ * run the pipeline; forced onto the GPU when the session asks for that; otherwise (auto) on the
+ * GPU unless the fact table is small or the dimensions, which are built on the CPU and copied
+ * over, are large next to it. Fact columns stay resident once moved, so their copy is paid once.
+ */
+public final class GpuPlacement {
+    /** Below this many fact rows the CPU answers about as fast as a GPU round trip. */
+    static final long AUTO_MIN_ROWS = 1 << 20;
+    /**
+     * Past one dimension row per this many fact rows (TPC-H's orders under lineitem) building and
+     * copying the dimensions costs more than the kernel saves (measured at SF 10: docs/BENCHMARKS.md).
+     */
+    static final long AUTO_MAX_DIMENSION_SHARE = 8;
+
+    private GpuPlacement() { }
+
+    /** {@code resident}: whether a column is already in device memory. */
+    public static Placement place(AggregateNode node, BackendMode mode, Predicate<Column> resident) {
+        if (mode == BackendMode.CPU) {
+            return Placement.cpu("session backend is cpu");
+        }
+        StarPipeline pipeline;
+        try {
+            pipeline = StarPipelineCompiler.compile(node);
+        } catch (Unsupported e) {
+            return Placement.cpu("the GPU cannot run " + e.getMessage());
+        }
+        if (mode == BackendMode.GPU) {
+            return Placement.gpu("session backend is gpu");
+        }
+        Table fact = pipeline.fact();
+        if (fact.rowCount() < AUTO_MIN_ROWS) {
+            return Placement.cpu(fact.rowCount() + " fact rows, too few to pay for a GPU round trip");
+        }
+        long dimensionRows = pipeline.dimensions().stream().mapToLong(StarPipeline.Dimension::range).sum();
+        if (dimensionRows * AUTO_MAX_DIMENSION_SHARE > fact.rowCount()) {
+            return Placement.cpu(dimensionRows + " dimension rows for " + fact.rowCount()
+                    + " fact rows: building them on the CPU costs more than the GPU saves");
+        }
+        long bytes = 0;
+        long toMove = 0;
+        for (int c : pipeline.factColumns()) {
+            Column column = fact.column(c);
+            long b = fact.rowCount() * (column.physical().width + (column.stats().nulls() > 0 ? 1 : 0));
+            bytes += b;
+            toMove += resident.test(column) ? 0 : b;
+        }
+        return Placement.gpu(String.format("%d fact rows, %.0f MB of fact columns, %.0f MB not yet resident",
+                fact.rowCount(), bytes / 1e6, toMove / 1e6));
+    }
+}

@@ -1,0 +1,53 @@
+package dev.starling.gpu.pipeline;
+
+import dev.starling.exec.expr.ColumnRef;
+import dev.starling.exec.expr.Expr;
+import dev.starling.exec.plan.ProjectNode;
+import dev.starling.storage.DataType;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Puts the expressions a pipeline computes per dimension row (group keys, dimension columns the
+ * kernel reads) on top of each dimension's build plan, so the CPU backend evaluates them while it
+ * builds the dimension (vectorized, on all cores) and hands over just the row id and those values.
+ */
+final class DimensionProjection {
+    private final List<StarPipeline.Dimension> dimensions;
+    private final List<List<Expr>> expressions = new ArrayList<>();
+
+    DimensionProjection(List<StarPipeline.Dimension> dimensions) {
+        this.dimensions = dimensions;
+        for (StarPipeline.Dimension d : dimensions) {
+            List<Expr> e = new ArrayList<>();
+            e.add(new ColumnRef(d.rowIdColumn(), DataType.INTEGER, false));
+            expressions.add(e);
+        }
+    }
+
+    /** Adds {@code expr} (over dimension {@code d}'s build columns); returns a reference to it in the projection. */
+    ColumnRef add(int d, Expr expr) {
+        List<Expr> e = expressions.get(d);
+        int at = e.indexOf(expr);
+        if (at < 0) {
+            at = e.size();
+            e.add(expr);
+        }
+        return new ColumnRef(at, expr.type(), expr.nullable());
+    }
+
+    /** The dimensions with their projected build plans; the row id is column 0. */
+    List<StarPipeline.Dimension> dimensions() {
+        List<StarPipeline.Dimension> out = new ArrayList<>();
+        for (int d = 0; d < dimensions.size(); d++) {
+            List<Expr> e = expressions.get(d);
+            List<String> names = new ArrayList<>();
+            for (int i = 0; i < e.size(); i++) {
+                names.add(i == 0 ? "$rowid" : "$d" + i);
+            }
+            StarPipeline.Dimension dim = dimensions.get(d);
+            out.add(new StarPipeline.Dimension(new ProjectNode(dim.build(), e, names), 0, dim.range()));
+        }
+        return List.copyOf(out);
+    }
+}
