@@ -1,13 +1,9 @@
 package dev.starling.bench;
 
-import dev.starling.engine.Starling;
 import dev.starling.exec.QueryResult;
 import dev.starling.exec.plan.Field;
+import dev.starling.storage.Catalog;
 import dev.starling.storage.DataType;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.ResultSet;
-import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -40,6 +36,9 @@ public final class BenchMain implements Callable<Integer> {
     @Option(names = "--no-duckdb", description = "Time Starling only.")
     private boolean noDuckDb;
 
+    @Option(names = "--no-starling", description = "Time DuckDB only (the GPU host's DuckDB bundle has no room for Starling's planner).")
+    private boolean noStarling;
+
     public static void main(String[] args) {
         System.exit(new CommandLine(new BenchMain()).setCaseInsensitiveEnumValuesAllowed(true).execute(args));
     }
@@ -56,14 +55,15 @@ public final class BenchMain implements Callable<Integer> {
 
     private void bench(Workload workload) throws Exception {
         WarmTimer timer = new WarmTimer(runs);
-        try (Starling db = Starling.inMemory();
-             Connection duck = DriverManager.getConnection("jdbc:duckdb:")) {
+        Catalog catalog = Catalog.inMemory();
+        try (QueryRunner starlingRunner = noStarling ? null : new StarlingRunner(catalog);
+             DuckDbRunner duck = new DuckDbRunner()) {
             long start = System.nanoTime();
-            workload.generate(db.catalog(), scaleFactor);
+            workload.generate(catalog, scaleFactor);
             System.out.printf("%n%s SF %s generated in %.1f s", workload, scaleFactor, seconds(start));
             if (!noDuckDb) {
                 start = System.nanoTime();
-                DuckDbMirror.copy(db.catalog(), duck);
+                DuckDbMirror.copy(catalog, duck.connection());
                 System.out.printf(", copied into DuckDB in %.1f s", seconds(start));
             }
             System.out.println();
@@ -74,15 +74,19 @@ public final class BenchMain implements Callable<Integer> {
                     continue;
                 }
                 int[] resultRows = new int[1];
-                double starling = timer.medianMillis(() -> resultRows[0] = db.query(q.getValue()).rows().size());
+                Double starling = noStarling ? null
+                        : timer.medianMillis(() -> resultRows[0] = starlingRunner.run(q.getValue()));
                 Double duckdb = null;
                 Double ratio = null;
                 if (!noDuckDb) {
-                    duckdb = timer.medianMillis(() -> drain(duck, q.getValue()));
+                    duckdb = timer.medianMillis(() -> resultRows[0] = duck.run(q.getValue()));
+                }
+                if (starling != null && duckdb != null) {
                     ratio = starling / duckdb;
                     ratios.add(ratio);
                 }
-                rows.add(java.util.Arrays.asList(q.getKey(), round(starling), duckdb == null ? null : round(duckdb),
+                rows.add(java.util.Arrays.asList(q.getKey(), starling == null ? null : round(starling),
+                        duckdb == null ? null : round(duckdb),
                         ratio == null ? null : round(ratio), resultRows[0]));
                 System.out.printf("  %s done%n", q.getKey());
             }
@@ -92,22 +96,10 @@ public final class BenchMain implements Callable<Integer> {
             }
             System.out.print(new QueryResult(List.of(
                     new Field("query", DataType.VARCHAR, false),
-                    new Field("starling_ms", DataType.DOUBLE, false),
+                    new Field("starling_ms", DataType.DOUBLE, true),
                     new Field("duckdb_ms", DataType.DOUBLE, true),
                     new Field("ratio", DataType.DOUBLE, true),
                     new Field("rows", DataType.INTEGER, true)), rows).toText());
-        }
-    }
-
-    /** Reads every value, so DuckDB pays for producing the result as Starling does. */
-    private static void drain(Connection duck, String sql) throws Exception {
-        try (Statement st = duck.createStatement(); ResultSet rs = st.executeQuery(sql)) {
-            int columns = rs.getMetaData().getColumnCount();
-            while (rs.next()) {
-                for (int c = 1; c <= columns; c++) {
-                    rs.getObject(c);
-                }
-            }
         }
     }
 

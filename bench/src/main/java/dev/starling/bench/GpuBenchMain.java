@@ -21,7 +21,10 @@ import picocli.CommandLine.Option;
  * The GPU backend against the CPU backend on the GPU host: per query, end-to-end time through the
  * embedded API on each backend, the GPU kernel time, the bytes of fact columns the kernel reads and
  * the floor (those bytes at the measured device bandwidth), with data resident on the GPU (one
- * unmeasured warm-up run moves the columns).
+ * unmeasured warm-up run moves the columns), and where the rest of the GPU time goes: planning
+ * (timed as EXPLAIN), building dimensions on the CPU, preparing the group layout, copies, and
+ * decoding the groups. {@code pipeline} says whether the GPU could run the query's aggregation
+ * (forced), {@code auto} where the cost model puts it.
  */
 @Command(name = "starling-gpu-bench", mixinStandardHelpOptions = true,
         description = "Times TPC-H and SSB on the GPU and the CPU backend of one process.")
@@ -77,27 +80,34 @@ public final class GpuBenchMain implements Callable<Integer> {
                 }
                 db.setBackendMode(BackendMode.CPU);
                 double cpu = timer.medianMillis(() -> db.query(q.getValue()));
+                double plan = timer.medianMillis(() -> db.explain(q.getValue()));
+                db.setBackendMode(BackendMode.AUTO);
+                String auto = db.explain(q.getValue()).contains("backend=gpu") ? "gpu" : "cpu";
                 db.setBackendMode(BackendMode.GPU);
                 long runsBefore = gpu.runs();
-                List<Double> kernel = new ArrayList<>();
-                RunStats[] last = new RunStats[1];
+                List<RunStats> stats = new ArrayList<>();
                 double onGpu = timer.medianMillis(() -> {
                     db.query(q.getValue());
-                    last[0] = gpu.lastRun();
-                    kernel.add(last[0] == null ? 0 : last[0].kernelMillis());
+                    stats.add(gpu.lastRun());
                 });
                 boolean ran = gpu.runs() > runsBefore;
                 db.setBackendMode(BackendMode.AUTO);
                 if (!ran) {
-                    rows.add(Arrays.asList(q.getKey(), "cpu", round(cpu), null, null, null, null, null, null));
+                    rows.add(Arrays.asList(q.getKey(), "cpu", auto, round(cpu), null, round(plan), null, null, null, null,
+                            null, null, null, null, null));
                     continue;
                 }
-                double kernelMs = median(kernel.subList(1, kernel.size()));
-                double factMb = last[0].factBytes() / 1e6;
-                double floorMs = last[0].factBytes() / bandwidth * 1e3;
+                // The first run (the warm-up) moved the columns to the device; the measured ones find them resident.
+                List<RunStats> warm = stats.subList(1, stats.size());
+                RunStats last = warm.get(warm.size() - 1);
+                double kernelMs = median(warm, RunStats::kernelMillis);
+                double floorMs = last.factBytes() / bandwidth * 1e3;
                 speedups.add(cpu / onGpu);
-                rows.add(Arrays.asList(q.getKey(), "gpu", round(cpu), round(onGpu), round(kernelMs), round(factMb),
-                        round(floorMs), round(kernelMs / floorMs), last[0].groups()));
+                rows.add(Arrays.asList(q.getKey(), "gpu", auto, round(cpu), round(onGpu), round(plan),
+                        round(median(warm, RunStats::buildMillis)), round(median(warm, RunStats::prepareMillis)),
+                        round(median(warm, RunStats::copyMillis)), round(kernelMs),
+                        round(median(warm, RunStats::decodeMillis)), round(last.factBytes() / 1e6), round(floorMs),
+                        round(kernelMs / floorMs), last.groups()));
                 System.out.printf("  %s done%n", q.getKey());
             }
             if (!speedups.isEmpty()) {
@@ -108,9 +118,15 @@ public final class GpuBenchMain implements Callable<Integer> {
             System.out.print(new QueryResult(List.of(
                     new Field("query", DataType.VARCHAR, false),
                     new Field("pipeline", DataType.VARCHAR, false),
+                    new Field("auto", DataType.VARCHAR, false),
                     new Field("cpu_ms", DataType.DOUBLE, false),
                     new Field("gpu_ms", DataType.DOUBLE, true),
+                    new Field("plan_ms", DataType.DOUBLE, true),
+                    new Field("build_ms", DataType.DOUBLE, true),
+                    new Field("prep_ms", DataType.DOUBLE, true),
+                    new Field("copy_ms", DataType.DOUBLE, true),
                     new Field("kernel_ms", DataType.DOUBLE, true),
+                    new Field("decode_ms", DataType.DOUBLE, true),
                     new Field("fact_MB", DataType.DOUBLE, true),
                     new Field("floor_ms", DataType.DOUBLE, true),
                     new Field("kernel/floor", DataType.DOUBLE, true),
@@ -119,8 +135,8 @@ public final class GpuBenchMain implements Callable<Integer> {
         }
     }
 
-    private static double median(List<Double> values) {
-        double[] v = values.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+    private static double median(List<RunStats> runs, java.util.function.ToDoubleFunction<RunStats> field) {
+        double[] v = runs.stream().mapToDouble(field).sorted().toArray();
         return v.length == 0 ? 0 : v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
     }
 

@@ -49,6 +49,11 @@ public final class Starling implements AutoCloseable {
         return new Starling(Catalog.inMemory());
     }
 
+    /** SQL over an existing catalog (one that a loader or generator filled, or another engine shares). */
+    public static Starling over(Catalog catalog) {
+        return new Starling(catalog);
+    }
+
     public Catalog catalog() {
         return catalog;
     }
