@@ -34,6 +34,7 @@ import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.DecimalVector;
@@ -178,6 +179,29 @@ class JoinAndPipelineTest {
 
     static PlanNode smallFact() {
         return scan(fact, bool(Op.LT, col(0, DataType.BIGINT), lit(6, DataType.BIGINT)), 0, 2);
+    }
+
+    @Test
+    void aJoinWhoseMatchesOutgrowABatchStreamsThemInPieces() {
+        // Each of 4096 probe rows matches 400 build rows (ids below 2000 sharing its nation).
+        ScanNode probe = scan(fact, bool(Op.LT, col(0, DataType.BIGINT), lit(4096, DataType.BIGINT)), 0, 1);
+        ScanNode build = scan(fact, bool(Op.LT, col(0, DataType.BIGINT), lit(2000, DataType.BIGINT)), 0, 1);
+        HashJoinNode inner = new HashJoinNode(probe, build, JoinKind.INNER, new int[] {1}, new int[] {1}, null, false, 0);
+        AtomicLong rows = new AtomicLong();
+        AtomicLong largest = new AtomicLong();
+        executor.run(inner, new QueryContext(), b -> {
+            rows.addAndGet(b.rows());
+            largest.accumulateAndGet(b.rows(), Math::max);
+        });
+        assertEquals(4096L * 400, rows.get());
+        assertTrue(largest.get() <= 4 * Batch.ROWS, "a batch of " + largest.get() + " rows");
+        // LEFT with a residual no pair of an odd probe id passes: those rows come out padded, once.
+        Expr evenProbe = bool(Op.EQ, call(Op.MOD, DataType.BIGINT, col(0, DataType.BIGINT), lit(2, DataType.BIGINT)),
+                lit(0, DataType.BIGINT));
+        HashJoinNode left = new HashJoinNode(probe, build, JoinKind.LEFT, new int[] {1}, new int[] {1}, evenProbe, false, 0);
+        AtomicLong leftRows = new AtomicLong();
+        executor.run(left, new QueryContext(), b -> leftRows.addAndGet(b.rows()));
+        assertEquals(2048L * 400 + 2048, leftRows.get());
     }
 
     @Test

@@ -5,6 +5,7 @@ import dev.starling.exec.eval.SelectionFilter;
 import dev.starling.exec.expr.Expr;
 import dev.starling.exec.pipeline.Operator;
 import dev.starling.exec.vector.Batch;
+import java.util.function.Consumer;
 
 /** Keeps the rows whose condition is TRUE, compacting every column. */
 public final class FilterOperator implements Operator {
@@ -16,7 +17,11 @@ public final class FilterOperator implements Operator {
     }
 
     @Override
-    public Batch process(Batch in) {
+    public void process(Batch in, Consumer<Batch> out) {
+        Operator.emit(apply(in), out);
+    }
+
+    private Batch apply(Batch in) {
         int n = in.rows();
         if (sel.length < n) {
             sel = new int[n];

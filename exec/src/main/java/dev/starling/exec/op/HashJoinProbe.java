@@ -9,11 +9,14 @@ import dev.starling.exec.vector.Batch;
 import dev.starling.exec.vector.Vector;
 import java.util.Arrays;
 import java.util.BitSet;
+import java.util.function.Consumer;
 
 /**
  * Probes a {@link JoinTable} with each batch: finds the candidate (probe row, build row) pairs,
  * keeps those passing the residual, and shapes the output by join kind (INNER pairs; LEFT pairs plus
- * unmatched probe rows padded with NULLs; SEMI / ANTI the probe rows with / without a pair).
+ * unmatched probe rows padded with NULLs; SEMI / ANTI the probe rows with / without a pair). Pairs
+ * are handled at most {@link #MAX_PAIRS} at a time, so a batch whose rows match many build rows
+ * yields several output batches instead of one without bound.
  */
 public final class HashJoinProbe implements Operator {
     private final HashJoinNode join;
@@ -25,6 +28,8 @@ public final class HashJoinProbe implements Operator {
     private int[] pairProbe = new int[Batch.ROWS];
     private int[] pairBuild = new int[Batch.ROWS];
     private int pairs;
+    /** Pairs per output batch of a join whose probe rows match many build rows. */
+    private static final int MAX_PAIRS = 4 * Batch.ROWS;
 
     /** {@code needed}: the combined (probe then build) columns that the residual or the consumer reads; the others are left null. */
     public HashJoinProbe(HashJoinNode join, JoinTable table, BitSet needed) {
@@ -37,13 +42,38 @@ public final class HashJoinProbe implements Operator {
     }
 
     @Override
-    public Batch process(Batch in) {
+    public void process(Batch in, Consumer<Batch> out) {
         int n = in.rows();
         boolean existenceOnly = residual == null && (join.kind() == JoinKind.SEMI || join.kind() == JoinKind.ANTI);
+        boolean[] matched = join.kind() == JoinKind.INNER ? null : new boolean[n];
         pairs = 0;
-        findPairs(in, n, existenceOnly);
+        findPairs(in, n, existenceOnly, () -> flush(in, matched, out));
+        flush(in, matched, out);
+        switch (join.kind()) {
+            case LEFT -> {
+                for (int p = 0; p < n; p++) {
+                    if (!matched[p]) {
+                        add(p, -1);
+                    }
+                }
+                Operator.emit(pairs == 0 ? null : combine(in, pairProbe, pairBuild, pairs), out);
+                pairs = 0;
+            }
+            case SEMI, ANTI -> Operator.emit(existence(in, n, matched, join.kind() == JoinKind.SEMI), out);
+            default -> { }
+        }
+    }
+
+    /**
+     * Keeps the pairs found so far that pass the residual: an INNER or LEFT join passes them on
+     * as output, the others only mark their probe rows matched.
+     */
+    private void flush(Batch in, boolean[] matched, Consumer<Batch> out) {
+        if (pairs == 0) {
+            return;
+        }
         Batch combined = null;
-        if (residual != null && pairs > 0) {
+        if (residual != null) {
             combined = combine(in, pairProbe, pairBuild, pairs);
             Vector pass = residual.eval(combined);
             int kept = 0;
@@ -57,19 +87,25 @@ public final class HashJoinProbe implements Operator {
             combined = kept == pairs ? combined : null;
             pairs = kept;
         }
-        return switch (join.kind()) {
-            case INNER -> pairs == 0 ? null : combined != null ? combined : combine(in, pairProbe, pairBuild, pairs);
-            case LEFT -> left(in, n);
-            case SEMI, ANTI -> existence(in, n, join.kind() == JoinKind.SEMI);
-        };
+        if (matched != null) {
+            for (int i = 0; i < pairs; i++) {
+                matched[pairProbe[i]] = true;
+            }
+        }
+        if (pairs > 0 && (join.kind() == JoinKind.INNER || join.kind() == JoinKind.LEFT)) {
+            out.accept(combined != null ? combined : combine(in, pairProbe, pairBuild, pairs));
+        }
+        pairs = 0;
     }
 
-    private void findPairs(Batch in, int n, boolean existenceOnly) {
+    /** Collects the candidate pairs of this batch, flushing whenever they fill an output batch. */
+    private void findPairs(Batch in, int n, boolean existenceOnly, Runnable flush) {
         if (table.isCross()) {
             int buildRows = table.rows.rows();
             for (int p = 0; p < n; p++) {
                 for (int b = 0; b < buildRows && (!existenceOnly || b == 0); b++) {
                     add(p, b);
+                    flushWhenFull(flush);
                 }
             }
             return;
@@ -94,8 +130,15 @@ public final class HashJoinProbe implements Operator {
                 int end = existenceOnly ? table.start(id) + 1 : table.start(id + 1);
                 for (int j = table.start(id); j < end; j++) {
                     add(p, rows[j]);
+                    flushWhenFull(flush);
                 }
             }
+        }
+    }
+
+    private void flushWhenFull(Runnable flush) {
+        if (pairs == MAX_PAIRS) {
+            flush.run();
         }
     }
 
@@ -136,24 +179,7 @@ public final class HashJoinProbe implements Operator {
         return true;
     }
 
-    private Batch left(Batch in, int n) {
-        boolean[] matched = new boolean[n];
-        for (int i = 0; i < pairs; i++) {
-            matched[pairProbe[i]] = true;
-        }
-        for (int p = 0; p < n; p++) {
-            if (!matched[p]) {
-                add(p, -1);
-            }
-        }
-        return combine(in, pairProbe, pairBuild, pairs);
-    }
-
-    private Batch existence(Batch in, int n, boolean keepMatched) {
-        boolean[] matched = new boolean[n];
-        for (int i = 0; i < pairs; i++) {
-            matched[pairProbe[i]] = true;
-        }
+    private static Batch existence(Batch in, int n, boolean[] matched, boolean keepMatched) {
         int[] sel = new int[n];
         int count = 0;
         for (int p = 0; p < n; p++) {

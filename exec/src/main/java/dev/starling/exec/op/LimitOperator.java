@@ -2,6 +2,7 @@ package dev.starling.exec.op;
 
 import dev.starling.exec.pipeline.Operator;
 import dev.starling.exec.vector.Batch;
+import java.util.function.Consumer;
 
 /**
  * OFFSET/LIMIT over a stream. The workers of one query share the row budget, so the rows kept are
@@ -40,7 +41,11 @@ public final class LimitOperator implements Operator {
     }
 
     @Override
-    public Batch process(Batch in) {
+    public void process(Batch in, Consumer<Batch> out) {
+        Operator.emit(apply(in), out);
+    }
+
+    private Batch apply(Batch in) {
         long[] claim = budget.claim(in.rows());
         int skip = (int) claim[0];
         int keep = (int) claim[1];

@@ -5,6 +5,7 @@ import dev.starling.exec.eval.VecExpr;
 import dev.starling.exec.expr.Expr;
 import dev.starling.exec.pipeline.Operator;
 import dev.starling.exec.vector.Batch;
+import java.util.function.Consumer;
 import dev.starling.exec.vector.Vector;
 import java.util.BitSet;
 import java.util.List;
@@ -22,7 +23,11 @@ public final class ProjectOperator implements Operator {
     }
 
     @Override
-    public Batch process(Batch in) {
+    public void process(Batch in, Consumer<Batch> out) {
+        Operator.emit(apply(in), out);
+    }
+
+    private Batch apply(Batch in) {
         Vector[] out = new Vector[expressions.length];
         for (int i = 0; i < out.length; i++) {
             out[i] = expressions[i] == null ? null : expressions[i].eval(in);

@@ -99,24 +99,23 @@ public final class PipelineRunner {
                 chains[p] = parts.get(p).chain().stream().map(OperatorFactory::create).toArray(Operator[]::new);
             }
             Operator[] chain = chains[p];
-            readers[p].read(tasks.get(t)[1], batch -> push(batch, chain, sink, local, ctx));
+            readers[p].read(tasks.get(t)[1], batch -> push(batch, chain, 0, sink, local, ctx));
             for (Operator op : chain) {
                 finished[p] |= op.finished();
             }
         }
     }
 
-    private static <L> void push(Batch batch, Operator[] chain, Sink<L> sink, L local, QueryContext ctx) {
+    /** Runs {@code batch} through operators {@code from}.. of the chain into the sink. */
+    private static <L> void push(Batch batch, Operator[] chain, int from, Sink<L> sink, L local, QueryContext ctx) {
+        if (batch == null || batch.rows() == 0) {
+            return;
+        }
         ctx.checkCancelled();
-        Batch b = batch;
-        for (Operator op : chain) {
-            if (b == null || b.rows() == 0) {
-                return;
-            }
-            b = op.process(b);
+        if (from == chain.length) {
+            sink.accept(local, batch);
+            return;
         }
-        if (b != null && b.rows() > 0) {
-            sink.accept(local, b);
-        }
+        chain[from].process(batch, out -> push(out, chain, from + 1, sink, local, ctx));
     }
 }
