@@ -1,11 +1,16 @@
 package dev.starling.engine;
 
+import dev.starling.exec.BatchSink;
 import dev.starling.exec.Executor;
 import dev.starling.exec.QueryContext;
 import dev.starling.exec.QueryResult;
 import dev.starling.exec.accel.BackendMode;
 import dev.starling.exec.accel.Placement;
 import dev.starling.exec.plan.Field;
+import dev.starling.exec.plan.PlanNode;
+import dev.starling.exec.vector.Batch;
+import dev.starling.exec.vector.StrDict;
+import dev.starling.exec.vector.Vector;
 import dev.starling.gpu.GpuBackend;
 import dev.starling.planner.SqlPlanner;
 import dev.starling.planner.explain.PlanExplainer;
@@ -74,13 +79,48 @@ public final class Starling implements AutoCloseable {
 
     /** Plans and runs one SQL query; {@code EXPLAIN query} returns the plan, one line per row. */
     public QueryResult query(String sql) {
+        PreparedQuery q = prepare(sql);
+        if (q.isExplain()) {
+            return new QueryResult(q.fields(), q.explainLines().stream().map(line -> List.<Object>of(line)).toList());
+        }
+        return executor.collect(q.plan(), new QueryContext(backendMode));
+    }
+
+    /** Parses and plans {@code sql} (a query or {@code EXPLAIN query}) without running it. */
+    public PreparedQuery prepare(String sql) {
         Matcher m = EXPLAIN.matcher(sql);
         if (m.find()) {
             String plan = explain(blank(sql, m.start(2), m.end(2)));
-            return new QueryResult(List.of(new Field("plan", DataType.VARCHAR, false)),
-                    plan.lines().map(line -> List.<Object>of(line)).toList());
+            return new PreparedQuery(sql, List.of(new Field("plan", DataType.VARCHAR, false)), null,
+                    plan.lines().toList());
         }
-        return executor.collect(planner.plan(sql).plan(), new QueryContext(backendMode));
+        PlanNode plan = planner.plan(sql).plan();
+        return new PreparedQuery(sql, plan.output(), plan, null);
+    }
+
+    /**
+     * Runs a prepared query, handing its result to {@code sink} batch by batch as it is produced
+     * (nothing is held whole); {@code ctx} cancels it. A context made with {@link #newContext()}
+     * carries this engine's backend mode.
+     */
+    public void execute(PreparedQuery q, QueryContext ctx, BatchSink sink) {
+        if (q.isExplain()) {
+            sink.start(q.fields());
+            long[] codes = new long[q.explainLines().size()];
+            StrDict.Builder dict = new StrDict.Builder();
+            for (int i = 0; i < codes.length; i++) {
+                codes[i] = dict.add(q.explainLines().get(i));
+            }
+            sink.accept(new Batch(new Vector[] {Vector.ofCodes(DataType.VARCHAR, codes, null, dict.build())}, codes.length));
+            sink.finish();
+            return;
+        }
+        executor.run(q.plan(), ctx, sink);
+    }
+
+    /** A context for one query with this engine's current backend mode. */
+    public QueryContext newContext() {
+        return new QueryContext(backendMode);
     }
 
     /** Starling's physical plan of a query, with the backend of each pipeline and why. */
