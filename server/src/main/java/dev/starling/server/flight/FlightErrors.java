@@ -1,0 +1,34 @@
+package dev.starling.server.flight;
+
+import dev.starling.engine.StarlingSqlException;
+import dev.starling.exec.QueryCancelledException;
+import org.apache.arrow.flight.CallStatus;
+import org.apache.arrow.flight.FlightRuntimeException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Maps failures to Flight statuses: the user's mistakes (bad SQL, with its position; arithmetic
+ * errors in the data) are INVALID_ARGUMENT, a cancelled query CANCELLED, exhausted memory
+ * RESOURCE_EXHAUSTED, and only what must be a bug INTERNAL (logged with its stack trace).
+ */
+final class FlightErrors {
+    private static final Logger LOG = LoggerFactory.getLogger(FlightErrors.class);
+
+    private FlightErrors() { }
+
+    static FlightRuntimeException of(Throwable e) {
+        return switch (e) {
+            case FlightRuntimeException f -> f;
+            case StarlingSqlException s -> CallStatus.INVALID_ARGUMENT.withDescription(s.getMessage()).toRuntimeException();
+            case ArithmeticException a -> CallStatus.INVALID_ARGUMENT.withDescription(a.getMessage()).toRuntimeException();
+            case QueryCancelledException c -> CallStatus.CANCELLED.withDescription("query cancelled").toRuntimeException();
+            case OutOfMemoryError m -> CallStatus.RESOURCE_EXHAUSTED.withDescription("out of memory: " + m.getMessage())
+                    .toRuntimeException();
+            default -> {
+                LOG.error("internal error", e);
+                yield CallStatus.INTERNAL.withDescription(e.toString()).withCause(e).toRuntimeException();
+            }
+        };
+    }
+}

@@ -1,0 +1,214 @@
+package dev.starling.server.flight;
+
+import com.google.protobuf.Any;
+import com.google.protobuf.ByteString;
+import com.google.protobuf.Message;
+import dev.starling.engine.PreparedQuery;
+import dev.starling.engine.Starling;
+import dev.starling.exec.ArrowBatches;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.arrow.flight.CallStatus;
+import org.apache.arrow.flight.FlightDescriptor;
+import org.apache.arrow.flight.FlightEndpoint;
+import org.apache.arrow.flight.FlightInfo;
+import org.apache.arrow.flight.Result;
+import org.apache.arrow.flight.SchemaResult;
+import org.apache.arrow.flight.Ticket;
+import org.apache.arrow.flight.sql.NoOpFlightSqlProducer;
+import org.apache.arrow.flight.sql.SqlInfoBuilder;
+import org.apache.arrow.flight.sql.impl.FlightSql.ActionClosePreparedStatementRequest;
+import org.apache.arrow.flight.sql.impl.FlightSql.ActionCreatePreparedStatementRequest;
+import org.apache.arrow.flight.sql.impl.FlightSql.ActionCreatePreparedStatementResult;
+import org.apache.arrow.flight.sql.impl.FlightSql.CommandGetCatalogs;
+import org.apache.arrow.flight.sql.impl.FlightSql.CommandGetDbSchemas;
+import org.apache.arrow.flight.sql.impl.FlightSql.CommandGetSqlInfo;
+import org.apache.arrow.flight.sql.impl.FlightSql.CommandGetTableTypes;
+import org.apache.arrow.flight.sql.impl.FlightSql.CommandGetTables;
+import org.apache.arrow.flight.sql.impl.FlightSql.CommandPreparedStatementQuery;
+import org.apache.arrow.flight.sql.impl.FlightSql.CommandStatementQuery;
+import org.apache.arrow.flight.sql.impl.FlightSql.SqlSupportedTransaction;
+import org.apache.arrow.flight.sql.impl.FlightSql.TicketStatementQuery;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.types.pojo.Schema;
+
+/**
+ * Starling's Flight SQL service: queries (ad hoc, and prepared statements, which is how the JDBC
+ * driver runs every query) are planned when the client asks for their FlightInfo, so bad SQL fails
+ * there with its position, and run when the client reads the ticket, streamed batch by batch; the
+ * catalog metadata calls JDBC tools browse with; and the server's SqlInfo. Calls not implemented
+ * here answer UNIMPLEMENTED.
+ */
+public final class StarlingFlightSqlProducer extends NoOpFlightSqlProducer {
+    private final Starling db;
+    private final ResultStreamer streamer;
+    private final CatalogMetadata metadata;
+    private final SqlInfoBuilder sqlInfo;
+    private final Map<ByteString, PreparedQuery> prepared = new ConcurrentHashMap<>();
+
+    public StarlingFlightSqlProducer(Starling db, BufferAllocator allocator) {
+        this.db = db;
+        this.streamer = new ResultStreamer(db, allocator);
+        this.metadata = new CatalogMetadata(db.catalog(), allocator);
+        this.sqlInfo = new SqlInfoBuilder()
+                .withFlightSqlServerName("Starling")
+                .withFlightSqlServerVersion("0.1.0")
+                .withFlightSqlServerArrowVersion(Schema.class.getPackage().getImplementationVersion() == null
+                        ? "18.3.0" : Schema.class.getPackage().getImplementationVersion())
+                .withFlightSqlServerReadOnly(true)
+                .withFlightSqlServerSql(true)
+                .withFlightSqlServerSubstrait(false)
+                .withFlightSqlServerTransaction(SqlSupportedTransaction.SQL_SUPPORTED_TRANSACTION_NONE)
+                .withFlightSqlServerCancel(true)
+                .withSqlIdentifierQuoteChar("\"")
+                .withSqlDdlCatalog(false)
+                .withSqlDdlSchema(false)
+                .withSqlDdlTable(false);
+    }
+
+    /** Queries whose results are streaming now. */
+    public int runningQueries() {
+        return streamer.running();
+    }
+
+    @Override
+    public void createPreparedStatement(ActionCreatePreparedStatementRequest request, CallContext context,
+                                        StreamListener<Result> listener) {
+        try {
+            PreparedQuery query = db.prepare(request.getQuery());
+            ByteString handle = ByteString.copyFromUtf8(UUID.randomUUID().toString());
+            prepared.put(handle, query);
+            ActionCreatePreparedStatementResult result = ActionCreatePreparedStatementResult.newBuilder()
+                    .setPreparedStatementHandle(handle)
+                    .setDatasetSchema(ByteString.copyFrom(ArrowBatches.schema(query.fields()).serializeAsMessage()))
+                    .setParameterSchema(ByteString.copyFrom(new Schema(List.of()).serializeAsMessage()))
+                    .build();
+            listener.onNext(new Result(Any.pack(result).toByteArray()));
+            listener.onCompleted();
+        } catch (RuntimeException e) {
+            listener.onError(FlightErrors.of(e));
+        }
+    }
+
+    @Override
+    public void closePreparedStatement(ActionClosePreparedStatementRequest request, CallContext context,
+                                       StreamListener<Result> listener) {
+        prepared.remove(request.getPreparedStatementHandle());
+        listener.onCompleted();
+    }
+
+    @Override
+    public FlightInfo getFlightInfoPreparedStatement(CommandPreparedStatementQuery command, CallContext context,
+                                                     FlightDescriptor descriptor) {
+        return info(ArrowBatches.schema(preparedQuery(command).fields()), command, descriptor);
+    }
+
+    @Override
+    public void getStreamPreparedStatement(CommandPreparedStatementQuery command, CallContext context,
+                                           ServerStreamListener listener) {
+        streamer.stream(preparedQuery(command), listener);
+    }
+
+    @Override
+    public FlightInfo getFlightInfoStatement(CommandStatementQuery command, CallContext context,
+                                             FlightDescriptor descriptor) {
+        Schema schema = ArrowBatches.schema(plan(command.getQuery()).fields());
+        TicketStatementQuery ticket = TicketStatementQuery.newBuilder()
+                .setStatementHandle(ByteString.copyFromUtf8(command.getQuery())).build();
+        return info(schema, ticket, descriptor);
+    }
+
+    @Override
+    public SchemaResult getSchemaStatement(CommandStatementQuery command, CallContext context, FlightDescriptor descriptor) {
+        return new SchemaResult(ArrowBatches.schema(plan(command.getQuery()).fields()));
+    }
+
+    @Override
+    public void getStreamStatement(TicketStatementQuery ticket, CallContext context, ServerStreamListener listener) {
+        PreparedQuery query;
+        try {
+            query = db.prepare(ticket.getStatementHandle().toStringUtf8());
+        } catch (RuntimeException e) {
+            listener.error(FlightErrors.of(e));
+            return;
+        }
+        streamer.stream(query, listener);
+    }
+
+    @Override
+    public FlightInfo getFlightInfoCatalogs(CommandGetCatalogs request, CallContext context, FlightDescriptor descriptor) {
+        return info(Schemas.GET_CATALOGS_SCHEMA, request, descriptor);
+    }
+
+    @Override
+    public void getStreamCatalogs(CallContext context, ServerStreamListener listener) {
+        metadata.catalogs(listener);
+    }
+
+    @Override
+    public FlightInfo getFlightInfoSchemas(CommandGetDbSchemas request, CallContext context, FlightDescriptor descriptor) {
+        return info(Schemas.GET_SCHEMAS_SCHEMA, request, descriptor);
+    }
+
+    @Override
+    public void getStreamSchemas(CommandGetDbSchemas command, CallContext context, ServerStreamListener listener) {
+        metadata.schemas(command, listener);
+    }
+
+    @Override
+    public FlightInfo getFlightInfoTables(CommandGetTables request, CallContext context, FlightDescriptor descriptor) {
+        return info(request.getIncludeSchema() ? Schemas.GET_TABLES_SCHEMA : Schemas.GET_TABLES_SCHEMA_NO_SCHEMA,
+                request, descriptor);
+    }
+
+    @Override
+    public void getStreamTables(CommandGetTables command, CallContext context, ServerStreamListener listener) {
+        metadata.tables(command, listener);
+    }
+
+    @Override
+    public FlightInfo getFlightInfoTableTypes(CommandGetTableTypes request, CallContext context,
+                                              FlightDescriptor descriptor) {
+        return info(Schemas.GET_TABLE_TYPES_SCHEMA, request, descriptor);
+    }
+
+    @Override
+    public void getStreamTableTypes(CallContext context, ServerStreamListener listener) {
+        metadata.tableTypes(listener);
+    }
+
+    @Override
+    public FlightInfo getFlightInfoSqlInfo(CommandGetSqlInfo request, CallContext context, FlightDescriptor descriptor) {
+        return info(Schemas.GET_SQL_INFO_SCHEMA, request, descriptor);
+    }
+
+    @Override
+    public void getStreamSqlInfo(CommandGetSqlInfo command, CallContext context, ServerStreamListener listener) {
+        sqlInfo.send(command.getInfoList(), listener);
+    }
+
+    private PreparedQuery plan(String sql) {
+        try {
+            return db.prepare(sql);
+        } catch (RuntimeException e) {
+            throw FlightErrors.of(e);
+        }
+    }
+
+    private PreparedQuery preparedQuery(CommandPreparedStatementQuery command) {
+        PreparedQuery query = prepared.get(command.getPreparedStatementHandle());
+        if (query == null) {
+            throw CallStatus.NOT_FOUND.withDescription("no prepared statement with this handle (closed or never made)")
+                    .toRuntimeException();
+        }
+        return query;
+    }
+
+    /** A FlightInfo whose one endpoint's ticket is {@code ticket}, read back on this server. */
+    private static FlightInfo info(Schema schema, Message ticket, FlightDescriptor descriptor) {
+        return new FlightInfo(schema, descriptor, List.of(new FlightEndpoint(new Ticket(Any.pack(ticket).toByteArray()))),
+                -1, -1);
+    }
+}

@@ -1,0 +1,214 @@
+package dev.starling.server.flight;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.starling.engine.Starling;
+import dev.starling.exec.QueryResult;
+import dev.starling.storage.gen.SsbGenerator;
+import dev.starling.storage.gen.SsbQueries;
+import dev.starling.storage.gen.TpchGenerator;
+import dev.starling.storage.gen.TpchQueries;
+import java.math.BigDecimal;
+import java.sql.Connection;
+import java.sql.DatabaseMetaData;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The server through the official Arrow Flight SQL JDBC driver, a real client: every TPC-H and
+ * SSB query answers as the embedded API does, metadata browsing, prepared statements, errors with
+ * their position and concurrent clients.
+ */
+class FlightSqlJdbcTest {
+    private static Starling db;
+    private static FlightSqlServer server;
+
+    @BeforeAll
+    static void start() throws Exception {
+        db = Starling.inMemory();
+        TpchGenerator.generate(db.catalog(), 0.01, "");
+        SsbGenerator.generate(db.catalog(), 0.01, "ssb");
+        server = FlightSqlServer.start(db, "127.0.0.1", 0);
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        server.close();
+        db.close();
+    }
+
+    private static Connection connect() throws SQLException {
+        return DriverManager.getConnection("jdbc:arrow-flight-sql://127.0.0.1:" + server.port() + "/?useEncryption=false");
+    }
+
+    @Test
+    void tpchQueriesAnswerAsEmbedded() throws Exception {
+        try (Connection c = connect()) {
+            for (int q = 1; q <= TpchQueries.COUNT; q++) {
+                String sql = TpchQueries.query(q);
+                assertEquals(normalize(db.query(sql)), fetch(c, sql), "TPC-H Q" + q);
+            }
+        }
+    }
+
+    @Test
+    void ssbQueriesAnswerAsEmbedded() throws Exception {
+        try (Connection c = connect()) {
+            for (String q : SsbQueries.names()) {
+                // The demo layout: SSB's tables live in schema ssb.
+                String sql = SsbQueries.query(q).replaceAll("(?i)\\b(from|join|,)\\s+(lineorder|dwdate|customer|supplier|part)\\b",
+                        "$1 ssb.$2");
+                assertEquals(normalize(db.query(sql)), fetch(c, sql), "SSB Q" + q);
+            }
+        }
+    }
+
+    @Test
+    void metadataBrowsing() throws Exception {
+        try (Connection c = connect()) {
+            DatabaseMetaData md = c.getMetaData();
+            List<String> tables = new ArrayList<>();
+            try (ResultSet rs = md.getTables(null, null, "%", null)) {
+                while (rs.next()) {
+                    tables.add(rs.getString("TABLE_SCHEM") + "." + rs.getString("TABLE_NAME"));
+                }
+            }
+            assertTrue(tables.contains(".lineitem") && tables.contains("ssb.lineorder"), tables.toString());
+            assertEquals(8 + 5, tables.size(), tables.toString());
+            List<String> columns = new ArrayList<>();
+            try (ResultSet rs = md.getColumns(null, "ssb", "dwdate", "%")) {
+                while (rs.next()) {
+                    columns.add(rs.getString("COLUMN_NAME"));
+                }
+            }
+            assertEquals(17, columns.size(), columns.toString());
+            List<String> schemas = new ArrayList<>();
+            try (ResultSet rs = md.getSchemas()) {
+                while (rs.next()) {
+                    schemas.add(rs.getString("TABLE_SCHEM"));
+                }
+            }
+            assertEquals(List.of("", "ssb"), schemas);
+            assertEquals("Starling", md.getDatabaseProductName());
+        }
+    }
+
+    @Test
+    void preparedStatementRunsRepeatedly() throws Exception {
+        try (Connection c = connect();
+             PreparedStatement ps = c.prepareStatement("SELECT count(*) FROM orders WHERE o_orderstatus = 'F'")) {
+            long expected = ((Number) db.query("SELECT count(*) FROM orders WHERE o_orderstatus = 'F'").rows().get(0).get(0))
+                    .longValue();
+            for (int i = 0; i < 3; i++) {
+                try (ResultSet rs = ps.executeQuery()) {
+                    assertTrue(rs.next());
+                    assertEquals(expected, rs.getLong(1));
+                }
+            }
+        }
+    }
+
+    @Test
+    void badSqlSaysWhereItIsWrong() throws Exception {
+        try (Connection c = connect(); Statement st = c.createStatement()) {
+            SQLException e = assertThrows(SQLException.class, () -> st.executeQuery("SELECT foo\nFROM orders"));
+            assertTrue(e.getMessage().contains("line 1, column 8: Column 'foo' not found in any table"), e.getMessage());
+        }
+    }
+
+    @Test
+    void aClientThatStopsReadingStopsTheQuery() throws Exception {
+        // Every pair of lineitems with the same line number: 500 million rows, minutes of work
+        // unless the client going away stops it.
+        String sql = "SELECT a.l_orderkey, b.l_orderkey FROM lineitem a JOIN lineitem b ON a.l_linenumber = b.l_linenumber";
+        try (Connection c = connect(); Statement st = c.createStatement(); ResultSet rs = st.executeQuery(sql)) {
+            for (int i = 0; i < 10 && rs.next(); i++) {
+                assertTrue(rs.getLong(1) > 0);
+            }
+            assertEquals(1, server.runningQueries());
+            st.cancel();
+        }
+        long closed = System.nanoTime();
+        while (server.runningQueries() > 0 && System.nanoTime() - closed < 5_000_000_000L) {
+            Thread.sleep(10);
+        }
+        double stoppedAfter = (System.nanoTime() - closed) / 1e9;
+        assertEquals(0, server.runningQueries(), "the query still runs " + stoppedAfter + " s after the client left");
+        assertTrue(stoppedAfter < 1, "the query stopped " + stoppedAfter + " s after the client left");
+        try (Connection c = connect()) {
+            assertEquals(List.of(List.of("1")), fetch(c, "SELECT count(*) FROM region WHERE r_regionkey = 0"));
+        }
+    }
+
+    @Test
+    void concurrentClientsAllAnswer() throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(16);
+        try {
+            String sql = TpchQueries.query(6);
+            List<List<String>> expected = normalize(db.query(sql));
+            List<Future<List<List<String>>>> answers = new ArrayList<>();
+            for (int i = 0; i < 16; i++) {
+                answers.add(pool.submit(() -> {
+                    try (Connection c = connect()) {
+                        List<List<String>> last = null;
+                        for (int k = 0; k < 5; k++) {
+                            last = fetch(c, sql);
+                        }
+                        return last;
+                    }
+                }));
+            }
+            for (Future<List<List<String>>> f : answers) {
+                assertEquals(expected, f.get());
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    private static List<List<String>> fetch(Connection c, String sql) throws SQLException {
+        List<List<String>> rows = new ArrayList<>();
+        try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(sql)) {
+            int n = rs.getMetaData().getColumnCount();
+            while (rs.next()) {
+                List<String> row = new ArrayList<>();
+                for (int i = 1; i <= n; i++) {
+                    row.add(text(rs.getObject(i)));
+                }
+                rows.add(row);
+            }
+        }
+        return rows;
+    }
+
+    private static List<List<String>> normalize(QueryResult r) {
+        return r.rows().stream().map(row -> row.stream().map(FlightSqlJdbcTest::text).toList()).toList();
+    }
+
+    /** One spelling per value whatever Java type carries it (JDBC and the embedded API differ in types, not values). */
+    private static String text(Object v) {
+        if (v == null) {
+            return "NULL";
+        }
+        if (v instanceof Double || v instanceof Float) {
+            return String.valueOf(((Number) v).doubleValue());
+        }
+        if (v instanceof Number n) {
+            return new BigDecimal(n.toString()).stripTrailingZeros().toPlainString();
+        }
+        return v.toString();
+    }
+}
