@@ -25,6 +25,9 @@ import org.duckdb.DuckDBConnection;
  * do not change query answers, and DuckDB would check them row by row while appending.
  */
 public final class DuckDbMirror {
+    /** Tables from this many rows up are copied by several appenders at once. */
+    private static final long PARALLEL_ROWS = 2_000_000;
+
     private DuckDbMirror() {
     }
 
@@ -51,8 +54,45 @@ public final class DuckDbMirror {
         for (int c = 0; c < writers.length; c++) {
             writers[c] = ValueWriter.of(table.column(c), keys);
         }
-        try (DuckDBAppender appender = duck.unwrap(DuckDBConnection.class).createAppender(name.schema(), name.table())) {
-            for (int chunk = 0; chunk < table.chunkCount(); chunk++) {
+        int stripes = table.rowCount() < PARALLEL_ROWS ? 1
+                : Math.min(table.chunkCount(), Runtime.getRuntime().availableProcessors());
+        if (stripes == 1) {
+            append(table, name, writers, duck.unwrap(DuckDBConnection.class), 0, 1);
+            return;
+        }
+        // DuckDB's appender takes a row at a time: large tables go in stripes of chunks, one
+        // connection and appender per core (the rows' order in DuckDB then differs, their set not).
+        DuckDBConnection main = duck.unwrap(DuckDBConnection.class);
+        List<java.util.concurrent.Future<?>> parts = new java.util.ArrayList<>();
+        var pool = java.util.concurrent.Executors.newFixedThreadPool(stripes);
+        try {
+            for (int s = 0; s < stripes; s++) {
+                final int stripe = s;
+                parts.add(pool.submit(() -> {
+                    try (DuckDBConnection own = (DuckDBConnection) main.duplicate()) {
+                        append(table, name, writers, own, stripe, stripes);
+                    }
+                    return null;
+                }));
+            }
+            for (var part : parts) {
+                part.get();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new SQLException("interrupted while copying " + table.name(), e);
+        } catch (java.util.concurrent.ExecutionException e) {
+            throw e.getCause() instanceof SQLException sql ? sql : new SQLException(e.getCause());
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    /** Appends chunks {@code stripe}, {@code stripe + stripes}, ... of {@code table}. */
+    private static void append(Table table, QualifiedName name, ValueWriter[] writers, DuckDBConnection duck,
+                               int stripe, int stripes) throws SQLException {
+        try (DuckDBAppender appender = duck.createAppender(name.schema(), name.table())) {
+            for (int chunk = stripe; chunk < table.chunkCount(); chunk += stripes) {
                 ColumnChunk[] chunks = new ColumnChunk[writers.length];
                 for (int c = 0; c < writers.length; c++) {
                     chunks[c] = table.column(c).chunks().get(chunk);

@@ -4,7 +4,6 @@ import dev.starling.exec.plan.Field;
 import dev.starling.exec.vector.Batch;
 import dev.starling.exec.vector.Vector;
 import dev.starling.storage.DataType;
-import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -81,7 +80,8 @@ public final class ArrowBatches {
                 case INTEGER -> ((IntVector) target).setSafe(i, (int) v.getLong(i));
                 case BIGINT -> ((BigIntVector) target).setSafe(i, v.getLong(i));
                 case DOUBLE -> ((Float8Vector) target).setSafe(i, v.getDouble(i));
-                case DECIMAL -> ((DecimalVector) target).setSafe(i, BigDecimal.valueOf(v.getLong(i), type.scale()));
+                // The vector's scale is the type's: the stored long is the unscaled value as it is.
+                case DECIMAL -> ((DecimalVector) target).setSafe(i, v.getLong(i));
                 case DATE -> ((DateDayVector) target).setSafe(i, (int) v.getLong(i));
                 case BOOLEAN -> ((BitVector) target).setSafe(i, v.getLong(i) != 0 ? 1 : 0);
                 case VARCHAR -> ((VarCharVector) target).setSafe(i, v.getString(i).getBytes(StandardCharsets.UTF_8));

@@ -6,6 +6,9 @@ import dev.starling.exec.ArrowBatches;
 import dev.starling.exec.BatchSink;
 import dev.starling.exec.QueryContext;
 import dev.starling.exec.vector.Batch;
+import dev.starling.exec.vector.BatchBuffer;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import org.apache.arrow.flight.FlightProducer.ServerStreamListener;
@@ -21,6 +24,11 @@ final class ResultStreamer {
     private final Starling db;
     private final BufferAllocator allocator;
     private final AtomicInteger running = new AtomicInteger();
+    /**
+     * Result batches are gathered into Arrow record batches of about this many rows: a message per
+     * 4096-row batch spent more on framing than on data.
+     */
+    private static final int MESSAGE_ROWS = 32 * 1024;
 
     ResultStreamer(Starling db, BufferAllocator allocator) {
         this.db = db;
@@ -38,20 +46,38 @@ final class ResultStreamer {
         running.incrementAndGet();
         try (VectorSchemaRoot root = VectorSchemaRoot.create(ArrowBatches.schema(query.fields()), allocator)) {
             listener.start(root);
+            List<Batch> pending = new ArrayList<>();
+            int[] pendingRows = new int[1];
             db.execute(query, ctx, new BatchSink() {
                 @Override
                 public void accept(Batch batch) {
-                    awaitReady(listener, ctx);
-                    ArrowBatches.fill(root, query.fields(), batch);
-                    listener.putNext();
+                    pending.add(batch);
+                    pendingRows[0] += batch.rows();
+                    if (pendingRows[0] >= MESSAGE_ROWS) {
+                        send(pending, query, root, listener, ctx);
+                        pendingRows[0] = 0;
+                    }
                 }
             });
+            if (!pending.isEmpty()) {
+                send(pending, query, root, listener, ctx);
+            }
             listener.completed();
         } catch (RuntimeException | OutOfMemoryError e) {
             listener.error(FlightErrors.of(e));
         } finally {
             running.decrementAndGet();
         }
+    }
+
+    /** Sends the pending batches as one Arrow record batch, once the client's stream can take it. */
+    private static void send(List<Batch> pending, PreparedQuery query, VectorSchemaRoot root, ServerStreamListener listener,
+                             QueryContext ctx) {
+        awaitReady(listener, ctx);
+        Batch batch = pending.size() == 1 ? pending.get(0) : BatchBuffer.concat(query.fields(), pending);
+        ArrowBatches.fill(root, query.fields(), batch);
+        listener.putNext();
+        pending.clear();
     }
 
     private static void awaitReady(ServerStreamListener listener, QueryContext ctx) {
