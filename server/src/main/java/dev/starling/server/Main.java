@@ -1,7 +1,13 @@
 package dev.starling.server;
 
 import dev.starling.engine.Starling;
+import dev.starling.server.config.ConfigException;
+import dev.starling.server.config.ConfigLoader;
+import dev.starling.server.config.ServerConfig;
 import dev.starling.server.flight.FlightSqlServer;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
@@ -10,44 +16,69 @@ import picocli.CommandLine.Option;
 
 /**
  * Starts Starling on a data directory (loading the demo dataset into an empty one) and serves it
- * over Arrow Flight SQL; in a terminal, also opens a SQL console on the same engine.
+ * over Arrow Flight SQL; in a terminal, also opens a SQL console on the same engine. Settings come
+ * from the configuration file, then environment variables, then these flags.
  */
 @Command(name = "starling", mixinStandardHelpOptions = true, version = "Starling 0.1.0",
         description = "GPU-accelerated SQL OLAP server (Arrow Flight SQL).")
 public final class Main implements Callable<Integer> {
 
-    @Option(names = "--data-dir", description = "Data directory (default: ${DEFAULT-VALUE}).")
-    private Path dataDir = Path.of("data");
+    @Option(names = "--config", description = "Configuration file (default: conf/starling.yaml when it exists).")
+    private Path config;
 
-    @Option(names = "--demo-sf", description = "Scale factor of the demo dataset generated into an empty data directory (default: ${DEFAULT-VALUE}).")
-    private double demoScaleFactor = 0.1;
+    @Option(names = "--data-dir", description = "Data directory (config: data_dir; default data).")
+    private Path dataDir;
 
-    @Option(names = "--no-demo", description = "Do not generate the demo dataset.")
+    @Option(names = "--port", description = "Flight SQL port (config: listen.port; default 32010).")
+    private Integer port;
+
+    @Option(names = "--bind", description = "Address to listen on (config: listen.bind; default 127.0.0.1).")
+    private String bind;
+
+    @Option(names = "--demo-sf", description = "Scale factor of the demo dataset generated into an empty data directory (config: demo.scale_factor; default 0.1).")
+    private Double demoScaleFactor;
+
+    @Option(names = "--no-demo", description = "Do not generate the demo dataset (config: demo.enabled).")
     private boolean noDemo;
-
-    @Option(names = "--port", description = "Flight SQL port (default: ${DEFAULT-VALUE}).")
-    private int port = 32010;
-
-    // There is no authentication yet, so by default only this machine can connect.
-    @Option(names = "--bind", description = "Address to listen on (default: ${DEFAULT-VALUE}; no authentication yet, so keep it local).")
-    private String bind = "127.0.0.1";
 
     @Option(names = "--console", negatable = true, description = "Open a SQL console on the engine (default: when run in a terminal).")
     private Boolean console;
 
+    @Option(names = "--hash-password", description = "Read a password from standard input, print its bcrypt hash for auth.users, and exit.")
+    private boolean hashPassword;
+
     public static void main(String[] args) {
-        System.exit(new CommandLine(new Main()).execute(args));
+        CommandLine cli = new CommandLine(new Main());
+        cli.setExecutionExceptionHandler((e, line, parsed) -> {
+            if (e instanceof ConfigException) {
+                line.getErr().println("starling: configuration error: " + e.getMessage());
+                return 2;
+            }
+            throw e;
+        });
+        System.exit(cli.execute(args));
     }
 
     @Override
     public Integer call() throws Exception {
-        try (Starling db = Starling.open(dataDir)) {
-            if (!noDemo) {
-                DemoData.ensure(db, demoScaleFactor, System.out);
+        if (hashPassword) {
+            String password = new BufferedReader(new InputStreamReader(System.in)).readLine();
+            System.out.println(FlightSqlServer.hashPassword(password == null ? new char[0] : password.toCharArray()));
+            return 0;
+        }
+        ServerConfig c = ConfigLoader.validate(withFlags(ConfigLoader.load(configFile(), System.getenv())));
+        System.setProperty("starling.gpu", c.gpu().enabled() ? "on" : "off");
+        System.setProperty("starling.gpu.device", String.valueOf(c.gpu().device()));
+        System.setProperty("starling.gpu.budget", String.valueOf(c.gpu().budgetBytes()));
+        try (Starling db = Starling.open(c.dataDir())) {
+            if (c.demo().enabled()) {
+                DemoData.ensure(db, c.demo().scaleFactor(), System.out);
             }
-            try (FlightSqlServer server = FlightSqlServer.start(db, bind, port)) {
-                System.out.printf("Serving Arrow Flight SQL on %s:%d (JDBC: jdbc:arrow-flight-sql://%s:%d/?useEncryption=false)%n",
-                        bind, server.port(), bind, server.port());
+            try (FlightSqlServer server = FlightSqlServer.start(db, c)) {
+                String host = c.listen().bind();
+                System.out.printf("Serving Arrow Flight SQL on %s:%d%s (JDBC: jdbc:arrow-flight-sql://%s:%d/?useEncryption=%s%s)%n",
+                        host, server.port(), c.tls().enabled() ? " over TLS" : "", host, server.port(),
+                        c.tls().enabled(), c.auth().required() ? "&user=...&password=..." : "");
                 if (console != null ? console : System.console() != null) {
                     new SqlConsole(db, System.in, System.out).run();
                 } else {
@@ -56,5 +87,21 @@ public final class Main implements Callable<Integer> {
             }
         }
         return 0;
+    }
+
+    private Path configFile() {
+        if (config != null) {
+            return config;
+        }
+        Path standard = Path.of("conf", "starling.yaml");
+        return Files.exists(standard) ? standard : null;
+    }
+
+    private ServerConfig withFlags(ServerConfig c) {
+        ServerConfig.Listen listen = new ServerConfig.Listen(bind != null ? bind : c.listen().bind(),
+                port != null ? port : c.listen().port());
+        ServerConfig.Demo demo = new ServerConfig.Demo(!noDemo && c.demo().enabled(),
+                demoScaleFactor != null ? demoScaleFactor : c.demo().scaleFactor());
+        return new ServerConfig(listen, dataDir != null ? dataDir : c.dataDir(), demo, c.auth(), c.tls(), c.gpu());
     }
 }

@@ -1,26 +1,57 @@
 package dev.starling.server.flight;
 
 import dev.starling.engine.Starling;
+import com.google.common.cache.CacheBuilder;
+import dev.starling.server.config.ConfigLoader;
+import dev.starling.server.config.ServerConfig;
 import java.io.IOException;
+import java.time.Duration;
 import org.apache.arrow.flight.FlightServer;
 import org.apache.arrow.flight.Location;
+import org.apache.arrow.flight.auth2.BasicCallHeaderAuthenticator;
+import org.apache.arrow.flight.auth2.GeneratedBearerTokenAuthenticator;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 
-/** Starling served over Arrow Flight SQL (gRPC over plain TCP). */
+/** Starling served over Arrow Flight SQL (gRPC, over TLS when configured), with password authentication when configured. */
 public final class FlightSqlServer implements AutoCloseable {
     private final BufferAllocator allocator = new RootAllocator();
     private final FlightServer server;
     private final StarlingFlightSqlProducer producer;
 
-    private FlightSqlServer(Starling db, String host, int port) throws IOException {
+    private FlightSqlServer(Starling db, ServerConfig config) throws IOException {
         this.producer = new StarlingFlightSqlProducer(db, allocator);
-        this.server = FlightServer.builder(allocator, Location.forGrpcInsecure(host, port), producer).build().start();
+        ServerConfig.Listen listen = config.listen();
+        Location location = config.tls().enabled()
+                ? Location.forGrpcTls(listen.bind(), listen.port())
+                : Location.forGrpcInsecure(listen.bind(), listen.port());
+        FlightServer.Builder builder = FlightServer.builder(allocator, location, producer);
+        if (config.tls().enabled()) {
+            builder.useTls(config.tls().cert().toFile(), config.tls().key().toFile());
+        }
+        if (config.auth().required()) {
+            // Basic credentials are checked once and exchanged for a bearer token that every
+            // later call carries; tokens expire token_minutes after they were issued.
+            builder.headerAuthenticator(new GeneratedBearerTokenAuthenticator(
+                    new BasicCallHeaderAuthenticator(new PasswordValidator(config.auth().users())),
+                    CacheBuilder.newBuilder().expireAfterWrite(Duration.ofMinutes(config.auth().tokenMinutes()))));
+        }
+        this.server = builder.build().start();
     }
 
-    /** Starts serving {@code db} on {@code host}:{@code port} (port 0: any free port). */
+    /** Starts serving {@code db} as {@code config} says (listen address, authentication, TLS). */
+    public static FlightSqlServer start(Starling db, ServerConfig config) throws IOException {
+        return new FlightSqlServer(db, ConfigLoader.validate(config));
+    }
+
+    /** Starts serving {@code db} on {@code host}:{@code port} (port 0: any free port), no authentication. */
     public static FlightSqlServer start(Starling db, String host, int port) throws IOException {
-        return new FlightSqlServer(db, host, port);
+        return start(db, new ServerConfig(new ServerConfig.Listen(host, port), null, null, null, null, null));
+    }
+
+    /** A bcrypt hash of a password, for {@code auth.users} in the configuration. */
+    public static String hashPassword(char[] password) {
+        return PasswordValidator.hash(password);
     }
 
     /** Queries whose results are streaming now. */

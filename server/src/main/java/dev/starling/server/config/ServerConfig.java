@@ -1,0 +1,74 @@
+package dev.starling.server.config;
+
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * The server's configuration, as {@code conf/starling.yaml} spells it (snake_case keys; every key
+ * optional, with the default given here), then environment variables, then command-line flags.
+ */
+public record ServerConfig(Listen listen, Path dataDir, Demo demo, Auth auth, Tls tls, Gpu gpu) {
+
+    public ServerConfig {
+        listen = listen == null ? new Listen(null, null) : listen;
+        dataDir = dataDir == null ? Path.of("data") : dataDir;
+        demo = demo == null ? new Demo(null, null) : demo;
+        auth = auth == null ? new Auth(null, null, null) : auth;
+        tls = tls == null ? new Tls(null, null) : tls;
+        gpu = gpu == null ? new Gpu(null, null, null) : gpu;
+    }
+
+    public static ServerConfig defaults() {
+        return new ServerConfig(null, null, null, null, null, null);
+    }
+
+    /** Where clients connect; port 0 takes any free port. */
+    public record Listen(String bind, Integer port) {
+        public Listen {
+            bind = bind == null ? "127.0.0.1" : bind;
+            port = port == null ? 32010 : port;
+        }
+    }
+
+    /** The dataset generated into an empty data directory: TPC-H, and SSB in schema {@code ssb}. */
+    public record Demo(Boolean enabled, Double scaleFactor) {
+        public Demo {
+            enabled = enabled == null || enabled;
+            scaleFactor = scaleFactor == null ? 0.1 : scaleFactor;
+        }
+    }
+
+    /**
+     * {@code mode: none} (no credentials; only on a loopback address) or {@code mode: password}
+     * (users with bcrypt hashes; a password buys a bearer token valid {@code token_minutes}).
+     */
+    public record Auth(String mode, List<User> users, Integer tokenMinutes) {
+        public Auth {
+            mode = mode == null ? "none" : mode;
+            users = users == null ? List.of() : List.copyOf(users);
+            tokenMinutes = tokenMinutes == null ? 60 : tokenMinutes;
+        }
+
+        public boolean required() {
+            return mode.equals("password");
+        }
+    }
+
+    public record User(String name, String passwordHash) { }
+
+    /** TLS when both a certificate chain and its private key (PEM, PKCS#8) are given. */
+    public record Tls(Path cert, Path key) {
+        public boolean enabled() {
+            return cert != null;
+        }
+    }
+
+    /** The GPU backend: whether to use one, which, and its device memory budget in bytes (0: most of it). */
+    public record Gpu(Boolean enabled, Integer device, Long budgetBytes) {
+        public Gpu {
+            enabled = enabled == null || enabled;
+            device = device == null ? 0 : device;
+            budgetBytes = budgetBytes == null ? 0 : budgetBytes;
+        }
+    }
+}

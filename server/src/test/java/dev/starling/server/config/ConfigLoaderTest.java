@@ -1,0 +1,91 @@
+package dev.starling.server.config;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ConfigLoaderTest {
+    @TempDir
+    Path dir;
+
+    private Path yaml(String text) throws Exception {
+        Path f = dir.resolve("starling.yaml");
+        Files.writeString(f, text);
+        return f;
+    }
+
+    @Test
+    void theShippedFileIsTheDefaults() {
+        ServerConfig shipped = ConfigLoader.validate(ConfigLoader.load(Path.of("../conf/starling.yaml"), Map.of()));
+        assertEquals(ServerConfig.defaults(), shipped);
+    }
+
+    @Test
+    void keysAndEnvironmentAndDefaults() throws Exception {
+        ServerConfig c = ConfigLoader.load(yaml("""
+                listen:
+                  port: 40000
+                data_dir: /srv/starling
+                auth:
+                  mode: password
+                  users:
+                    - name: analyst
+                      password_hash: "$2a$12$abcdefghijklmnopqrstuv"
+                """), Map.of("STARLING_BIND", "10.0.0.5"));
+        assertEquals(40000, c.listen().port());
+        assertEquals("10.0.0.5", c.listen().bind());
+        assertEquals(Path.of("/srv/starling"), c.dataDir());
+        assertTrue(c.auth().required());
+        assertEquals(60, c.auth().tokenMinutes());
+        assertEquals(0.1, c.demo().scaleFactor());
+        assertFalse(c.tls().enabled());
+        ConfigLoader.validate(c);
+    }
+
+    @Test
+    void anUnknownKeyIsNamedWithItsPath() throws Exception {
+        Path f = yaml("""
+                listen:
+                  port: 1
+                auth:
+                  mod: none
+                """);
+        ConfigException e = assertThrows(ConfigException.class, () -> ConfigLoader.load(f, Map.of()));
+        assertTrue(e.getMessage().contains("unknown key 'auth.mod'; known keys here: mode, token_minutes, users"), e.getMessage());
+        assertTrue(e.getMessage().contains("mode"), e.getMessage());
+    }
+
+    @Test
+    void aValueOfTheWrongTypeNamesItsKey() throws Exception {
+        Path f = yaml("listen:\n  port: lots\n");
+        ConfigException e = assertThrows(ConfigException.class, () -> ConfigLoader.load(f, Map.of()));
+        assertTrue(e.getMessage().contains("key 'listen.port' (line 2)"), e.getMessage());
+        ConfigException env = assertThrows(ConfigException.class,
+                () -> ConfigLoader.load(null, Map.of("STARLING_PORT", "x")));
+        assertEquals("STARLING_PORT='x' is not a number", env.getMessage());
+    }
+
+    @Test
+    void noAuthenticationOnlyOnLoopback() {
+        ServerConfig open = ConfigLoader.load(null, Map.of("STARLING_BIND", "0.0.0.0"));
+        ConfigException e = assertThrows(ConfigException.class, () -> ConfigLoader.validate(open));
+        assertTrue(e.getMessage().startsWith("auth.mode none serves anyone"), e.getMessage());
+        ConfigException noUsers = assertThrows(ConfigException.class,
+                () -> ConfigLoader.validate(ConfigLoader.load(null, Map.of("STARLING_AUTH", "password"))));
+        assertEquals("auth.mode password needs at least one entry in auth.users", noUsers.getMessage());
+    }
+
+    @Test
+    void tlsNeedsBothFiles() {
+        ConfigException e = assertThrows(ConfigException.class,
+                () -> ConfigLoader.validate(ConfigLoader.load(null, Map.of("STARLING_TLS_CERT", "x.crt"))));
+        assertEquals("tls.cert and tls.key go together: give both or neither", e.getMessage());
+    }
+}
