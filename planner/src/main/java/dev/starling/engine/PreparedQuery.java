@@ -2,16 +2,23 @@ package dev.starling.engine;
 
 import dev.starling.exec.plan.Field;
 import dev.starling.exec.plan.PlanNode;
+import dev.starling.engine.data.DataStatement;
 import java.util.List;
 
 /**
- * A planned query: its result columns and either the physical plan that produces them or, for
- * EXPLAIN, the lines of the plan it explains. Plans refer to the table versions they were planned
- * against, so a prepared query keeps answering over the data as it was when prepared.
+ * A prepared statement: a query's result columns and either the physical plan that produces them
+ * or, for EXPLAIN, the lines of the plan it explains; or a data statement (no result columns; it
+ * reports the rows it wrote). Plans refer to the table versions they were planned against, so a
+ * prepared query keeps answering over the data as it was when prepared.
  */
-public record PreparedQuery(String sql, List<Field> fields, PlanNode plan, List<String> explainLines) {
+public record PreparedQuery(String sql, List<Field> fields, PlanNode plan, List<String> explainLines,
+                            DataStatement update) {
 
     public boolean isExplain() {
         return explainLines != null;
+    }
+
+    public boolean isUpdate() {
+        return update != null;
     }
 }

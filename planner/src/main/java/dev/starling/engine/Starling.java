@@ -6,6 +6,9 @@ import dev.starling.exec.QueryContext;
 import dev.starling.exec.QueryResult;
 import dev.starling.exec.accel.BackendMode;
 import dev.starling.exec.accel.Placement;
+import dev.starling.engine.data.DataStatement;
+import dev.starling.engine.data.DataStatementParser;
+import dev.starling.engine.data.DataStatementRunner;
 import dev.starling.exec.plan.Field;
 import dev.starling.exec.plan.PlanNode;
 import dev.starling.exec.vector.Batch;
@@ -37,6 +40,7 @@ public final class Starling implements AutoCloseable {
     private final SqlPlanner planner;
     private final Executor executor;
     private final GpuBackend gpu;
+    private final DataStatementRunner dataStatements;
     private volatile BackendMode backendMode = BackendMode.AUTO;
 
     private Starling(Catalog catalog) {
@@ -44,6 +48,14 @@ public final class Starling implements AutoCloseable {
         this.planner = new SqlPlanner(catalog);
         this.gpu = GpuBackend.shared().orElse(null);
         this.executor = new Executor(Runtime.getRuntime().availableProcessors(), catalog, gpu);
+        this.dataStatements = new DataStatementRunner(catalog, (query, sink) -> {
+            PreparedQuery q = prepare(query);
+            if (q.isUpdate() || q.isExplain()) {
+                throw new StarlingSqlException("INSERT takes its rows from a SELECT or VALUES");
+            }
+            execute(q, newContext(), sink);
+            return q.fields();
+        });
     }
 
     public static Starling open(Path dataDir) {
@@ -80,22 +92,40 @@ public final class Starling implements AutoCloseable {
     /** Plans and runs one SQL query; {@code EXPLAIN query} returns the plan, one line per row. */
     public QueryResult query(String sql) {
         PreparedQuery q = prepare(sql);
+        if (q.isUpdate()) {
+            return new QueryResult(List.of(new Field("rows", DataType.BIGINT, false)), List.of(List.of(update(q))));
+        }
         if (q.isExplain()) {
             return new QueryResult(q.fields(), q.explainLines().stream().map(line -> List.<Object>of(line)).toList());
         }
         return executor.collect(q.plan(), new QueryContext(backendMode));
     }
 
-    /** Parses and plans {@code sql} (a query or {@code EXPLAIN query}) without running it. */
+    /**
+     * Parses and plans {@code sql} (a query, {@code EXPLAIN query}, or a data statement: CREATE
+     * TABLE, DROP TABLE, INSERT, LOAD, GENERATE) without running it.
+     */
     public PreparedQuery prepare(String sql) {
+        Optional<DataStatement> data = DataStatementParser.parse(sql);
+        if (data.isPresent()) {
+            return new PreparedQuery(sql, List.of(), null, null, data.get());
+        }
         Matcher m = EXPLAIN.matcher(sql);
         if (m.find()) {
             String plan = explain(blank(sql, m.start(2), m.end(2)));
             return new PreparedQuery(sql, List.of(new Field("plan", DataType.VARCHAR, false)), null,
-                    plan.lines().toList());
+                    plan.lines().toList(), null);
         }
         PlanNode plan = planner.plan(sql).plan();
-        return new PreparedQuery(sql, plan.output(), plan, null);
+        return new PreparedQuery(sql, plan.output(), plan, null, null);
+    }
+
+    /** Runs a prepared data statement, atomically and durably; returns the rows it wrote. */
+    public long update(PreparedQuery q) {
+        if (!q.isUpdate()) {
+            throw new IllegalArgumentException("not a data statement: " + q.sql());
+        }
+        return dataStatements.run(q.update());
     }
 
     /**
@@ -104,6 +134,9 @@ public final class Starling implements AutoCloseable {
      * carries this engine's backend mode.
      */
     public void execute(PreparedQuery q, QueryContext ctx, BatchSink sink) {
+        if (q.isUpdate()) {
+            throw new IllegalArgumentException("a data statement has no result to execute; run it with update()");
+        }
         if (q.isExplain()) {
             sink.start(q.fields());
             long[] codes = new long[q.explainLines().size()];

@@ -14,6 +14,8 @@ import org.apache.arrow.flight.CallStatus;
 import org.apache.arrow.flight.FlightDescriptor;
 import org.apache.arrow.flight.FlightEndpoint;
 import org.apache.arrow.flight.FlightInfo;
+import org.apache.arrow.flight.FlightStream;
+import org.apache.arrow.flight.PutResult;
 import org.apache.arrow.flight.Result;
 import org.apache.arrow.flight.SchemaResult;
 import org.apache.arrow.flight.Ticket;
@@ -28,16 +30,22 @@ import org.apache.arrow.flight.sql.impl.FlightSql.CommandGetSqlInfo;
 import org.apache.arrow.flight.sql.impl.FlightSql.CommandGetTableTypes;
 import org.apache.arrow.flight.sql.impl.FlightSql.CommandGetTables;
 import org.apache.arrow.flight.sql.impl.FlightSql.CommandPreparedStatementQuery;
+import org.apache.arrow.flight.sql.impl.FlightSql.CommandPreparedStatementUpdate;
 import org.apache.arrow.flight.sql.impl.FlightSql.CommandStatementQuery;
+import org.apache.arrow.flight.sql.impl.FlightSql.CommandStatementUpdate;
+import org.apache.arrow.flight.sql.impl.FlightSql.DoPutUpdateResult;
 import org.apache.arrow.flight.sql.impl.FlightSql.SqlSupportedTransaction;
 import org.apache.arrow.flight.sql.impl.FlightSql.TicketStatementQuery;
+import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
  * Starling's Flight SQL service: queries (ad hoc, and prepared statements, which is how the JDBC
  * driver runs every query) are planned when the client asks for their FlightInfo, so bad SQL fails
- * there with its position, and run when the client reads the ticket, streamed batch by batch; the
+ * there with its position, and run when the client reads the ticket, streamed batch by batch
+ * (a prepared query is planned again if tables changed since); data statements (CREATE and DROP
+ * TABLE, INSERT, LOAD, GENERATE) run as updates and report the rows they wrote; the
  * catalog metadata calls JDBC tools browse with; and the server's SqlInfo. Calls not implemented
  * here answer UNIMPLEMENTED.
  */
@@ -46,10 +54,15 @@ public final class StarlingFlightSqlProducer extends NoOpFlightSqlProducer {
     private final ResultStreamer streamer;
     private final CatalogMetadata metadata;
     private final SqlInfoBuilder sqlInfo;
-    private final Map<ByteString, PreparedQuery> prepared = new ConcurrentHashMap<>();
+    private final Map<ByteString, Prepared> prepared = new ConcurrentHashMap<>();
+    private final BufferAllocator allocator;
+
+    /** A prepared statement and the catalog version it was planned against. */
+    private record Prepared(PreparedQuery query, long catalogVersion) { }
 
     public StarlingFlightSqlProducer(Starling db, BufferAllocator allocator) {
         this.db = db;
+        this.allocator = allocator;
         this.streamer = new ResultStreamer(db, allocator);
         this.metadata = new CatalogMetadata(db.catalog(), allocator);
         this.sqlInfo = new SqlInfoBuilder()
@@ -57,7 +70,7 @@ public final class StarlingFlightSqlProducer extends NoOpFlightSqlProducer {
                 .withFlightSqlServerVersion("0.1.0")
                 .withFlightSqlServerArrowVersion(Schema.class.getPackage().getImplementationVersion() == null
                         ? "18.3.0" : Schema.class.getPackage().getImplementationVersion())
-                .withFlightSqlServerReadOnly(true)
+                .withFlightSqlServerReadOnly(false)
                 .withFlightSqlServerSql(true)
                 .withFlightSqlServerSubstrait(false)
                 .withFlightSqlServerTransaction(SqlSupportedTransaction.SQL_SUPPORTED_TRANSACTION_NONE)
@@ -65,7 +78,7 @@ public final class StarlingFlightSqlProducer extends NoOpFlightSqlProducer {
                 .withSqlIdentifierQuoteChar("\"")
                 .withSqlDdlCatalog(false)
                 .withSqlDdlSchema(false)
-                .withSqlDdlTable(false);
+                .withSqlDdlTable(true);
     }
 
     /** Queries whose results are streaming now. */
@@ -77,9 +90,10 @@ public final class StarlingFlightSqlProducer extends NoOpFlightSqlProducer {
     public void createPreparedStatement(ActionCreatePreparedStatementRequest request, CallContext context,
                                         StreamListener<Result> listener) {
         try {
+            long version = db.catalog().version();
             PreparedQuery query = db.prepare(request.getQuery());
             ByteString handle = ByteString.copyFromUtf8(UUID.randomUUID().toString());
-            prepared.put(handle, query);
+            prepared.put(handle, new Prepared(query, version));
             ActionCreatePreparedStatementResult result = ActionCreatePreparedStatementResult.newBuilder()
                     .setPreparedStatementHandle(handle)
                     .setDatasetSchema(ByteString.copyFrom(ArrowBatches.schema(query.fields()).serializeAsMessage()))
@@ -198,12 +212,53 @@ public final class StarlingFlightSqlProducer extends NoOpFlightSqlProducer {
     }
 
     private PreparedQuery preparedQuery(CommandPreparedStatementQuery command) {
-        PreparedQuery query = prepared.get(command.getPreparedStatementHandle());
-        if (query == null) {
+        return preparedQuery(command.getPreparedStatementHandle());
+    }
+
+    /** The prepared statement, planned again when tables changed since it was planned. */
+    private PreparedQuery preparedQuery(ByteString handle) {
+        Prepared p = prepared.get(handle);
+        if (p == null) {
             throw CallStatus.NOT_FOUND.withDescription("no prepared statement with this handle (closed or never made)")
                     .toRuntimeException();
         }
-        return query;
+        long version = db.catalog().version();
+        if (p.catalogVersion() != version && !p.query().isUpdate()) {
+            p = new Prepared(plan(p.query().sql()), version);
+            prepared.put(handle, p);
+        }
+        return p.query();
+    }
+
+    @Override
+    public Runnable acceptPutPreparedStatementUpdate(CommandPreparedStatementUpdate command, CallContext context,
+                                                     FlightStream stream, StreamListener<PutResult> ack) {
+        return () -> update(() -> preparedQuery(command.getPreparedStatementHandle()), ack);
+    }
+
+    @Override
+    public Runnable acceptPutStatement(CommandStatementUpdate command, CallContext context, FlightStream stream,
+                                       StreamListener<PutResult> ack) {
+        return () -> update(() -> plan(command.getQuery()), ack);
+    }
+
+    /** Runs a data statement and acknowledges with the rows it wrote. */
+    private void update(java.util.function.Supplier<PreparedQuery> statement, StreamListener<PutResult> ack) {
+        try {
+            PreparedQuery q = statement.get();
+            if (!q.isUpdate()) {
+                throw CallStatus.INVALID_ARGUMENT.withDescription("not a data statement (a query has results to fetch): "
+                        + q.sql()).toRuntimeException();
+            }
+            byte[] result = DoPutUpdateResult.newBuilder().setRecordCount(db.update(q)).build().toByteArray();
+            try (ArrowBuf buffer = allocator.buffer(result.length)) {
+                buffer.writeBytes(result);
+                ack.onNext(PutResult.metadata(buffer));
+            }
+            ack.onCompleted();
+        } catch (RuntimeException e) {
+            ack.onError(FlightErrors.of(e));
+        }
     }
 
     /** A FlightInfo whose one endpoint's ticket is {@code ticket}, read back on this server. */

@@ -1,0 +1,22 @@
+package dev.starling.engine.data;
+
+import dev.starling.storage.TableSchema;
+import java.nio.file.Path;
+import java.util.List;
+
+/** A statement that changes data or tables rather than reading them. */
+public sealed interface DataStatement {
+
+    record CreateTable(TableSchema schema, boolean ifNotExists) implements DataStatement { }
+
+    record DropTable(String table, boolean ifExists) implements DataStatement { }
+
+    /** {@code columns} empty: all, in order; {@code query} is the SELECT or VALUES whose rows go in. */
+    record Insert(String table, List<String> columns, String query) implements DataStatement { }
+
+    /** {@code format} null: from the file's extension. */
+    record Load(String table, Path file, String format) implements DataStatement { }
+
+    /** Generates a benchmark's tables ({@code tpch} or {@code ssb}) at a scale factor into a schema ("" for none). */
+    record Generate(String benchmark, double scaleFactor, String schema) implements DataStatement { }
+}

@@ -1,0 +1,191 @@
+package dev.starling.engine.data;
+
+import dev.starling.storage.ColumnSchema;
+import dev.starling.storage.DataType;
+import dev.starling.storage.ForeignKey;
+import dev.starling.storage.TableSchema;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Recognizes and parses the statements that change data:
+ * <pre>
+ * CREATE TABLE [IF NOT EXISTS] t (c type [NOT NULL] [PRIMARY KEY] [REFERENCES r (k)], ...,
+ *                                 [PRIMARY KEY (c, ...)], [FOREIGN KEY (c) REFERENCES r (k)])
+ * DROP TABLE [IF EXISTS] t
+ * INSERT INTO t [(c, ...)] {SELECT ... | VALUES ...}
+ * LOAD [INTO] [TABLE] t FROM 'file' [FORMAT TBL | CSV]
+ * GENERATE {TPCH | SSB} [SCALE] [FACTOR] n [SCHEMA s]
+ * </pre>
+ * Anything else is not one of them (a query). Errors point at the token at fault.
+ */
+public final class DataStatementParser {
+    private DataStatementParser() { }
+
+    public static Optional<DataStatement> parse(String sql) {
+        Tokens t = new Tokens(sql);
+        Tokens.Token first = t.peek();
+        DataStatement statement;
+        if (first.is("create")) {
+            statement = create(t);
+        } else if (first.is("drop")) {
+            statement = drop(t);
+        } else if (first.is("insert")) {
+            return Optional.of(insert(t));
+        } else if (first.is("load")) {
+            statement = load(t);
+        } else if (first.is("generate")) {
+            statement = generate(t);
+        } else {
+            return Optional.empty();
+        }
+        t.expectEnd();
+        return Optional.of(statement);
+    }
+
+    private static DataStatement create(Tokens t) {
+        t.expect("create");
+        t.expect("table");
+        boolean ifNotExists = false;
+        if (t.accept("if")) {
+            t.expect("not");
+            t.expect("exists");
+            ifNotExists = true;
+        }
+        String name = t.tableName();
+        t.expect("(");
+        List<ColumnSchema> columns = new ArrayList<>();
+        List<String> primaryKey = new ArrayList<>();
+        List<ForeignKey> foreignKeys = new ArrayList<>();
+        do {
+            if (t.accept("primary")) {
+                t.expect("key");
+                primaryKey.addAll(columnList(t));
+            } else if (t.accept("foreign")) {
+                t.expect("key");
+                List<String> cols = columnList(t);
+                t.expect("references");
+                String table = t.tableName();
+                foreignKeys.add(new ForeignKey(cols, table, columnList(t)));
+            } else {
+                column(t, columns, primaryKey, foreignKeys);
+            }
+        } while (t.accept(","));
+        t.expect(")");
+        try {
+            return new DataStatement.CreateTable(new TableSchema(name, columns, primaryKey, foreignKeys), ifNotExists);
+        } catch (IllegalArgumentException e) {
+            throw t.error(0, e.getMessage());
+        }
+    }
+
+    private static void column(Tokens t, List<ColumnSchema> columns, List<String> primaryKey, List<ForeignKey> fks) {
+        String name = t.identifier("a column name or PRIMARY KEY or FOREIGN KEY");
+        int typeAt = t.peek().offset();
+        StringBuilder type = new StringBuilder(t.identifier("a column type"));
+        if (type.toString().equals("double") && t.peek().is("precision")) {
+            type.append(' ').append(t.next().text());
+        }
+        if (t.accept("(")) {
+            type.append('(').append((long) t.number("a length or precision"));
+            if (t.accept(",")) {
+                type.append(',').append((long) t.number("a scale"));
+            }
+            t.expect(")");
+            type.append(')');
+        }
+        DataType dataType;
+        try {
+            dataType = DataType.parse(type.toString());
+        } catch (IllegalArgumentException e) {
+            throw t.error(typeAt, e.getMessage());
+        }
+        boolean nullable = true;
+        while (true) {
+            if (t.accept("not")) {
+                t.expect("null");
+                nullable = false;
+            } else if (t.accept("null")) {
+                nullable = true;
+            } else if (t.accept("primary")) {
+                t.expect("key");
+                primaryKey.add(name);
+                nullable = false;
+            } else if (t.accept("references")) {
+                String table = t.tableName();
+                fks.add(new ForeignKey(List.of(name), table, columnList(t)));
+            } else {
+                break;
+            }
+        }
+        columns.add(new ColumnSchema(name, dataType, nullable));
+    }
+
+    private static List<String> columnList(Tokens t) {
+        List<String> names = new ArrayList<>();
+        t.expect("(");
+        do {
+            names.add(t.identifier("a column name"));
+        } while (t.accept(","));
+        t.expect(")");
+        return names;
+    }
+
+    private static DataStatement drop(Tokens t) {
+        t.expect("drop");
+        t.expect("table");
+        boolean ifExists = false;
+        if (t.accept("if")) {
+            t.expect("exists");
+            ifExists = true;
+        }
+        return new DataStatement.DropTable(t.tableName(), ifExists);
+    }
+
+    private static DataStatement insert(Tokens t) {
+        t.expect("insert");
+        t.expect("into");
+        String table = t.tableName();
+        List<String> columns = t.peek().text().equals("(") && !t.peek(1).is("select") && !t.peek(1).is("values")
+                ? columnList(t) : List.of();
+        if (!t.peek().is("select") && !t.peek().is("values") && !t.peek().text().equals("(") && !t.peek().is("with")) {
+            throw t.error(t.peek().offset(), "expected SELECT or VALUES after INSERT INTO " + table);
+        }
+        // The rest, with its offset kept as blanks so errors in it keep their positions.
+        String query = " ".repeat(t.restOffset()) + t.sql().substring(t.restOffset());
+        return new DataStatement.Insert(table, columns, query.stripTrailing().replaceAll(";$", ""));
+    }
+
+    private static DataStatement load(Tokens t) {
+        t.expect("load");
+        t.accept("into");
+        t.accept("table");
+        String table = t.tableName();
+        t.expect("from");
+        Path file = Path.of(t.string("the file to load"));
+        String format = null;
+        if (t.accept("format")) {
+            Tokens.Token f = t.next();
+            if (!f.is("tbl") && !f.is("csv")) {
+                throw t.error(f.offset(), "unknown format '" + f.text() + "': expected TBL or CSV");
+            }
+            format = f.name();
+        }
+        return new DataStatement.Load(table, file, format);
+    }
+
+    private static DataStatement generate(Tokens t) {
+        t.expect("generate");
+        Tokens.Token which = t.next();
+        if (!which.is("tpch") && !which.is("ssb")) {
+            throw t.error(which.offset(), "expected TPCH or SSB but found '" + which.text() + "'");
+        }
+        t.accept("scale");
+        t.accept("factor");
+        double sf = t.number("a scale factor");
+        String schema = t.accept("schema") ? t.identifier("a schema name") : "";
+        return new DataStatement.Generate(which.name(), sf, schema);
+    }
+}

@@ -1,0 +1,137 @@
+package dev.starling.engine.data;
+
+import dev.starling.engine.StarlingSqlException;
+import dev.starling.exec.BatchSink;
+import dev.starling.exec.plan.Field;
+import dev.starling.exec.vector.Batch;
+import dev.starling.storage.Catalog;
+import dev.starling.storage.Table;
+import dev.starling.storage.TableBuilder;
+import dev.starling.storage.gen.SsbGenerator;
+import dev.starling.storage.gen.TpchGenerator;
+import dev.starling.storage.load.LoadFormat;
+import dev.starling.storage.load.TableLoader;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Runs data statements against the catalog. Each is atomic and durable: a new table version is
+ * built whole and only then committed (written to the data directory, then made visible), so a
+ * statement that fails half-way leaves every table as it was.
+ */
+public final class DataStatementRunner {
+
+    /** Runs a query for an INSERT, streaming its result. */
+    public interface QueryRunner {
+        List<Field> run(String sql, BatchSink sink);
+    }
+
+    private final Catalog catalog;
+    private final QueryRunner queries;
+
+    public DataStatementRunner(Catalog catalog, QueryRunner queries) {
+        this.catalog = catalog;
+        this.queries = queries;
+    }
+
+    /** Runs {@code statement}; returns the rows it wrote (0 for CREATE and DROP). */
+    public long run(DataStatement statement) {
+        try {
+            return switch (statement) {
+                case DataStatement.CreateTable c -> create(c);
+                case DataStatement.DropTable d -> drop(d);
+                case DataStatement.Insert i -> insert(i);
+                case DataStatement.Load l -> load(l);
+                case DataStatement.Generate g -> generate(g);
+            };
+        } catch (StarlingSqlException e) {
+            throw e;
+        } catch (IllegalArgumentException | IllegalStateException | ArithmeticException e) {
+            throw new StarlingSqlException(e.getMessage());
+        }
+    }
+
+    private long create(DataStatement.CreateTable c) {
+        if (c.ifNotExists() && catalog.table(c.schema().name()).isPresent()) {
+            return 0;
+        }
+        catalog.create(new TableBuilder(c.schema(), catalog).build());
+        return 0;
+    }
+
+    private long drop(DataStatement.DropTable d) {
+        if (d.ifExists() && catalog.table(d.table()).isEmpty()) {
+            return 0;
+        }
+        catalog.drop(d.table());
+        return 0;
+    }
+
+    private long insert(DataStatement.Insert insert) {
+        Table base = existing(insert.table());
+        List<String> names = insert.columns().isEmpty()
+                ? base.schema().columns().stream().map(c -> c.name()).toList() : insert.columns();
+        int[] target = new int[names.size()];
+        for (int i = 0; i < target.length; i++) {
+            target[i] = base.schema().indexOf(names.get(i));
+            if (target[i] < 0) {
+                throw new StarlingSqlException("table " + base.name() + " has no column " + names.get(i));
+            }
+        }
+        if (Set.copyOf(names).size() != names.size()) {
+            throw new StarlingSqlException("a column is named twice in INSERT INTO " + base.name());
+        }
+        TableBuilder builder = TableBuilder.appendingTo(base, catalog);
+        RowAppender appender = new RowAppender(builder, target);
+        long before = builder.rows();
+        queries.run(insert.query(), new BatchSink() {
+            @Override
+            public void start(List<Field> fields) {
+                if (fields.size() != target.length) {
+                    throw new StarlingSqlException("INSERT INTO " + base.name() + " names " + target.length
+                            + " columns but its query yields " + fields.size());
+                }
+            }
+
+            @Override
+            public void accept(Batch batch) {
+                Object[] row = new Object[batch.width()];
+                for (int r = 0; r < batch.rows(); r++) {
+                    for (int c = 0; c < row.length; c++) {
+                        row[c] = batch.column(c).value(r);
+                    }
+                    appender.append(row);
+                }
+            }
+        });
+        catalog.commitAppend(base, builder.build());
+        return builder.rows() - before;
+    }
+
+    private long load(DataStatement.Load load) {
+        existing(load.table());
+        LoadFormat format = load.format() == null ? LoadFormat.forFile(load.file())
+                : load.format().equals("csv") ? LoadFormat.CSV : LoadFormat.TBL;
+        return new TableLoader(catalog).append(load.table(), load.file(), format).rowsLoaded();
+    }
+
+    private static final List<String> TPCH_TABLES =
+            List.of("region", "nation", "supplier", "customer", "part", "partsupp", "orders", "lineitem");
+    private static final List<String> SSB_TABLES = List.of("dwdate", "customer", "supplier", "part", "lineorder");
+
+    private long generate(DataStatement.Generate g) {
+        boolean tpch = g.benchmark().equals("tpch");
+        if (tpch) {
+            TpchGenerator.generate(catalog, g.scaleFactor(), g.schema());
+        } else {
+            SsbGenerator.generate(catalog, g.scaleFactor(), g.schema());
+        }
+        String prefix = g.schema().isEmpty() ? "" : g.schema() + ".";
+        return (tpch ? TPCH_TABLES : SSB_TABLES).stream()
+                .mapToLong(t -> catalog.table(prefix + t).map(Table::rowCount).orElse(0L)).sum();
+    }
+
+    private Table existing(String name) {
+        return catalog.table(name).orElseThrow(() -> new StarlingSqlException("table " + name + " does not exist"));
+    }
+}

@@ -1,0 +1,84 @@
+package dev.starling.planner;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import dev.starling.engine.Starling;
+import dev.starling.engine.StarlingSqlException;
+import java.math.BigDecimal;
+import java.time.LocalDate;
+import java.util.Arrays;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** CREATE / DROP TABLE, INSERT, GENERATE through the embedded API: values, conversions, errors. */
+class DataStatementTest {
+
+    private static List<List<Object>> rows(Starling db, String sql) {
+        return db.query(sql).rows();
+    }
+
+    @Test
+    void insertConvertsToTheColumnTypesAndFillsUnnamedColumnsWithNull() {
+        try (Starling db = Starling.inMemory()) {
+            db.query("CREATE TABLE t (id INT PRIMARY KEY, price DECIMAL(10,2), d DATE, note VARCHAR(10), x DOUBLE)");
+            assertEquals(List.of(List.of(3L)), rows(db, "INSERT INTO t (id, price, d) VALUES (1, 1.005, DATE '2024-02-29'), "
+                    + "(2, 7, DATE '1970-01-01'), (3, -2.345, NULL)"));
+            assertEquals(List.of(List.of(1L)), rows(db, "insert into t (note, id, x) select 'copied', id + 10, price * 2 from t where id = 1"));
+            assertEquals(List.of(
+                    Arrays.asList(1, new BigDecimal("1.01"), LocalDate.of(2024, 2, 29), null, null),
+                    Arrays.asList(2, new BigDecimal("7.00"), LocalDate.of(1970, 1, 1), null, null),
+                    Arrays.asList(3, new BigDecimal("-2.35"), null, null, null),
+                    Arrays.asList(11, null, null, "copied", 2.02)), rows(db, "SELECT * FROM t ORDER BY id"));
+        }
+    }
+
+    @Test
+    void ifExistsAndIfNotExists() {
+        try (Starling db = Starling.inMemory()) {
+            db.query("CREATE TABLE IF NOT EXISTS a (k INT)");
+            db.query("CREATE TABLE IF NOT EXISTS a (k INT, other INT)");
+            assertEquals(1, db.catalog().require("a").schema().columns().size());
+            StarlingSqlException again = assertThrows(StarlingSqlException.class, () -> db.query("CREATE TABLE a (k INT)"));
+            assertEquals("table a already exists", again.getMessage());
+            db.query("DROP TABLE a");
+            db.query("DROP TABLE IF EXISTS a");
+            StarlingSqlException gone = assertThrows(StarlingSqlException.class, () -> db.query("DROP TABLE a"));
+            assertEquals("table a does not exist", gone.getMessage());
+        }
+    }
+
+    @Test
+    void errorsPointAtTheirPlace() {
+        try (Starling db = Starling.inMemory()) {
+            StarlingSqlException type = assertThrows(StarlingSqlException.class,
+                    () -> db.query("CREATE TABLE t (\n  a INTEGR)"));
+            assertEquals("line 2, column 5: unsupported column type 'integr'", type.getMessage());
+            StarlingSqlException syntax = assertThrows(StarlingSqlException.class,
+                    () -> db.query("CREATE TABLE t (a INT,)"));
+            assertEquals("line 1, column 23: expected a column name or PRIMARY KEY or FOREIGN KEY but found ')'",
+                    syntax.getMessage());
+            db.query("CREATE TABLE t (a INT NOT NULL, b INT)");
+            StarlingSqlException arity = assertThrows(StarlingSqlException.class,
+                    () -> db.query("INSERT INTO t VALUES (1, 2, 3)"));
+            assertEquals("INSERT INTO t names 2 columns but its query yields 3", arity.getMessage());
+            StarlingSqlException inQuery = assertThrows(StarlingSqlException.class,
+                    () -> db.query("INSERT INTO t SELECT nope FROM t"));
+            assertEquals(1, inQuery.line());
+            assertEquals(22, inQuery.column());
+            StarlingSqlException notNull = assertThrows(StarlingSqlException.class,
+                    () -> db.query("INSERT INTO t (b) VALUES (1)"));
+            assertEquals("column a is NOT NULL", notNull.getMessage());
+            assertEquals(0, db.catalog().require("t").rowCount());
+        }
+    }
+
+    @Test
+    void generateMakesABenchmarkInASchema() {
+        try (Starling db = Starling.inMemory()) {
+            long rows = (Long) rows(db, "GENERATE SSB SCALE FACTOR 0.001 SCHEMA s").get(0).get(0);
+            assertEquals(rows, db.catalog().tables().stream().mapToLong(t -> t.rowCount()).sum());
+            assertEquals(List.of(List.of(5L)), rows(db, "SELECT count(DISTINCT c_region) FROM s.customer"));
+        }
+    }
+}
