@@ -26,6 +26,9 @@ import org.apache.arrow.flight.sql.impl.FlightSql.ActionCreatePreparedStatementR
 import org.apache.arrow.flight.sql.impl.FlightSql.ActionCreatePreparedStatementResult;
 import org.apache.arrow.flight.sql.impl.FlightSql.CommandGetCatalogs;
 import org.apache.arrow.flight.sql.impl.FlightSql.CommandGetDbSchemas;
+import org.apache.arrow.flight.sql.impl.FlightSql.CommandGetExportedKeys;
+import org.apache.arrow.flight.sql.impl.FlightSql.CommandGetImportedKeys;
+import org.apache.arrow.flight.sql.impl.FlightSql.CommandGetPrimaryKeys;
 import org.apache.arrow.flight.sql.impl.FlightSql.CommandGetSqlInfo;
 import org.apache.arrow.flight.sql.impl.FlightSql.CommandGetTableTypes;
 import org.apache.arrow.flight.sql.impl.FlightSql.CommandGetTables;
@@ -46,13 +49,14 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * there with its position, and run when the client reads the ticket, streamed batch by batch
  * (a prepared query is planned again if tables changed since); data statements (CREATE and DROP
  * TABLE, INSERT, LOAD, GENERATE) run as updates and report the rows they wrote; the
- * catalog metadata calls JDBC tools browse with; and the server's SqlInfo. Calls not implemented
+ * catalog metadata calls JDBC tools browse with (tables, columns, keys); and the server's SqlInfo. Calls not implemented
  * here answer UNIMPLEMENTED.
  */
 public final class StarlingFlightSqlProducer extends NoOpFlightSqlProducer {
     private final Starling db;
     private final ResultStreamer streamer;
     private final CatalogMetadata metadata;
+    private final KeyMetadata keys;
     private final SqlInfoBuilder sqlInfo;
     private final Map<ByteString, Prepared> prepared = new ConcurrentHashMap<>();
     private final BufferAllocator allocator;
@@ -65,6 +69,7 @@ public final class StarlingFlightSqlProducer extends NoOpFlightSqlProducer {
         this.allocator = allocator;
         this.streamer = new ResultStreamer(db, allocator);
         this.metadata = new CatalogMetadata(db.catalog(), allocator);
+        this.keys = new KeyMetadata(db.catalog(), allocator);
         this.sqlInfo = new SqlInfoBuilder()
                 .withFlightSqlServerName("Starling")
                 .withFlightSqlServerVersion("0.1.0")
@@ -191,6 +196,39 @@ public final class StarlingFlightSqlProducer extends NoOpFlightSqlProducer {
     @Override
     public void getStreamTableTypes(CallContext context, ServerStreamListener listener) {
         metadata.tableTypes(listener);
+    }
+
+    @Override
+    public FlightInfo getFlightInfoPrimaryKeys(CommandGetPrimaryKeys request, CallContext context,
+                                               FlightDescriptor descriptor) {
+        return info(Schemas.GET_PRIMARY_KEYS_SCHEMA, request, descriptor);
+    }
+
+    @Override
+    public void getStreamPrimaryKeys(CommandGetPrimaryKeys command, CallContext context, ServerStreamListener listener) {
+        keys.primaryKeys(command.hasDbSchema() ? command.getDbSchema() : null, command.getTable(), listener);
+    }
+
+    @Override
+    public FlightInfo getFlightInfoImportedKeys(CommandGetImportedKeys request, CallContext context,
+                                                FlightDescriptor descriptor) {
+        return info(Schemas.GET_IMPORTED_KEYS_SCHEMA, request, descriptor);
+    }
+
+    @Override
+    public void getStreamImportedKeys(CommandGetImportedKeys command, CallContext context, ServerStreamListener listener) {
+        keys.importedKeys(command.hasDbSchema() ? command.getDbSchema() : null, command.getTable(), listener);
+    }
+
+    @Override
+    public FlightInfo getFlightInfoExportedKeys(CommandGetExportedKeys request, CallContext context,
+                                                FlightDescriptor descriptor) {
+        return info(Schemas.GET_EXPORTED_KEYS_SCHEMA, request, descriptor);
+    }
+
+    @Override
+    public void getStreamExportedKeys(CommandGetExportedKeys command, CallContext context, ServerStreamListener listener) {
+        keys.exportedKeys(command.hasDbSchema() ? command.getDbSchema() : null, command.getTable(), listener);
     }
 
     @Override

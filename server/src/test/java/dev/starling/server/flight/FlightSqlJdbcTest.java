@@ -103,6 +103,27 @@ class FlightSqlJdbcTest {
             }
             assertEquals(List.of("", "ssb"), schemas);
             assertEquals("Starling", md.getDatabaseProductName());
+            List<String> key = new ArrayList<>();
+            try (ResultSet rs = md.getPrimaryKeys(null, "", "lineitem")) {
+                while (rs.next()) {
+                    key.add(rs.getShort("KEY_SEQ") + ":" + rs.getString("COLUMN_NAME"));
+                }
+            }
+            assertEquals(List.of("1:l_orderkey", "2:l_linenumber"), key);
+            List<String> imported = new ArrayList<>();
+            try (ResultSet rs = md.getImportedKeys(null, "", "lineitem")) {
+                while (rs.next()) {
+                    imported.add(rs.getString("FKCOLUMN_NAME") + "->" + rs.getString("PKTABLE_NAME") + "." + rs.getString("PKCOLUMN_NAME"));
+                }
+            }
+            assertTrue(imported.contains("l_orderkey->orders.o_orderkey"), imported.toString());
+            List<String> exported = new ArrayList<>();
+            try (ResultSet rs = md.getExportedKeys(null, "", "nation")) {
+                while (rs.next()) {
+                    exported.add(rs.getString("FKTABLE_NAME") + "." + rs.getString("FKCOLUMN_NAME"));
+                }
+            }
+            assertEquals(List.of("customer.c_nationkey", "supplier.s_nationkey"), exported.stream().sorted().toList());
         }
     }
 
