@@ -3,16 +3,27 @@ package dev.starling.engine;
 import dev.starling.exec.plan.Field;
 import dev.starling.exec.plan.PlanNode;
 import dev.starling.engine.data.DataStatement;
+import dev.starling.storage.DataType;
 import java.util.List;
 
 /**
  * A prepared statement: a query's result columns and either the physical plan that produces them
  * or, for EXPLAIN, the lines of the plan it explains; or a data statement (no result columns; it
  * reports the rows it wrote). Plans refer to the table versions they were planned against, so a
- * prepared query keeps answering over the data as it was when prepared.
+ * prepared query keeps answering over the data as it was when prepared. A statement with
+ * parameter markers ({@code ?}) has their types and no plan until values are bound.
  */
 public record PreparedQuery(String sql, List<Field> fields, PlanNode plan, List<String> explainLines,
-                            DataStatement update) {
+                            DataStatement update, List<DataType> parameters) {
+
+    public PreparedQuery {
+        parameters = List.copyOf(parameters);
+    }
+
+    /** Whether values must be bound to its {@code ?} markers ({@link Starling#bind}) before it runs. */
+    public boolean needsParameters() {
+        return !parameters.isEmpty();
+    }
 
     public boolean isExplain() {
         return explainLines != null;

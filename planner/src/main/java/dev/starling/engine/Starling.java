@@ -20,6 +20,7 @@ import dev.starling.planner.explain.PlanExplainer;
 import dev.starling.storage.Catalog;
 import dev.starling.storage.DataType;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.regex.Matcher;
@@ -91,7 +92,11 @@ public final class Starling implements AutoCloseable {
 
     /** Plans and runs one SQL query; {@code EXPLAIN query} returns the plan, one line per row. */
     public QueryResult query(String sql) {
-        PreparedQuery q = prepare(sql);
+        return query(prepare(sql));
+    }
+
+    /** Runs a prepared statement (its parameters bound) and keeps its whole result. */
+    public QueryResult query(PreparedQuery q) {
         if (q.isUpdate()) {
             return new QueryResult(List.of(new Field("rows", DataType.BIGINT, false)), List.of(List.of(update(q))));
         }
@@ -106,22 +111,59 @@ public final class Starling implements AutoCloseable {
      * TABLE, DROP TABLE, INSERT, LOAD, GENERATE) without running it.
      */
     public PreparedQuery prepare(String sql) {
-        Optional<DataStatement> data = DataStatementParser.parse(sql);
+        int markers = ParameterBinder.markers(sql).length;
+        Optional<DataStatement> data = DataStatementParser.parse(markers == 0 ? sql : sql.replace('?', '0'));
         if (data.isPresent()) {
-            return new PreparedQuery(sql, List.of(), null, null, data.get());
+            return new PreparedQuery(sql, List.of(), null, null, data.get(),
+                    markers == 0 ? List.of() : dataParameterTypes(sql, data.get(), markers));
+        }
+        if (markers > 0) {
+            SqlPlanner.Signature signature = planner.signature(sql);
+            return new PreparedQuery(sql, signature.fields(), null, null, null, signature.parameters());
         }
         Matcher m = EXPLAIN.matcher(sql);
         if (m.find()) {
             String plan = explain(blank(sql, m.start(2), m.end(2)));
             return new PreparedQuery(sql, List.of(new Field("plan", DataType.VARCHAR, false)), null,
-                    plan.lines().toList(), null);
+                    plan.lines().toList(), null, List.of());
         }
         PlanNode plan = planner.plan(sql).plan();
-        return new PreparedQuery(sql, plan.output(), plan, null, null);
+        return new PreparedQuery(sql, plan.output(), plan, null, null, List.of());
+    }
+
+    /**
+     * The types of a data statement's parameters: in an INSERT's VALUES, a marker standing for a
+     * whole value takes its column's type; any other marker is text, converted where it is used.
+     */
+    private List<DataType> dataParameterTypes(String sql, DataStatement statement, int markers) {
+        List<DataType> types = new ArrayList<>(java.util.Collections.nCopies(markers, DataType.VARCHAR));
+        if (statement instanceof DataStatement.Insert insert) {
+            var schema = catalog.table(insert.table()).map(t -> t.schema()).orElse(null);
+            if (schema != null) {
+                List<String> columns = insert.columns().isEmpty()
+                        ? schema.columns().stream().map(c -> c.name()).toList() : insert.columns();
+                int[] position = ParameterBinder.valuesPositions(sql);
+                for (int p = 0; p < markers; p++) {
+                    int column = position[p];
+                    if (column >= 0 && column < columns.size() && schema.indexOf(columns.get(column)) >= 0) {
+                        types.set(p, schema.column(schema.indexOf(columns.get(column))).type());
+                    }
+                }
+            }
+        }
+        return types;
+    }
+
+    /** The statement with {@code values} in place of its parameter markers, prepared to run. */
+    public PreparedQuery bind(PreparedQuery q, List<Object> values) {
+        return prepare(ParameterBinder.bind(q.sql(), q.parameters(), values));
     }
 
     /** Runs a prepared data statement, atomically and durably; returns the rows it wrote. */
     public long update(PreparedQuery q) {
+        if (q.needsParameters()) {
+            throw new StarlingSqlException("the statement has " + q.parameters().size() + " parameters and none were bound");
+        }
         if (!q.isUpdate()) {
             throw new IllegalArgumentException("not a data statement: " + q.sql());
         }
@@ -136,6 +178,9 @@ public final class Starling implements AutoCloseable {
     public void execute(PreparedQuery q, QueryContext ctx, BatchSink sink) {
         if (q.isUpdate()) {
             throw new IllegalArgumentException("a data statement has no result to execute; run it with update()");
+        }
+        if (q.needsParameters()) {
+            throw new StarlingSqlException("the query has " + q.parameters().size() + " parameters and none were bound");
         }
         if (q.isExplain()) {
             sink.start(q.fields());

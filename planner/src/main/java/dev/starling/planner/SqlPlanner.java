@@ -10,7 +10,18 @@ import dev.starling.planner.translate.PlanTranslator;
 import dev.starling.planner.type.StarlingTypeSystem;
 import dev.starling.storage.Catalog;
 import dev.starling.planner.sql.StarlingOperators;
+import dev.starling.exec.plan.Field;
+import dev.starling.planner.type.TypeMapping;
+import dev.starling.storage.DataType;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Properties;
+import org.apache.calcite.jdbc.CalciteSchema;
+import org.apache.calcite.jdbc.JavaTypeFactoryImpl;
+import org.apache.calcite.prepare.CalciteCatalogReader;
+import org.apache.calcite.rel.type.RelDataTypeField;
+import org.apache.calcite.sql.util.SqlOperatorTables;
+import org.apache.calcite.sql.validate.SqlValidatorUtil;
 import org.apache.calcite.avatica.util.Casing;
 import org.apache.calcite.config.CalciteConnectionConfigImpl;
 import org.apache.calcite.config.CalciteConnectionProperty;
@@ -107,6 +118,47 @@ public final class SqlPlanner {
             throw new StarlingSqlException("cannot plan query: " + e.getMessage(), 0, 0, e);
         } finally {
             planner.close();
+        }
+    }
+
+    /** A query's result columns and the types of its parameters ({@code ?}), as Calcite's validator infers them. */
+    public record Signature(List<Field> fields, List<DataType> parameters) { }
+
+    /**
+     * Validates a query with parameter markers without planning it: its result columns, and the
+     * type each {@code ?} must have, from the context it appears in.
+     */
+    public Signature signature(String sql) {
+        FrameworkConfig config = config();
+        SqlNode parsed;
+        try {
+            parsed = SqlParser.create(sql, config.getParserConfig()).parseQuery();
+        } catch (SqlParseException e) {
+            var pos = e.getPos();
+            throw new StarlingSqlException(e.getMessage().lines().findFirst().orElse("syntax error")
+                    .replaceAll(" at line \\d+, column \\d+\\.?$", ""),
+                    pos == null ? 0 : pos.getLineNum(), pos == null ? 0 : pos.getColumnNum(), e);
+        }
+        JavaTypeFactoryImpl types = new JavaTypeFactoryImpl(StarlingTypeSystem.INSTANCE);
+        CalciteCatalogReader reader = new CalciteCatalogReader(CalciteSchema.from(config.getDefaultSchema()).root(),
+                List.of(CatalogSchema.NAME), types, CONNECTION_CONFIG);
+        SqlValidator validator = SqlValidatorUtil.newValidator(
+                SqlOperatorTables.chain(config.getOperatorTable(), reader), reader, types,
+                config.getSqlValidatorConfig().withDefaultNullCollation(NullCollation.LAST));
+        try {
+            SqlNode validated = validator.validate(parsed);
+            List<Field> fields = new ArrayList<>();
+            for (RelDataTypeField f : validator.getValidatedNodeType(validated).getFieldList()) {
+                fields.add(new Field(f.getName(), TypeMapping.toStarling(f.getType()), f.getType().isNullable()));
+            }
+            List<DataType> parameters = new ArrayList<>();
+            for (RelDataTypeField p : validator.getParameterRowType(validated).getFieldList()) {
+                parameters.add(TypeMapping.toStarling(p.getType()));
+            }
+            return new Signature(fields, parameters);
+        } catch (CalciteContextException c) {
+            String message = c.getCause() == null ? c.getMessage() : c.getCause().getMessage();
+            throw new StarlingSqlException(message, c.getPosLine(), c.getPosColumn(), c);
         }
     }
 

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.starling.engine.Starling;
 import dev.starling.engine.StarlingSqlException;
+import dev.starling.storage.DataType;
 import java.math.BigDecimal;
 import java.time.LocalDate;
 import java.util.Arrays;
@@ -70,6 +71,20 @@ class DataStatementTest {
                     () -> db.query("INSERT INTO t (b) VALUES (1)"));
             assertEquals("column a is NOT NULL", notNull.getMessage());
             assertEquals(0, db.catalog().require("t").rowCount());
+        }
+    }
+
+    @Test
+    void parametersAreBoundAsTypedValues() {
+        try (Starling db = Starling.inMemory()) {
+            db.query("CREATE TABLE p (id INT, note VARCHAR(20), d DATE)");
+            var insert = db.prepare("INSERT INTO p VALUES (?, 'a,(b)', ?), (?, ?, ?) -- a comment with ?");
+            assertEquals(List.of(DataType.INTEGER, DataType.DATE, DataType.INTEGER, DataType.varchar(20), DataType.DATE),
+                    insert.parameters());
+            db.update(db.bind(insert, Arrays.asList(1, LocalDate.of(2020, 1, 2), 2, "it's", null)));
+            var query = db.prepare("SELECT note FROM p WHERE id = ? AND note <> '?'");
+            assertEquals(List.of(DataType.INTEGER), query.parameters());
+            assertEquals(List.of(List.of("it's")), db.query(db.bind(query, List.of(2))).rows());
         }
     }
 

@@ -6,6 +6,8 @@ import com.google.protobuf.Message;
 import dev.starling.engine.PreparedQuery;
 import dev.starling.engine.Starling;
 import dev.starling.exec.ArrowBatches;
+import dev.starling.exec.plan.Field;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -36,6 +38,7 @@ import org.apache.arrow.flight.sql.impl.FlightSql.CommandPreparedStatementQuery;
 import org.apache.arrow.flight.sql.impl.FlightSql.CommandPreparedStatementUpdate;
 import org.apache.arrow.flight.sql.impl.FlightSql.CommandStatementQuery;
 import org.apache.arrow.flight.sql.impl.FlightSql.CommandStatementUpdate;
+import org.apache.arrow.flight.sql.impl.FlightSql.DoPutPreparedStatementResult;
 import org.apache.arrow.flight.sql.impl.FlightSql.DoPutUpdateResult;
 import org.apache.arrow.flight.sql.impl.FlightSql.SqlSupportedTransaction;
 import org.apache.arrow.flight.sql.impl.FlightSql.TicketStatementQuery;
@@ -61,8 +64,8 @@ public final class StarlingFlightSqlProducer extends NoOpFlightSqlProducer {
     private final Map<ByteString, Prepared> prepared = new ConcurrentHashMap<>();
     private final BufferAllocator allocator;
 
-    /** A prepared statement and the catalog version it was planned against. */
-    private record Prepared(PreparedQuery query, long catalogVersion) { }
+    /** A prepared statement, the catalog version it was planned against, and its bound parameter values. */
+    private record Prepared(PreparedQuery query, long catalogVersion, List<Object> parameters) { }
 
     public StarlingFlightSqlProducer(Starling db, BufferAllocator allocator) {
         this.db = db;
@@ -98,11 +101,15 @@ public final class StarlingFlightSqlProducer extends NoOpFlightSqlProducer {
             long version = db.catalog().version();
             PreparedQuery query = db.prepare(request.getQuery());
             ByteString handle = ByteString.copyFromUtf8(UUID.randomUUID().toString());
-            prepared.put(handle, new Prepared(query, version));
+            prepared.put(handle, new Prepared(query, version, null));
+            List<Field> parameters = new ArrayList<>();
+            for (int i = 0; i < query.parameters().size(); i++) {
+                parameters.add(new Field("p" + (i + 1), query.parameters().get(i), true));
+            }
             ActionCreatePreparedStatementResult result = ActionCreatePreparedStatementResult.newBuilder()
                     .setPreparedStatementHandle(handle)
                     .setDatasetSchema(ByteString.copyFrom(ArrowBatches.schema(query.fields()).serializeAsMessage()))
-                    .setParameterSchema(ByteString.copyFrom(new Schema(List.of()).serializeAsMessage()))
+                    .setParameterSchema(ByteString.copyFrom(ArrowBatches.schema(parameters).serializeAsMessage()))
                     .build();
             listener.onNext(new Result(Any.pack(result).toByteArray()));
             listener.onCompleted();
@@ -253,25 +260,91 @@ public final class StarlingFlightSqlProducer extends NoOpFlightSqlProducer {
         return preparedQuery(command.getPreparedStatementHandle());
     }
 
-    /** The prepared statement, planned again when tables changed since it was planned. */
+    /**
+     * The prepared statement with its bound parameter values in place, planned again when tables
+     * changed since it was planned.
+     */
     private PreparedQuery preparedQuery(ByteString handle) {
-        Prepared p = prepared.get(handle);
-        if (p == null) {
-            throw CallStatus.NOT_FOUND.withDescription("no prepared statement with this handle (closed or never made)")
-                    .toRuntimeException();
+        Prepared p = lookup(handle);
+        if (p.query().needsParameters()) {
+            if (p.parameters() == null) {
+                throw CallStatus.INVALID_ARGUMENT.withDescription("the statement has " + p.query().parameters().size()
+                        + " parameters and no values were bound").toRuntimeException();
+            }
+            return bind(p.query(), p.parameters());
         }
         long version = db.catalog().version();
         if (p.catalogVersion() != version && !p.query().isUpdate()) {
-            p = new Prepared(plan(p.query().sql()), version);
+            p = new Prepared(plan(p.query().sql()), version, null);
             prepared.put(handle, p);
         }
         return p.query();
     }
 
+    private Prepared lookup(ByteString handle) {
+        Prepared p = prepared.get(handle);
+        if (p == null) {
+            throw CallStatus.NOT_FOUND.withDescription("no prepared statement with this handle (closed or never made)")
+                    .toRuntimeException();
+        }
+        return p;
+    }
+
+    private PreparedQuery bind(PreparedQuery query, List<Object> values) {
+        try {
+            return db.bind(query, values);
+        } catch (RuntimeException e) {
+            throw FlightErrors.of(e);
+        }
+    }
+
+    /** Keeps the values a client binds to a prepared query's parameters (one row) for its next execution. */
+    @Override
+    public Runnable acceptPutPreparedStatementQuery(CommandPreparedStatementQuery command, CallContext context,
+                                                    FlightStream stream, StreamListener<PutResult> ack) {
+        return () -> {
+            try {
+                Prepared p = lookup(command.getPreparedStatementHandle());
+                List<List<Object>> rows = ParameterRows.read(stream);
+                if (rows.size() != 1) {
+                    throw CallStatus.INVALID_ARGUMENT.withDescription("a query takes one row of parameter values, not "
+                            + rows.size()).toRuntimeException();
+                }
+                prepared.put(command.getPreparedStatementHandle(), new Prepared(p.query(), p.catalogVersion(), rows.get(0)));
+                byte[] result = DoPutPreparedStatementResult.newBuilder()
+                        .setPreparedStatementHandle(command.getPreparedStatementHandle()).build().toByteArray();
+                try (ArrowBuf buffer = allocator.buffer(result.length)) {
+                    buffer.writeBytes(result);
+                    ack.onNext(PutResult.metadata(buffer));
+                }
+                ack.onCompleted();
+            } catch (RuntimeException e) {
+                ack.onError(FlightErrors.of(e));
+            }
+        };
+    }
+
+    /** Runs a prepared data statement, once per row of parameter values the client sends (once without parameters). */
     @Override
     public Runnable acceptPutPreparedStatementUpdate(CommandPreparedStatementUpdate command, CallContext context,
                                                      FlightStream stream, StreamListener<PutResult> ack) {
-        return () -> update(() -> preparedQuery(command.getPreparedStatementHandle()), ack);
+        return () -> {
+            try {
+                Prepared p = lookup(command.getPreparedStatementHandle());
+                if (!p.query().needsParameters()) {
+                    update(() -> p.query(), ack);
+                    return;
+                }
+                List<List<Object>> rows = ParameterRows.read(stream);
+                List<PreparedQuery> statements = new ArrayList<>();
+                for (List<Object> row : rows) {
+                    statements.add(bind(p.query(), row));
+                }
+                update(statements, ack);
+            } catch (RuntimeException e) {
+                ack.onError(FlightErrors.of(e));
+            }
+        };
     }
 
     @Override
@@ -283,12 +356,24 @@ public final class StarlingFlightSqlProducer extends NoOpFlightSqlProducer {
     /** Runs a data statement and acknowledges with the rows it wrote. */
     private void update(java.util.function.Supplier<PreparedQuery> statement, StreamListener<PutResult> ack) {
         try {
-            PreparedQuery q = statement.get();
-            if (!q.isUpdate()) {
-                throw CallStatus.INVALID_ARGUMENT.withDescription("not a data statement (a query has results to fetch): "
-                        + q.sql()).toRuntimeException();
+            update(List.of(statement.get()), ack);
+        } catch (RuntimeException e) {
+            ack.onError(FlightErrors.of(e));
+        }
+    }
+
+    /** Runs data statements in order and acknowledges with the rows they wrote together. */
+    private void update(List<PreparedQuery> statements, StreamListener<PutResult> ack) {
+        try {
+            long rows = 0;
+            for (PreparedQuery q : statements) {
+                if (!q.isUpdate()) {
+                    throw CallStatus.INVALID_ARGUMENT.withDescription("not a data statement (a query has results to fetch): "
+                            + q.sql()).toRuntimeException();
+                }
+                rows += db.update(q);
             }
-            byte[] result = DoPutUpdateResult.newBuilder().setRecordCount(db.update(q)).build().toByteArray();
+            byte[] result = DoPutUpdateResult.newBuilder().setRecordCount(rows).build().toByteArray();
             try (ArrowBuf buffer = allocator.buffer(result.length)) {
                 buffer.writeBytes(result);
                 ack.onNext(PutResult.metadata(buffer));

@@ -143,6 +143,44 @@ class FlightSqlJdbcTest {
     }
 
     @Test
+    void preparedStatementsTakeParameters() throws Exception {
+        String sql = "SELECT count(*) FROM orders WHERE o_orderstatus = ? AND o_totalprice > ? AND o_orderdate <= ?";
+        try (Connection c = connect(); PreparedStatement ps = c.prepareStatement(sql)) {
+            assertEquals(3, ps.getParameterMetaData().getParameterCount());
+            for (String status : List.of("F", "O")) {
+                ps.setString(1, status);
+                ps.setBigDecimal(2, new BigDecimal("100000.50"));
+                ps.setDate(3, java.sql.Date.valueOf("1995-06-17"));
+                long expected = ((Number) db.query("SELECT count(*) FROM orders WHERE o_orderstatus = '" + status
+                        + "' AND o_totalprice > 100000.50 AND o_orderdate <= DATE '1995-06-17'").rows().get(0).get(0)).longValue();
+                try (ResultSet rs = ps.executeQuery()) {
+                    assertTrue(rs.next());
+                    assertEquals(expected, rs.getLong(1), status);
+                }
+            }
+        }
+    }
+
+    @Test
+    void batchedInsertWithParameters() throws Exception {
+        try (Connection c = connect(); Statement st = c.createStatement()) {
+            st.executeUpdate("CREATE TABLE notes (id INT PRIMARY KEY, body VARCHAR(20), amount DECIMAL(8,2))");
+            try (PreparedStatement ps = c.prepareStatement("INSERT INTO notes VALUES (?, ?, ?)")) {
+                for (int i = 1; i <= 3; i++) {
+                    ps.setInt(1, i);
+                    ps.setString(2, "it's #" + i);
+                    ps.setBigDecimal(3, new BigDecimal(i + ".25"));
+                    ps.addBatch();
+                }
+                ps.executeBatch();
+            }
+            assertEquals(List.of(List.of("2", "it's #2", "2.25")), fetch(c, "SELECT * FROM notes WHERE id = 2"));
+            assertEquals(List.of(List.of("3")), fetch(c, "SELECT count(*) FROM notes"));
+            st.executeUpdate("DROP TABLE notes");
+        }
+    }
+
+    @Test
     void badSqlSaysWhereItIsWrong() throws Exception {
         try (Connection c = connect(); Statement st = c.createStatement()) {
             SQLException e = assertThrows(SQLException.class, () -> st.executeQuery("SELECT foo\nFROM orders"));

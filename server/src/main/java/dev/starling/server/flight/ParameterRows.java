@@ -1,0 +1,41 @@
+package dev.starling.server.flight;
+
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.arrow.flight.FlightStream;
+import org.apache.arrow.vector.DateDayVector;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+
+/** Reads the parameter rows a client sends for a prepared statement as plain Java values. */
+final class ParameterRows {
+    private ParameterRows() { }
+
+    static List<List<Object>> read(FlightStream stream) {
+        List<List<Object>> rows = new ArrayList<>();
+        while (stream.next()) {
+            VectorSchemaRoot root = stream.getRoot();
+            for (int r = 0; r < root.getRowCount(); r++) {
+                List<Object> row = new ArrayList<>();
+                for (FieldVector v : root.getFieldVectors()) {
+                    row.add(value(v, r));
+                }
+                rows.add(row);
+            }
+        }
+        return rows;
+    }
+
+    private static Object value(FieldVector v, int row) {
+        if (v.isNull(row)) {
+            return null;
+        }
+        if (v instanceof DateDayVector d) {
+            return LocalDate.ofEpochDay(d.get(row));
+        }
+        Object o = v.getObject(row);
+        // Strings come as Arrow's Text; numbers, booleans and decimals as their Java types.
+        return o instanceof org.apache.arrow.vector.util.Text t ? t.toString() : o;
+    }
+}
