@@ -7,8 +7,13 @@ import dev.starling.exec.BatchSink;
 import dev.starling.exec.QueryContext;
 import dev.starling.exec.vector.Batch;
 import dev.starling.exec.vector.BatchBuffer;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import org.apache.arrow.flight.FlightProducer.ServerStreamListener;
@@ -18,12 +23,15 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 /**
  * Streams a query's result to a Flight client batch by batch while the query runs: nothing is held
  * whole, a batch waits until the client's stream is ready for more (so a slow reader slows the
- * query instead of filling memory), and a client that cancels cancels the query's work.
+ * query instead of filling memory), and a client that goes away, or cancels the FlightInfo,
+ * cancels the query's work.
  */
 final class ResultStreamer {
     private final Starling db;
     private final BufferAllocator allocator;
     private final AtomicInteger running = new AtomicInteger();
+    private final Map<ByteBuffer, List<QueryContext>> byTicket = new ConcurrentHashMap<>();
+    private final Set<ByteBuffer> cancelledBeforeStart = ConcurrentHashMap.newKeySet();
     /**
      * Result batches are gathered into Arrow record batches of about this many rows: a message per
      * 4096-row batch spent more on framing than on data.
@@ -40,12 +48,34 @@ final class ResultStreamer {
         return running.get();
     }
 
-    void stream(PreparedQuery query, ServerStreamListener listener) {
+    /**
+     * Cancels the query streaming for {@code ticket}, or the next one to start for it (a client may
+     * cancel between asking for the FlightInfo and reading it); returns whether one was running.
+     */
+    boolean cancel(byte[] ticket) {
+        ByteBuffer key = ByteBuffer.wrap(ticket);
+        List<QueryContext> contexts = byTicket.get(key);
+        if (contexts != null && !contexts.isEmpty()) {
+            contexts.forEach(QueryContext::cancel);
+            return true;
+        }
+        cancelledBeforeStart.add(key);
+        return false;
+    }
+
+    /** Streams {@code query} for {@code ticket} (the bytes of the ticket the client reads). */
+    void stream(PreparedQuery query, byte[] ticket, ServerStreamListener listener) {
         QueryContext ctx = db.newContext();
+        ByteBuffer key = ByteBuffer.wrap(ticket);
+        if (cancelledBeforeStart.remove(key)) {
+            ctx.cancel();
+        }
         listener.setOnCancelHandler(ctx::cancel);
+        byTicket.computeIfAbsent(key, k -> new CopyOnWriteArrayList<>()).add(ctx);
         running.incrementAndGet();
         try (VectorSchemaRoot root = VectorSchemaRoot.create(ArrowBatches.schema(query.fields()), allocator)) {
             listener.start(root);
+            ctx.checkCancelled();
             List<Batch> pending = new ArrayList<>();
             int[] pendingRows = new int[1];
             db.execute(query, ctx, new BatchSink() {
@@ -67,6 +97,10 @@ final class ResultStreamer {
             listener.error(FlightErrors.of(e));
         } finally {
             running.decrementAndGet();
+            byTicket.computeIfPresent(key, (k, list) -> {
+                list.remove(ctx);
+                return list.isEmpty() ? null : list;
+            });
         }
     }
 

@@ -13,6 +13,8 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.arrow.flight.CallStatus;
+import org.apache.arrow.flight.CancelFlightInfoRequest;
+import org.apache.arrow.flight.CancelStatus;
 import org.apache.arrow.flight.FlightDescriptor;
 import org.apache.arrow.flight.FlightEndpoint;
 import org.apache.arrow.flight.FlightInfo;
@@ -61,6 +63,7 @@ public final class StarlingFlightSqlProducer extends NoOpFlightSqlProducer {
     private final CatalogMetadata metadata;
     private final KeyMetadata keys;
     private final SqlInfoBuilder sqlInfo;
+    private static final int UUID_LENGTH = 36;
     private final Map<ByteString, Prepared> prepared = new ConcurrentHashMap<>();
     private final BufferAllocator allocator;
 
@@ -134,15 +137,16 @@ public final class StarlingFlightSqlProducer extends NoOpFlightSqlProducer {
     @Override
     public void getStreamPreparedStatement(CommandPreparedStatementQuery command, CallContext context,
                                            ServerStreamListener listener) {
-        streamer.stream(preparedQuery(command), listener);
+        streamer.stream(preparedQuery(command), Any.pack(command).toByteArray(), listener);
     }
 
     @Override
     public FlightInfo getFlightInfoStatement(CommandStatementQuery command, CallContext context,
                                              FlightDescriptor descriptor) {
         Schema schema = ArrowBatches.schema(plan(command.getQuery()).fields());
+        // The handle is the query behind an id of its own, so cancelling one execution cancels no other.
         TicketStatementQuery ticket = TicketStatementQuery.newBuilder()
-                .setStatementHandle(ByteString.copyFromUtf8(command.getQuery())).build();
+                .setStatementHandle(ByteString.copyFromUtf8(UUID.randomUUID() + command.getQuery())).build();
         return info(schema, ticket, descriptor);
     }
 
@@ -155,12 +159,24 @@ public final class StarlingFlightSqlProducer extends NoOpFlightSqlProducer {
     public void getStreamStatement(TicketStatementQuery ticket, CallContext context, ServerStreamListener listener) {
         PreparedQuery query;
         try {
-            query = db.prepare(ticket.getStatementHandle().toStringUtf8());
+            query = db.prepare(ticket.getStatementHandle().toStringUtf8().substring(UUID_LENGTH));
         } catch (RuntimeException e) {
             listener.error(FlightErrors.of(e));
             return;
         }
-        streamer.stream(query, listener);
+        streamer.stream(query, Any.pack(ticket).toByteArray(), listener);
+    }
+
+    @Override
+    public void cancelFlightInfo(CancelFlightInfoRequest request, CallContext context,
+                                 StreamListener<CancelStatus> listener) {
+        boolean running = false;
+        for (FlightEndpoint endpoint : request.getInfo().getEndpoints()) {
+            running |= streamer.cancel(endpoint.getTicket().getBytes());
+        }
+        // Not running yet: it will be cancelled when it starts, so the answer is the same.
+        listener.onNext(running ? CancelStatus.CANCELLING : CancelStatus.CANCELLED);
+        listener.onCompleted();
     }
 
     @Override

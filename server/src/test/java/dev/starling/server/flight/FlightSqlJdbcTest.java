@@ -23,6 +23,17 @@ import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import org.apache.arrow.flight.CallStatus;
+import org.apache.arrow.flight.CancelFlightInfoRequest;
+import org.apache.arrow.flight.CancelFlightInfoResult;
+import org.apache.arrow.flight.CancelStatus;
+import org.apache.arrow.flight.FlightClient;
+import org.apache.arrow.flight.FlightInfo;
+import org.apache.arrow.flight.FlightRuntimeException;
+import org.apache.arrow.flight.FlightStream;
+import org.apache.arrow.flight.Location;
+import org.apache.arrow.flight.sql.FlightSqlClient;
+import org.apache.arrow.memory.RootAllocator;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -30,7 +41,7 @@ import org.junit.jupiter.api.Test;
 /**
  * The server through the official Arrow Flight SQL JDBC driver, a real client: every TPC-H and
  * SSB query answers as the embedded API does, metadata browsing, prepared statements, errors with
- * their position and concurrent clients.
+ * their position, cancellation and concurrent clients.
  */
 class FlightSqlJdbcTest {
     private static Starling db;
@@ -209,6 +220,45 @@ class FlightSqlJdbcTest {
         assertTrue(stoppedAfter < 1, "the query stopped " + stoppedAfter + " s after the client left");
         try (Connection c = connect()) {
             assertEquals(List.of(List.of("1")), fetch(c, "SELECT count(*) FROM region WHERE r_regionkey = 0"));
+        }
+    }
+
+    @Test
+    void cancelFlightInfoStopsTheQuery() throws Exception {
+        String sql = "SELECT a.l_orderkey, b.l_orderkey FROM lineitem a JOIN lineitem b ON a.l_linenumber = b.l_linenumber";
+        try (RootAllocator allocator = new RootAllocator();
+             FlightSqlClient client = new FlightSqlClient(FlightClient.builder(allocator,
+                     Location.forGrpcInsecure("127.0.0.1", server.port())).build())) {
+            // Cancelled before it is read: the read fails as CANCELLED and nothing runs.
+            FlightInfo early = client.execute(sql);
+            client.cancelFlightInfo(new CancelFlightInfoRequest(early));
+            try (FlightStream stream = client.getStream(early.getEndpoints().get(0).getTicket())) {
+                FlightRuntimeException e = assertThrows(FlightRuntimeException.class, () -> {
+                    while (stream.next()) {
+                        // drain
+                    }
+                });
+                assertEquals(CallStatus.CANCELLED.code(), e.status().code());
+            }
+            // Cancelled while it streams: the query stops within a second.
+            FlightInfo info = client.execute(sql);
+            try (FlightStream stream = client.getStream(info.getEndpoints().get(0).getTicket())) {
+                assertTrue(stream.next());
+                assertEquals(1, server.runningQueries());
+                CancelFlightInfoResult result = client.cancelFlightInfo(new CancelFlightInfoRequest(info));
+                assertEquals(CancelStatus.CANCELLING, result.getStatus());
+                long start = System.nanoTime();
+                while (server.runningQueries() > 0 && System.nanoTime() - start < 5_000_000_000L) {
+                    Thread.sleep(10);
+                }
+                assertEquals(0, server.runningQueries());
+                assertTrue(System.nanoTime() - start < 1_000_000_000L);
+                assertThrows(FlightRuntimeException.class, () -> {
+                    while (stream.next()) {
+                        // the rest of what was sent, then the CANCELLED status
+                    }
+                });
+            }
         }
     }
 
