@@ -102,6 +102,7 @@ public final class Main implements Callable<Integer> {
                 port != null ? port : c.listen().port());
         ServerConfig.Demo demo = new ServerConfig.Demo(!noDemo && c.demo().enabled(),
                 demoScaleFactor != null ? demoScaleFactor : c.demo().scaleFactor());
-        return new ServerConfig(listen, dataDir != null ? dataDir : c.dataDir(), demo, c.auth(), c.tls(), c.gpu());
+        return new ServerConfig(listen, dataDir != null ? dataDir : c.dataDir(), demo, c.auth(), c.tls(), c.gpu(),
+                c.memory());
     }
 }

@@ -81,7 +81,7 @@ public final class ConfigLoader {
         ServerConfig.Gpu gpu = env.containsKey("STARLING_GPU")
                 ? new ServerConfig.Gpu(!env.get("STARLING_GPU").equalsIgnoreCase("off"), c.gpu().device(), c.gpu().budgetBytes())
                 : c.gpu();
-        return new ServerConfig(listen, dataDir, c.demo(), auth, tls, gpu);
+        return new ServerConfig(listen, dataDir, c.demo(), auth, tls, gpu, c.memory());
     }
 
     private static int number(String name, String value) {
@@ -123,6 +123,10 @@ public final class ConfigLoader {
         }
         if (c.tls().enabled() && (!Files.isReadable(c.tls().cert()) || !Files.isReadable(c.tls().key()))) {
             throw new ConfigException("tls.cert " + c.tls().cert() + " or tls.key " + c.tls().key() + " cannot be read");
+        }
+        if (c.memory().resultBufferBytes() < (1 << 20)) {
+            throw new ConfigException("memory.result_buffer_bytes must be at least 1048576, not "
+                    + c.memory().resultBufferBytes());
         }
         if (c.demo().scaleFactor() <= 0) {
             throw new ConfigException("demo.scale_factor must be positive, not " + c.demo().scaleFactor());

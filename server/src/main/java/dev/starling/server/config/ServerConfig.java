@@ -7,7 +7,7 @@ import java.util.List;
  * The server's configuration, as {@code conf/starling.yaml} spells it (snake_case keys; every key
  * optional, with the default given here), then environment variables, then command-line flags.
  */
-public record ServerConfig(Listen listen, Path dataDir, Demo demo, Auth auth, Tls tls, Gpu gpu) {
+public record ServerConfig(Listen listen, Path dataDir, Demo demo, Auth auth, Tls tls, Gpu gpu, Memory memory) {
 
     public ServerConfig {
         listen = listen == null ? new Listen(null, null) : listen;
@@ -16,10 +16,21 @@ public record ServerConfig(Listen listen, Path dataDir, Demo demo, Auth auth, Tl
         auth = auth == null ? new Auth(null, null, null) : auth;
         tls = tls == null ? new Tls(null, null) : tls;
         gpu = gpu == null ? new Gpu(null, null, null) : gpu;
+        memory = memory == null ? new Memory(null) : memory;
     }
 
     public static ServerConfig defaults() {
-        return new ServerConfig(null, null, null, null, null, null);
+        return new ServerConfig(null, null, null, null, null, null, null);
+    }
+
+    /**
+     * Off-heap memory for results on their way to clients (Arrow buffers of all sessions together);
+     * a query that needs more fails with RESOURCE_EXHAUSTED instead of taking the process down.
+     */
+    public record Memory(Long resultBufferBytes) {
+        public Memory {
+            resultBufferBytes = resultBufferBytes == null ? 1L << 30 : resultBufferBytes;
+        }
     }
 
     /** Where clients connect; port 0 takes any free port. */

@@ -4,6 +4,7 @@ import dev.starling.engine.StarlingSqlException;
 import dev.starling.exec.QueryCancelledException;
 import org.apache.arrow.flight.CallStatus;
 import org.apache.arrow.flight.FlightRuntimeException;
+import org.apache.arrow.memory.OutOfMemoryException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -25,6 +26,8 @@ final class FlightErrors {
             case QueryCancelledException c -> CallStatus.CANCELLED.withDescription("query cancelled").toRuntimeException();
             case OutOfMemoryError m -> CallStatus.RESOURCE_EXHAUSTED.withDescription("out of memory: " + m.getMessage())
                     .toRuntimeException();
+            case OutOfMemoryException m -> CallStatus.RESOURCE_EXHAUSTED.withDescription(
+                    "the result buffers passed memory.result_buffer_bytes: " + m.getMessage()).toRuntimeException();
             default -> {
                 LOG.error("internal error", e);
                 yield CallStatus.INTERNAL.withDescription(e.toString()).withCause(e).toRuntimeException();

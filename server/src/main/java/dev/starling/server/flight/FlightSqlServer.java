@@ -15,11 +15,12 @@ import org.apache.arrow.memory.RootAllocator;
 
 /** Starling served over Arrow Flight SQL (gRPC, over TLS when configured), with password authentication when configured. */
 public final class FlightSqlServer implements AutoCloseable {
-    private final BufferAllocator allocator = new RootAllocator();
+    private final BufferAllocator allocator;
     private final FlightServer server;
     private final StarlingFlightSqlProducer producer;
 
     private FlightSqlServer(Starling db, ServerConfig config) throws IOException {
+        this.allocator = new RootAllocator(config.memory().resultBufferBytes());
         this.producer = new StarlingFlightSqlProducer(db, allocator);
         ServerConfig.Listen listen = config.listen();
         Location location = config.tls().enabled()
@@ -46,7 +47,7 @@ public final class FlightSqlServer implements AutoCloseable {
 
     /** Starts serving {@code db} on {@code host}:{@code port} (port 0: any free port), no authentication. */
     public static FlightSqlServer start(Starling db, String host, int port) throws IOException {
-        return start(db, new ServerConfig(new ServerConfig.Listen(host, port), null, null, null, null, null));
+        return start(db, new ServerConfig(new ServerConfig.Listen(host, port), null, null, null, null, null, null));
     }
 
     /** A bcrypt hash of a password, for {@code auth.users} in the configuration. */
