@@ -3,8 +3,6 @@ package dev.starling.exec.op;
 import dev.starling.exec.pipeline.Sink;
 import dev.starling.exec.plan.HashJoinNode;
 import dev.starling.exec.vector.Batch;
-import dev.starling.exec.vector.BatchBuffer;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -13,29 +11,28 @@ import java.util.List;
  */
 public final class JoinBuildSink implements Sink<List<Batch>> {
     private final HashJoinNode join;
+    private final CollectSink rows;
     private JoinTable table;
 
     public JoinBuildSink(HashJoinNode join) {
         this.join = join;
+        this.rows = new CollectSink(join.markProbe() ? join.probe().output() : join.build().output());
     }
 
     @Override
     public List<Batch> createLocal() {
-        return new ArrayList<>();
+        return rows.createLocal();
     }
 
     @Override
     public void accept(List<Batch> local, Batch batch) {
-        local.add(batch);
+        rows.accept(local, batch);
     }
 
     @Override
     public void finish(List<List<Batch>> locals) {
-        List<Batch> all = new ArrayList<>();
-        locals.forEach(all::addAll);
-        table = join.markProbe()
-                ? JoinTable.overProbeSide(join, BatchBuffer.concat(join.probe().output(), all))
-                : new JoinTable(join, BatchBuffer.concat(join.build().output(), all));
+        rows.finish(locals);
+        table = join.markProbe() ? JoinTable.overProbeSide(join, rows.result()) : new JoinTable(join, rows.result());
     }
 
     public JoinTable table() {
