@@ -60,6 +60,11 @@ public final class FlightSqlServer implements AutoCloseable {
         return producer.runningQueries();
     }
 
+    /** Bytes of result buffers held now, all sessions together. */
+    public long bufferedBytes() {
+        return allocator.getAllocatedMemory();
+    }
+
     public int port() {
         return server.getPort();
     }

@@ -266,7 +266,7 @@ class FlightSqlJdbcTest {
     void concurrentClientsAllAnswer() throws Exception {
         ExecutorService pool = Executors.newFixedThreadPool(16);
         try {
-            String sql = TpchQueries.query(6);
+            String sql = TpchQueries.query(3);
             List<List<String>> expected = normalize(db.query(sql));
             List<Future<List<List<String>>>> answers = new ArrayList<>();
             for (int i = 0; i < 16; i++) {
@@ -283,6 +283,7 @@ class FlightSqlJdbcTest {
             for (Future<List<List<String>>> f : answers) {
                 assertEquals(expected, f.get());
             }
+            assertEquals(0, server.bufferedBytes(), "result buffers left after every client finished");
         } finally {
             pool.shutdownNow();
         }
