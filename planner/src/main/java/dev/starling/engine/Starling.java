@@ -111,6 +111,11 @@ public final class Starling implements AutoCloseable {
      * TABLE, DROP TABLE, INSERT, LOAD, GENERATE) without running it.
      */
     public PreparedQuery prepare(String sql) {
+        return prepare(sql, backendMode);
+    }
+
+    /** As {@link #prepare(String)}, with EXPLAIN showing placements under {@code mode} (a session's setting). */
+    public PreparedQuery prepare(String sql, BackendMode mode) {
         int markers = ParameterBinder.markers(sql).length;
         Optional<DataStatement> data = DataStatementParser.parse(markers == 0 ? sql : sql.replace('?', '0'));
         if (data.isPresent()) {
@@ -123,7 +128,7 @@ public final class Starling implements AutoCloseable {
         }
         Matcher m = EXPLAIN.matcher(sql);
         if (m.find()) {
-            String plan = explain(blank(sql, m.start(2), m.end(2)));
+            String plan = explain(blank(sql, m.start(2), m.end(2)), mode);
             return new PreparedQuery(sql, List.of(new Field("plan", DataType.VARCHAR, false)), null,
                     plan.lines().toList(), null, List.of());
         }
@@ -159,8 +164,12 @@ public final class Starling implements AutoCloseable {
         return prepare(ParameterBinder.bind(q.sql(), q.parameters(), values));
     }
 
-    /** Runs a prepared data statement, atomically and durably; returns the rows it wrote. */
+    /** Runs a prepared data statement, atomically and durably; returns the rows it wrote. SET applies to this engine. */
     public long update(PreparedQuery q) {
+        if (q.update() instanceof DataStatement.SetOption set) {
+            setBackendMode(BackendMode.parse(set.value()));
+            return 0;
+        }
         if (q.needsParameters()) {
             throw new StarlingSqlException("the statement has " + q.parameters().size() + " parameters and none were bound");
         }
@@ -201,11 +210,19 @@ public final class Starling implements AutoCloseable {
         return new QueryContext(backendMode);
     }
 
+    /** A context for one query of a session that asks for {@code mode}. */
+    public QueryContext newContext(BackendMode mode) {
+        return new QueryContext(mode);
+    }
+
     /** Starling's physical plan of a query, with the backend of each pipeline and why. */
     public String explain(String sql) {
-        BackendMode mode = backendMode;
-        return PlanExplainer.explain(planner.plan(sql).plan(),
-                a -> gpu == null ? Placement.cpu("") : gpu.place(a, mode));
+        return explain(sql, backendMode);
+    }
+
+    private String explain(String sql, BackendMode mode) {
+        Placement withoutGpu = Placement.cpu(mode == BackendMode.CPU ? "session backend is cpu" : "no GPU");
+        return PlanExplainer.explain(planner.plan(sql).plan(), a -> gpu == null ? withoutGpu : gpu.place(a, mode));
     }
 
     /** Replaces a range with spaces, so positions in error messages still match the text the user wrote. */

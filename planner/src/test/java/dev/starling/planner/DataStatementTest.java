@@ -2,6 +2,7 @@ package dev.starling.planner;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.starling.engine.Starling;
 import dev.starling.engine.StarlingSqlException;
@@ -85,6 +86,19 @@ class DataStatementTest {
             var query = db.prepare("SELECT note FROM p WHERE id = ? AND note <> '?'");
             assertEquals(List.of(DataType.INTEGER), query.parameters());
             assertEquals(List.of(List.of("it's")), db.query(db.bind(query, List.of(2))).rows());
+        }
+    }
+
+    @Test
+    void setBackendChangesTheEnginesMode() {
+        try (Starling db = Starling.inMemory()) {
+            db.query("SET backend = 'cpu'");
+            assertEquals(dev.starling.exec.accel.BackendMode.CPU, db.backendMode());
+            assertTrue(db.explain("SELECT count(*) FROM (VALUES (1)) v(x)").contains("session backend is cpu"));
+            db.query("set backend to GPU");
+            assertEquals(dev.starling.exec.accel.BackendMode.GPU, db.backendMode());
+            StarlingSqlException e = assertThrows(StarlingSqlException.class, () -> db.query("SET parallelism = 4"));
+            assertEquals("line 1, column 5: unknown setting 'parallelism': the settings are: backend", e.getMessage());
         }
     }
 

@@ -17,6 +17,9 @@ public sealed interface DataStatement {
     /** {@code format} null: from the file's extension. */
     record Load(String table, Path file, String format) implements DataStatement { }
 
+    /** {@code SET name = value}: a setting of the session (the embedded engine's, or a server connection's). */
+    record SetOption(String name, String value) implements DataStatement { }
+
     /** Generates a benchmark's tables ({@code tpch} or {@code ssb}) at a scale factor into a schema ("" for none). */
     record Generate(String benchmark, double scaleFactor, String schema) implements DataStatement { }
 }

@@ -18,6 +18,7 @@ import java.util.Optional;
  * INSERT INTO t [(c, ...)] {SELECT ... | VALUES ...}
  * LOAD [INTO] [TABLE] t FROM 'file' [FORMAT TBL | CSV]
  * GENERATE {TPCH | SSB} [SCALE] [FACTOR] n [SCHEMA s]
+ * SET backend {= | TO} {auto | gpu | cpu}
  * </pre>
  * Anything else is not one of them (a query). Errors point at the token at fault.
  */
@@ -38,6 +39,8 @@ public final class DataStatementParser {
             statement = load(t);
         } else if (first.is("generate")) {
             statement = generate(t);
+        } else if (first.is("set")) {
+            statement = set(t);
         } else {
             return Optional.empty();
         }
@@ -174,6 +177,25 @@ public final class DataStatementParser {
             format = f.name();
         }
         return new DataStatement.Load(table, file, format);
+    }
+
+    /** {@code SET backend = 'gpu'} (or {@code TO}, with or without quotes): the one setting is the backend. */
+    private static DataStatement set(Tokens t) {
+        t.expect("set");
+        Tokens.Token name = t.peek();
+        String option = t.identifier("a setting name");
+        if (!option.equals("backend")) {
+            throw t.error(name.offset(), "unknown setting '" + name.text() + "': the settings are: backend");
+        }
+        if (!t.accept("=")) {
+            t.expect("to");
+        }
+        Tokens.Token value = t.next();
+        String v = value.kind() == Tokens.Kind.STRING ? value.text().toLowerCase(java.util.Locale.ROOT) : value.name();
+        if (!v.equals("auto") && !v.equals("gpu") && !v.equals("cpu")) {
+            throw t.error(value.offset(), "backend must be auto, gpu or cpu, not '" + value.text() + "'");
+        }
+        return new DataStatement.SetOption(option, v);
     }
 
     private static DataStatement generate(Tokens t) {

@@ -43,6 +43,8 @@ public final class DataStatementRunner {
                 case DataStatement.Insert i -> insert(i);
                 case DataStatement.Load l -> load(l);
                 case DataStatement.Generate g -> generate(g);
+                case DataStatement.SetOption o -> throw new IllegalStateException(
+                        "SET is a session's, not the catalog's: " + o);
             };
         } catch (StarlingSqlException e) {
             throw e;

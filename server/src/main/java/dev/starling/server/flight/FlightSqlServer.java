@@ -6,8 +6,10 @@ import dev.starling.server.config.ConfigLoader;
 import dev.starling.server.config.ServerConfig;
 import java.io.IOException;
 import java.time.Duration;
+import java.util.UUID;
 import org.apache.arrow.flight.FlightServer;
 import org.apache.arrow.flight.Location;
+import org.apache.arrow.flight.ServerSessionMiddleware;
 import org.apache.arrow.flight.auth2.BasicCallHeaderAuthenticator;
 import org.apache.arrow.flight.auth2.GeneratedBearerTokenAuthenticator;
 import org.apache.arrow.memory.BufferAllocator;
@@ -26,7 +28,9 @@ public final class FlightSqlServer implements AutoCloseable {
         Location location = config.tls().enabled()
                 ? Location.forGrpcTls(listen.bind(), listen.port())
                 : Location.forGrpcInsecure(listen.bind(), listen.port());
-        FlightServer.Builder builder = FlightServer.builder(allocator, location, producer);
+        FlightServer.Builder builder = FlightServer.builder(allocator, location, producer)
+                .middleware(StarlingFlightSqlProducer.SESSION,
+                        new ServerSessionMiddleware.Factory(() -> UUID.randomUUID().toString()));
         if (config.tls().enabled()) {
             builder.useTls(config.tls().cert().toFile(), config.tls().key().toFile());
         }

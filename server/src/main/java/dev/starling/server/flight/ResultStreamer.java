@@ -5,6 +5,7 @@ import dev.starling.engine.Starling;
 import dev.starling.exec.ArrowBatches;
 import dev.starling.exec.BatchSink;
 import dev.starling.exec.QueryContext;
+import dev.starling.exec.accel.BackendMode;
 import dev.starling.exec.vector.Batch;
 import dev.starling.exec.vector.BatchBuffer;
 import java.nio.ByteBuffer;
@@ -63,9 +64,9 @@ final class ResultStreamer {
         return false;
     }
 
-    /** Streams {@code query} for {@code ticket} (the bytes of the ticket the client reads). */
-    void stream(PreparedQuery query, byte[] ticket, ServerStreamListener listener) {
-        QueryContext ctx = db.newContext();
+    /** Streams {@code query} for {@code ticket} (the bytes of the ticket the client reads) on the session's backend. */
+    void stream(PreparedQuery query, byte[] ticket, BackendMode mode, ServerStreamListener listener) {
+        QueryContext ctx = db.newContext(mode);
         ByteBuffer key = ByteBuffer.wrap(ticket);
         if (cancelledBeforeStart.remove(key)) {
             ctx.cancel();

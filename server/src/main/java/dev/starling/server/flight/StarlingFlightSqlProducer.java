@@ -2,12 +2,17 @@ package dev.starling.server.flight;
 
 import com.google.protobuf.Any;
 import com.google.protobuf.ByteString;
+import com.google.common.cache.Cache;
+import com.google.common.cache.CacheBuilder;
 import com.google.protobuf.Message;
 import dev.starling.engine.PreparedQuery;
 import dev.starling.engine.Starling;
+import dev.starling.engine.data.DataStatement;
+import dev.starling.exec.accel.BackendMode;
 import dev.starling.exec.ArrowBatches;
 import dev.starling.exec.plan.Field;
 import java.util.ArrayList;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -18,6 +23,8 @@ import org.apache.arrow.flight.CancelStatus;
 import org.apache.arrow.flight.FlightDescriptor;
 import org.apache.arrow.flight.FlightEndpoint;
 import org.apache.arrow.flight.FlightInfo;
+import org.apache.arrow.flight.FlightServerMiddleware;
+import org.apache.arrow.flight.ServerSessionMiddleware;
 import org.apache.arrow.flight.FlightStream;
 import org.apache.arrow.flight.PutResult;
 import org.apache.arrow.flight.Result;
@@ -63,7 +70,13 @@ public final class StarlingFlightSqlProducer extends NoOpFlightSqlProducer {
     private final CatalogMetadata metadata;
     private final KeyMetadata keys;
     private final SqlInfoBuilder sqlInfo;
+    /** The middleware that gives each client connection a session (a cookie the JDBC driver keeps). */
+    public static final FlightServerMiddleware.Key<ServerSessionMiddleware> SESSION =
+            FlightServerMiddleware.Key.of("starling-session");
     private static final int UUID_LENGTH = 36;
+    /** Each session's SET backend; sessions idle this long are forgotten (and get the server's default). */
+    private final Cache<String, BackendMode> sessionModes =
+            CacheBuilder.newBuilder().expireAfterAccess(Duration.ofHours(12)).build();
     private final Map<ByteString, Prepared> prepared = new ConcurrentHashMap<>();
     private final BufferAllocator allocator;
 
@@ -102,7 +115,7 @@ public final class StarlingFlightSqlProducer extends NoOpFlightSqlProducer {
                                         StreamListener<Result> listener) {
         try {
             long version = db.catalog().version();
-            PreparedQuery query = db.prepare(request.getQuery());
+            PreparedQuery query = db.prepare(request.getQuery(), mode(context));
             ByteString handle = ByteString.copyFromUtf8(UUID.randomUUID().toString());
             prepared.put(handle, new Prepared(query, version, null));
             List<Field> parameters = new ArrayList<>();
@@ -131,19 +144,19 @@ public final class StarlingFlightSqlProducer extends NoOpFlightSqlProducer {
     @Override
     public FlightInfo getFlightInfoPreparedStatement(CommandPreparedStatementQuery command, CallContext context,
                                                      FlightDescriptor descriptor) {
-        return info(ArrowBatches.schema(preparedQuery(command).fields()), command, descriptor);
+        return info(ArrowBatches.schema(preparedQuery(command, context).fields()), command, descriptor);
     }
 
     @Override
     public void getStreamPreparedStatement(CommandPreparedStatementQuery command, CallContext context,
                                            ServerStreamListener listener) {
-        streamer.stream(preparedQuery(command), Any.pack(command).toByteArray(), listener);
+        streamer.stream(preparedQuery(command, context), Any.pack(command).toByteArray(), mode(context), listener);
     }
 
     @Override
     public FlightInfo getFlightInfoStatement(CommandStatementQuery command, CallContext context,
                                              FlightDescriptor descriptor) {
-        Schema schema = ArrowBatches.schema(plan(command.getQuery()).fields());
+        Schema schema = ArrowBatches.schema(plan(command.getQuery(), context).fields());
         // The handle is the query behind an id of its own, so cancelling one execution cancels no other.
         TicketStatementQuery ticket = TicketStatementQuery.newBuilder()
                 .setStatementHandle(ByteString.copyFromUtf8(UUID.randomUUID() + command.getQuery())).build();
@@ -152,19 +165,19 @@ public final class StarlingFlightSqlProducer extends NoOpFlightSqlProducer {
 
     @Override
     public SchemaResult getSchemaStatement(CommandStatementQuery command, CallContext context, FlightDescriptor descriptor) {
-        return new SchemaResult(ArrowBatches.schema(plan(command.getQuery()).fields()));
+        return new SchemaResult(ArrowBatches.schema(plan(command.getQuery(), context).fields()));
     }
 
     @Override
     public void getStreamStatement(TicketStatementQuery ticket, CallContext context, ServerStreamListener listener) {
         PreparedQuery query;
         try {
-            query = db.prepare(ticket.getStatementHandle().toStringUtf8().substring(UUID_LENGTH));
+            query = db.prepare(ticket.getStatementHandle().toStringUtf8().substring(UUID_LENGTH), mode(context));
         } catch (RuntimeException e) {
             listener.error(FlightErrors.of(e));
             return;
         }
-        streamer.stream(query, Any.pack(ticket).toByteArray(), listener);
+        streamer.stream(query, Any.pack(ticket).toByteArray(), mode(context), listener);
     }
 
     @Override
@@ -264,23 +277,33 @@ public final class StarlingFlightSqlProducer extends NoOpFlightSqlProducer {
         sqlInfo.send(command.getInfoList(), listener);
     }
 
-    private PreparedQuery plan(String sql) {
+    /** The backend the calling session asked for with SET backend, else the server's. */
+    private BackendMode mode(CallContext context) {
+        ServerSessionMiddleware sessions = context.getMiddleware(SESSION);
+        if (sessions == null || !sessions.hasSession()) {
+            return db.backendMode();
+        }
+        BackendMode mode = sessionModes.getIfPresent(sessions.getSession().id);
+        return mode == null ? db.backendMode() : mode;
+    }
+
+    private PreparedQuery plan(String sql, CallContext context) {
         try {
-            return db.prepare(sql);
+            return db.prepare(sql, mode(context));
         } catch (RuntimeException e) {
             throw FlightErrors.of(e);
         }
     }
 
-    private PreparedQuery preparedQuery(CommandPreparedStatementQuery command) {
-        return preparedQuery(command.getPreparedStatementHandle());
+    private PreparedQuery preparedQuery(CommandPreparedStatementQuery command, CallContext context) {
+        return preparedQuery(command.getPreparedStatementHandle(), context);
     }
 
     /**
      * The prepared statement with its bound parameter values in place, planned again when tables
      * changed since it was planned.
      */
-    private PreparedQuery preparedQuery(ByteString handle) {
+    private PreparedQuery preparedQuery(ByteString handle, CallContext context) {
         Prepared p = lookup(handle);
         if (p.query().needsParameters()) {
             if (p.parameters() == null) {
@@ -291,7 +314,7 @@ public final class StarlingFlightSqlProducer extends NoOpFlightSqlProducer {
         }
         long version = db.catalog().version();
         if (p.catalogVersion() != version && !p.query().isUpdate()) {
-            p = new Prepared(plan(p.query().sql()), version, null);
+            p = new Prepared(plan(p.query().sql(), context), version, null);
             prepared.put(handle, p);
         }
         return p.query();
@@ -348,7 +371,7 @@ public final class StarlingFlightSqlProducer extends NoOpFlightSqlProducer {
             try {
                 Prepared p = lookup(command.getPreparedStatementHandle());
                 if (!p.query().needsParameters()) {
-                    update(() -> p.query(), ack);
+                    update(() -> p.query(), context, ack);
                     return;
                 }
                 List<List<Object>> rows = ParameterRows.read(stream);
@@ -356,7 +379,7 @@ public final class StarlingFlightSqlProducer extends NoOpFlightSqlProducer {
                 for (List<Object> row : rows) {
                     statements.add(bind(p.query(), row));
                 }
-                update(statements, ack);
+                update(statements, context, ack);
             } catch (RuntimeException e) {
                 ack.onError(FlightErrors.of(e));
             }
@@ -366,26 +389,33 @@ public final class StarlingFlightSqlProducer extends NoOpFlightSqlProducer {
     @Override
     public Runnable acceptPutStatement(CommandStatementUpdate command, CallContext context, FlightStream stream,
                                        StreamListener<PutResult> ack) {
-        return () -> update(() -> plan(command.getQuery()), ack);
+        return () -> update(() -> plan(command.getQuery(), context), context, ack);
     }
 
     /** Runs a data statement and acknowledges with the rows it wrote. */
-    private void update(java.util.function.Supplier<PreparedQuery> statement, StreamListener<PutResult> ack) {
+    private void update(java.util.function.Supplier<PreparedQuery> statement, CallContext context,
+                        StreamListener<PutResult> ack) {
         try {
-            update(List.of(statement.get()), ack);
+            update(List.of(statement.get()), context, ack);
         } catch (RuntimeException e) {
             ack.onError(FlightErrors.of(e));
         }
     }
 
     /** Runs data statements in order and acknowledges with the rows they wrote together. */
-    private void update(List<PreparedQuery> statements, StreamListener<PutResult> ack) {
+    private void update(List<PreparedQuery> statements, CallContext context, StreamListener<PutResult> ack) {
         try {
             long rows = 0;
             for (PreparedQuery q : statements) {
                 if (!q.isUpdate()) {
                     throw CallStatus.INVALID_ARGUMENT.withDescription("not a data statement (a query has results to fetch): "
                             + q.sql()).toRuntimeException();
+                }
+                if (q.update() instanceof DataStatement.SetOption set) {
+                    // A session's setting: it must not change the other clients' backend.
+                    ServerSessionMiddleware sessions = context.getMiddleware(SESSION);
+                    sessionModes.put(sessions.getSession().id, BackendMode.parse(set.value()));
+                    continue;
                 }
                 rows += db.update(q);
             }

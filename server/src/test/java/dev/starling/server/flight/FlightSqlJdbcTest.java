@@ -192,6 +192,20 @@ class FlightSqlJdbcTest {
     }
 
     @Test
+    void setBackendIsTheSessionsOwn() throws Exception {
+        String explain = "EXPLAIN SELECT sum(l_quantity) FROM lineitem";
+        try (Connection a = connect(); Connection b = connect(); Statement st = a.createStatement()) {
+            st.execute("SET backend = 'cpu'");
+            assertTrue(fetch(a, explain).toString().contains("backend=cpu (session backend is cpu)"), fetch(a, explain).toString());
+            assertTrue(fetch(b, explain).toString().contains("backend=cpu (no GPU)"), fetch(b, explain).toString());
+            st.execute("SET backend TO auto");
+            assertTrue(fetch(a, explain).toString().contains("backend=cpu (no GPU)"));
+            SQLException e = assertThrows(SQLException.class, () -> st.execute("SET backend = 'tpu'"));
+            assertTrue(e.getMessage().contains("line 1, column 15: backend must be auto, gpu or cpu, not 'tpu'"), e.getMessage());
+        }
+    }
+
+    @Test
     void badSqlSaysWhereItIsWrong() throws Exception {
         try (Connection c = connect(); Statement st = c.createStatement()) {
             SQLException e = assertThrows(SQLException.class, () -> st.executeQuery("SELECT foo\nFROM orders"));
