@@ -49,7 +49,10 @@ import org.apache.arrow.flight.sql.impl.FlightSql.CommandStatementQuery;
 import org.apache.arrow.flight.sql.impl.FlightSql.CommandStatementUpdate;
 import org.apache.arrow.flight.sql.impl.FlightSql.DoPutPreparedStatementResult;
 import org.apache.arrow.flight.sql.impl.FlightSql.DoPutUpdateResult;
+import org.apache.arrow.flight.sql.impl.FlightSql.SqlNullOrdering;
+import org.apache.arrow.flight.sql.impl.FlightSql.SqlSupportedCaseSensitivity;
 import org.apache.arrow.flight.sql.impl.FlightSql.SqlSupportedTransaction;
+import org.apache.arrow.flight.sql.impl.FlightSql.SqlTransactionIsolationLevel;
 import org.apache.arrow.flight.sql.impl.FlightSql.TicketStatementQuery;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
@@ -100,6 +103,15 @@ public final class StarlingFlightSqlProducer extends NoOpFlightSqlProducer {
                 .withFlightSqlServerTransaction(SqlSupportedTransaction.SQL_SUPPORTED_TRANSACTION_NONE)
                 .withFlightSqlServerCancel(true)
                 .withSqlIdentifierQuoteChar("\"")
+                // Unquoted names are folded to lower case; quoted ones are kept, and matched ignoring case.
+                .withSqlIdentifierCase(SqlSupportedCaseSensitivity.SQL_CASE_SENSITIVITY_LOWERCASE)
+                .withSqlQuotedIdentifierCase(SqlSupportedCaseSensitivity.SQL_CASE_SENSITIVITY_CASE_INSENSITIVE)
+                .withSqlNullOrdering(SqlNullOrdering.SQL_NULLS_SORTED_AT_END)
+                // Each statement is atomic on its own; there are no multi-statement transactions.
+                .withSqlTransactionsSupported(false)
+                .withSqlDefaultTransactionIsolation(SqlTransactionIsolationLevel.SQL_TRANSACTION_NONE_VALUE)
+                .withSqlStoredProceduresSupported(false)
+                .withSqlSelectForUpdateSupported(false)
                 .withSqlDdlCatalog(false)
                 .withSqlDdlSchema(false)
                 .withSqlDdlTable(true);

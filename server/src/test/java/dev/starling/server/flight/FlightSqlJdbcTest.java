@@ -114,6 +114,8 @@ class FlightSqlJdbcTest {
             }
             assertEquals(List.of("", "ssb"), schemas);
             assertEquals("Starling", md.getDatabaseProductName());
+            assertEquals(Connection.TRANSACTION_NONE, md.getDefaultTransactionIsolation());
+            assertTrue(md.nullsAreSortedAtEnd());
             List<String> key = new ArrayList<>();
             try (ResultSet rs = md.getPrimaryKeys(null, "", "lineitem")) {
                 while (rs.next()) {
