@@ -89,16 +89,15 @@ public final class LogicalOptimizer {
     }
 
     /**
-     * The simplifications again after trimming, except merging projections into aggregates (the
-     * trimmed projection under an aggregate is what lets its scan read only the columns it needs)
-     * and replacing columns by the constants that filters imply (which would put a projection of
-     * constants between a scan and its join).
+     * What trimming leaves to tidy: the projections it puts between operators merge or go, filters
+     * move past them and into joins again. Not the whole simplification a second time: on the 22
+     * TPC-H and 13 SSB queries it changed no plan and cost a quarter of the planning time. Not
+     * merging projections into aggregates either: the trimmed projection under an aggregate is what
+     * lets its scan read only the columns it needs.
      */
     private static List<RelOptRule> cleanup() {
-        List<RelOptRule> rules = new ArrayList<>(SIMPLIFY);
-        rules.remove(CoreRules.AGGREGATE_PROJECT_MERGE);
-        rules.remove(CoreRules.PROJECT_REDUCE_EXPRESSIONS);
-        return rules;
+        return List.of(CoreRules.PROJECT_MERGE, CoreRules.PROJECT_REMOVE, CoreRules.FILTER_PROJECT_TRANSPOSE,
+                CoreRules.FILTER_MERGE, CoreRules.FILTER_INTO_JOIN, CoreRules.JOIN_CONDITION_PUSH);
     }
 
     private static Program hep(HepProgram program) {
