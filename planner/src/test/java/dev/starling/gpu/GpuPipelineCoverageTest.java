@@ -9,6 +9,7 @@ import dev.starling.exec.plan.AggregateNode;
 import dev.starling.exec.plan.PlanNode;
 import dev.starling.gpu.pipeline.StarPipelineCompiler;
 import dev.starling.gpu.pipeline.Unsupported;
+import dev.starling.planner.PlanNodes;
 import dev.starling.planner.SqlPlanner;
 import dev.starling.storage.gen.SsbGenerator;
 import dev.starling.storage.gen.SsbQueries;
@@ -92,15 +93,6 @@ class GpuPipelineCoverageTest {
     }
 
     static List<AggregateNode> aggregates(PlanNode plan) {
-        List<AggregateNode> out = new ArrayList<>();
-        collect(plan, out);
-        return out;
-    }
-
-    private static void collect(PlanNode node, List<AggregateNode> out) {
-        if (node instanceof AggregateNode a) {
-            out.add(a);
-        }
-        node.inputs().forEach(i -> collect(i, out));
+        return PlanNodes.all(plan, AggregateNode.class);
     }
 }

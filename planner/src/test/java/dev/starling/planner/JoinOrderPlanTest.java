@@ -18,7 +18,6 @@ import dev.starling.storage.gen.SsbGenerator;
 import dev.starling.storage.gen.SsbQueries;
 import dev.starling.storage.gen.TpchGenerator;
 import dev.starling.storage.gen.TpchQueries;
-import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -211,15 +210,6 @@ class JoinOrderPlanTest {
     }
 
     private static List<HashJoinNode> joins(PlanNode plan) {
-        List<HashJoinNode> out = new ArrayList<>();
-        collect(plan, out);
-        return out;
-    }
-
-    private static void collect(PlanNode node, List<HashJoinNode> out) {
-        if (node instanceof HashJoinNode j) {
-            out.add(j);
-        }
-        node.inputs().forEach(in -> collect(in, out));
+        return PlanNodes.all(plan, HashJoinNode.class);
     }
 }
