@@ -5,7 +5,6 @@ import dev.starling.exec.plan.Field;
 import dev.starling.storage.Catalog;
 import dev.starling.storage.ColumnSchema;
 import dev.starling.storage.Table;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -16,9 +15,6 @@ import org.apache.arrow.flight.sql.FlightSqlProducer.Schemas;
 import org.apache.arrow.flight.sql.impl.FlightSql.CommandGetDbSchemas;
 import org.apache.arrow.flight.sql.impl.FlightSql.CommandGetTables;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.vector.VarBinaryVector;
-import org.apache.arrow.vector.VarCharVector;
-import org.apache.arrow.vector.VectorSchemaRoot;
 
 /**
  * The catalog as Flight SQL's metadata calls describe it: one catalog, {@value #CATALOG}; a
@@ -38,11 +34,11 @@ final class CatalogMetadata {
     }
 
     void catalogs(ServerStreamListener listener) {
-        send(Schemas.GET_CATALOGS_SCHEMA, listener, List.<String[]>of(new String[] {CATALOG}));
+        MetadataRows.send(Schemas.GET_CATALOGS_SCHEMA, List.<Object[]>of(new Object[] {CATALOG}), allocator, listener);
     }
 
     void tableTypes(ServerStreamListener listener) {
-        send(Schemas.GET_TABLE_TYPES_SCHEMA, listener, List.<String[]>of(new String[] {TABLE_TYPE}));
+        MetadataRows.send(Schemas.GET_TABLE_TYPES_SCHEMA, List.<Object[]>of(new Object[] {TABLE_TYPE}), allocator, listener);
     }
 
     void schemas(CommandGetDbSchemas command, ServerStreamListener listener) {
@@ -56,7 +52,8 @@ final class CatalogMetadata {
                 }
             }
         }
-        send(Schemas.GET_SCHEMAS_SCHEMA, listener, names.stream().map(n -> new String[] {CATALOG, n}).toList());
+        MetadataRows.send(Schemas.GET_SCHEMAS_SCHEMA, names.stream().map(n -> new Object[] {CATALOG, n}).toList(),
+                allocator, listener);
     }
 
     void tables(CommandGetTables command, ServerStreamListener listener) {
@@ -74,24 +71,15 @@ final class CatalogMetadata {
         }
         matching.sort(Comparator.comparing(Table::name));
         boolean withSchema = command.getIncludeSchema();
-        try (VectorSchemaRoot root = VectorSchemaRoot.create(
-                withSchema ? Schemas.GET_TABLES_SCHEMA : Schemas.GET_TABLES_SCHEMA_NO_SCHEMA, allocator)) {
-            root.allocateNew();
-            for (int r = 0; r < matching.size(); r++) {
-                Table t = matching.get(r);
-                setString(root, 0, r, CATALOG);
-                setString(root, 1, r, schemaOf(t.name()));
-                setString(root, 2, r, tableOf(t.name()));
-                setString(root, 3, r, TABLE_TYPE);
-                if (withSchema) {
-                    ((VarBinaryVector) root.getVector(4)).setSafe(r, ArrowBatches.schema(fields(t)).serializeAsMessage());
-                }
-            }
-            root.setRowCount(matching.size());
-            listener.start(root);
-            listener.putNext();
-            listener.completed();
+        List<Object[]> rows = new ArrayList<>();
+        for (Table t : matching) {
+            rows.add(withSchema
+                    ? new Object[] {CATALOG, schemaOf(t.name()), tableOf(t.name()), TABLE_TYPE,
+                            ArrowBatches.schema(fields(t)).serializeAsMessage()}
+                    : new Object[] {CATALOG, schemaOf(t.name()), tableOf(t.name()), TABLE_TYPE});
         }
+        MetadataRows.send(withSchema ? Schemas.GET_TABLES_SCHEMA : Schemas.GET_TABLES_SCHEMA_NO_SCHEMA, rows,
+                allocator, listener);
     }
 
     private static List<Field> fields(Table t) {
@@ -100,26 +88,6 @@ final class CatalogMetadata {
             out.add(new Field(c.name(), c.type(), c.nullable()));
         }
         return out;
-    }
-
-    /** Sends rows of strings (one array per row) in a root of {@code schema}. */
-    private void send(org.apache.arrow.vector.types.pojo.Schema schema, ServerStreamListener listener, List<String[]> rows) {
-        try (VectorSchemaRoot root = VectorSchemaRoot.create(schema, allocator)) {
-            root.allocateNew();
-            for (int r = 0; r < rows.size(); r++) {
-                for (int c = 0; c < rows.get(r).length; c++) {
-                    setString(root, c, r, rows.get(r)[c]);
-                }
-            }
-            root.setRowCount(rows.size());
-            listener.start(root);
-            listener.putNext();
-            listener.completed();
-        }
-    }
-
-    private static void setString(VectorSchemaRoot root, int column, int row, String value) {
-        ((VarCharVector) root.getVector(column)).setSafe(row, value.getBytes(StandardCharsets.UTF_8));
     }
 
     static String schemaOf(String tableName) {

@@ -3,18 +3,12 @@ package dev.starling.server.flight;
 import dev.starling.storage.Catalog;
 import dev.starling.storage.ForeignKey;
 import dev.starling.storage.Table;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Predicate;
 import org.apache.arrow.flight.FlightProducer.ServerStreamListener;
 import org.apache.arrow.flight.sql.FlightSqlProducer.Schemas;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.vector.FieldVector;
-import org.apache.arrow.vector.IntVector;
-import org.apache.arrow.vector.UInt1Vector;
-import org.apache.arrow.vector.VarCharVector;
-import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
@@ -91,30 +85,6 @@ final class KeyMetadata {
     }
 
     private void send(Schema schema, List<Object[]> rows, ServerStreamListener listener) {
-        try (VectorSchemaRoot root = VectorSchemaRoot.create(schema, allocator)) {
-            root.allocateNew();
-            for (int r = 0; r < rows.size(); r++) {
-                for (int c = 0; c < rows.get(r).length; c++) {
-                    set(root.getVector(c), r, rows.get(r)[c]);
-                }
-            }
-            root.setRowCount(rows.size());
-            listener.start(root);
-            listener.putNext();
-            listener.completed();
-        }
-    }
-
-    private static void set(FieldVector v, int row, Object value) {
-        if (value == null) {
-            v.setNull(row);
-            return;
-        }
-        switch (v) {
-            case VarCharVector s -> s.setSafe(row, value.toString().getBytes(StandardCharsets.UTF_8));
-            case IntVector i -> i.setSafe(row, (Integer) value);
-            case UInt1Vector u -> u.setSafe(row, (Integer) value);
-            default -> throw new IllegalStateException("unexpected key metadata column " + v.getField());
-        }
+        MetadataRows.send(schema, rows, allocator, listener);
     }
 }

@@ -43,6 +43,7 @@ import org.apache.arrow.flight.sql.impl.FlightSql.CommandGetPrimaryKeys;
 import org.apache.arrow.flight.sql.impl.FlightSql.CommandGetSqlInfo;
 import org.apache.arrow.flight.sql.impl.FlightSql.CommandGetTableTypes;
 import org.apache.arrow.flight.sql.impl.FlightSql.CommandGetTables;
+import org.apache.arrow.flight.sql.impl.FlightSql.CommandGetXdbcTypeInfo;
 import org.apache.arrow.flight.sql.impl.FlightSql.CommandPreparedStatementQuery;
 import org.apache.arrow.flight.sql.impl.FlightSql.CommandPreparedStatementUpdate;
 import org.apache.arrow.flight.sql.impl.FlightSql.CommandStatementQuery;
@@ -64,7 +65,7 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * there with its position, and run when the client reads the ticket, streamed batch by batch
  * (a prepared query is planned again if tables changed since); data statements (CREATE and DROP
  * TABLE, INSERT, LOAD, GENERATE) run as updates and report the rows they wrote; the
- * catalog metadata calls JDBC tools browse with (tables, columns, keys); and the server's SqlInfo. Calls not implemented
+ * catalog metadata calls JDBC tools browse with (tables, columns, keys, types); and the server's SqlInfo. Calls not implemented
  * here answer UNIMPLEMENTED.
  */
 public final class StarlingFlightSqlProducer extends NoOpFlightSqlProducer {
@@ -72,6 +73,7 @@ public final class StarlingFlightSqlProducer extends NoOpFlightSqlProducer {
     private final ResultStreamer streamer;
     private final CatalogMetadata metadata;
     private final KeyMetadata keys;
+    private final TypeMetadata types;
     private final SqlInfoBuilder sqlInfo;
     /** The middleware that gives each client connection a session (a cookie the JDBC driver keeps). */
     public static final FlightServerMiddleware.Key<ServerSessionMiddleware> SESSION =
@@ -92,6 +94,7 @@ public final class StarlingFlightSqlProducer extends NoOpFlightSqlProducer {
         this.streamer = new ResultStreamer(db, allocator);
         this.metadata = new CatalogMetadata(db.catalog(), allocator);
         this.keys = new KeyMetadata(db.catalog(), allocator);
+        this.types = new TypeMetadata(allocator);
         this.sqlInfo = new SqlInfoBuilder()
                 .withFlightSqlServerName("Starling")
                 .withFlightSqlServerVersion("0.1.0")
@@ -244,6 +247,17 @@ public final class StarlingFlightSqlProducer extends NoOpFlightSqlProducer {
     @Override
     public void getStreamTableTypes(CallContext context, ServerStreamListener listener) {
         metadata.tableTypes(listener);
+    }
+
+    @Override
+    public FlightInfo getFlightInfoTypeInfo(CommandGetXdbcTypeInfo request, CallContext context,
+                                            FlightDescriptor descriptor) {
+        return info(Schemas.GET_TYPE_INFO_SCHEMA, request, descriptor);
+    }
+
+    @Override
+    public void getStreamTypeInfo(CommandGetXdbcTypeInfo request, CallContext context, ServerStreamListener listener) {
+        types.types(request.hasDataType() ? request.getDataType() : null, listener);
     }
 
     @Override

@@ -116,6 +116,7 @@ class FlightSqlJdbcTest {
             assertEquals("Starling", md.getDatabaseProductName());
             assertEquals(Connection.TRANSACTION_NONE, md.getDefaultTransactionIsolation());
             assertTrue(md.nullsAreSortedAtEnd());
+
             List<String> key = new ArrayList<>();
             try (ResultSet rs = md.getPrimaryKeys(null, "", "lineitem")) {
                 while (rs.next()) {
@@ -137,6 +138,27 @@ class FlightSqlJdbcTest {
                 }
             }
             assertEquals(List.of("customer.c_nationkey", "supplier.s_nationkey"), exported.stream().sorted().toList());
+        }
+    }
+
+    @Test
+    void typeInfoForFlightSqlClients() throws Exception {
+        // The JDBC driver does not ask for it (its getTypeInfo is empty); ADBC and Flight SQL clients do.
+        try (RootAllocator allocator = new RootAllocator();
+             FlightSqlClient client = new FlightSqlClient(FlightClient.builder(allocator,
+                     Location.forGrpcInsecure("127.0.0.1", server.port())).build())) {
+            List<String> types = new ArrayList<>();
+            FlightInfo info = client.getXdbcTypeInfo();
+            try (FlightStream stream = client.getStream(info.getEndpoints().get(0).getTicket())) {
+                while (stream.next()) {
+                    for (int r = 0; r < stream.getRoot().getRowCount(); r++) {
+                        types.add(stream.getRoot().getVector("type_name").getObject(r) + ":"
+                                + stream.getRoot().getVector("data_type").getObject(r));
+                    }
+                }
+            }
+            assertEquals(List.of("BOOLEAN:16", "INTEGER:4", "BIGINT:-5", "DECIMAL:3", "DOUBLE:8", "VARCHAR:12", "DATE:91"),
+                    types);
         }
     }
 
