@@ -5,6 +5,7 @@ import dev.starling.server.config.ConfigException;
 import dev.starling.server.config.ConfigLoader;
 import dev.starling.server.config.ServerConfig;
 import dev.starling.server.flight.FlightSqlServer;
+import dev.starling.server.metrics.MetricsEndpoint;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.file.Files;
@@ -74,11 +75,16 @@ public final class Main implements Callable<Integer> {
             if (c.demo().enabled()) {
                 DemoData.ensure(db, c.demo().scaleFactor(), System.out);
             }
-            try (FlightSqlServer server = FlightSqlServer.start(db, c)) {
+            try (FlightSqlServer server = FlightSqlServer.start(db, c);
+                 MetricsEndpoint metrics = c.metrics().enabled() ? MetricsEndpoint.start(c.metrics().bind(),
+                         c.metrics().port(), db, server.metrics(), server::bufferedBytes) : null) {
                 String host = c.listen().bind();
                 System.out.printf("Serving Arrow Flight SQL on %s:%d%s (JDBC: jdbc:arrow-flight-sql://%s:%d/?useEncryption=%s%s)%n",
                         host, server.port(), c.tls().enabled() ? " over TLS" : "", host, server.port(),
                         c.tls().enabled(), c.auth().required() ? "&user=...&password=..." : "");
+                if (metrics != null) {
+                    System.out.printf("Metrics on http://%s:%d/metrics%n", c.metrics().bind(), metrics.port());
+                }
                 if (console != null ? console : System.console() != null) {
                     new SqlConsole(db, System.in, System.out).run();
                 } else {
@@ -103,6 +109,6 @@ public final class Main implements Callable<Integer> {
         ServerConfig.Demo demo = new ServerConfig.Demo(!noDemo && c.demo().enabled(),
                 demoScaleFactor != null ? demoScaleFactor : c.demo().scaleFactor());
         return new ServerConfig(listen, dataDir != null ? dataDir : c.dataDir(), demo, c.auth(), c.tls(), c.gpu(),
-                c.memory());
+                c.memory(), c.metrics());
     }
 }

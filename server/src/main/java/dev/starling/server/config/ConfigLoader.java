@@ -81,7 +81,7 @@ public final class ConfigLoader {
         ServerConfig.Gpu gpu = env.containsKey("STARLING_GPU")
                 ? new ServerConfig.Gpu(!env.get("STARLING_GPU").equalsIgnoreCase("off"), c.gpu().device(), c.gpu().budgetBytes())
                 : c.gpu();
-        return new ServerConfig(listen, dataDir, c.demo(), auth, tls, gpu, c.memory());
+        return new ServerConfig(listen, dataDir, c.demo(), auth, tls, gpu, c.memory(), c.metrics());
     }
 
     private static int number(String name, String value) {

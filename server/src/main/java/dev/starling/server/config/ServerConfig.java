@@ -7,7 +7,8 @@ import java.util.List;
  * The server's configuration, as {@code conf/starling.yaml} spells it (snake_case keys; every key
  * optional, with the default given here), then environment variables, then command-line flags.
  */
-public record ServerConfig(Listen listen, Path dataDir, Demo demo, Auth auth, Tls tls, Gpu gpu, Memory memory) {
+public record ServerConfig(Listen listen, Path dataDir, Demo demo, Auth auth, Tls tls, Gpu gpu, Memory memory,
+                           Metrics metrics) {
 
     public ServerConfig {
         listen = listen == null ? new Listen(null, null) : listen;
@@ -17,10 +18,20 @@ public record ServerConfig(Listen listen, Path dataDir, Demo demo, Auth auth, Tl
         tls = tls == null ? new Tls(null, null) : tls;
         gpu = gpu == null ? new Gpu(null, null, null) : gpu;
         memory = memory == null ? new Memory(null) : memory;
+        metrics = metrics == null ? new Metrics(null, null, null) : metrics;
     }
 
     public static ServerConfig defaults() {
-        return new ServerConfig(null, null, null, null, null, null, null);
+        return new ServerConfig(null, null, null, null, null, null, null, null);
+    }
+
+    /** The Prometheus endpoint ({@code GET /metrics}): counts only, on the loopback address by default. */
+    public record Metrics(Boolean enabled, String bind, Integer port) {
+        public Metrics {
+            enabled = enabled == null || enabled;
+            bind = bind == null ? "127.0.0.1" : bind;
+            port = port == null ? 32011 : port;
+        }
     }
 
     /**

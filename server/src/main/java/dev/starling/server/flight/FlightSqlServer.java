@@ -4,6 +4,7 @@ import dev.starling.engine.Starling;
 import com.google.common.cache.CacheBuilder;
 import dev.starling.server.config.ConfigLoader;
 import dev.starling.server.config.ServerConfig;
+import dev.starling.server.metrics.QueryMetrics;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.UUID;
@@ -20,10 +21,11 @@ public final class FlightSqlServer implements AutoCloseable {
     private final BufferAllocator allocator;
     private final FlightServer server;
     private final StarlingFlightSqlProducer producer;
+    private final QueryMetrics metrics = new QueryMetrics();
 
     private FlightSqlServer(Starling db, ServerConfig config) throws IOException {
         this.allocator = new RootAllocator(config.memory().resultBufferBytes());
-        this.producer = new StarlingFlightSqlProducer(db, allocator);
+        this.producer = new StarlingFlightSqlProducer(db, allocator, metrics);
         ServerConfig.Listen listen = config.listen();
         Location location = config.tls().enabled()
                 ? Location.forGrpcTls(listen.bind(), listen.port())
@@ -51,7 +53,7 @@ public final class FlightSqlServer implements AutoCloseable {
 
     /** Starts serving {@code db} on {@code host}:{@code port} (port 0: any free port), no authentication. */
     public static FlightSqlServer start(Starling db, String host, int port) throws IOException {
-        return start(db, new ServerConfig(new ServerConfig.Listen(host, port), null, null, null, null, null, null));
+        return start(db, new ServerConfig(new ServerConfig.Listen(host, port), null, null, null, null, null, null, null));
     }
 
     /** A bcrypt hash of a password, for {@code auth.users} in the configuration. */
@@ -61,7 +63,11 @@ public final class FlightSqlServer implements AutoCloseable {
 
     /** Queries whose results are streaming now. */
     public int runningQueries() {
-        return producer.runningQueries();
+        return metrics.running();
+    }
+
+    public QueryMetrics metrics() {
+        return metrics;
     }
 
     /** Bytes of result buffers held now, all sessions together. */

@@ -4,10 +4,12 @@ import dev.starling.engine.PreparedQuery;
 import dev.starling.engine.Starling;
 import dev.starling.exec.ArrowBatches;
 import dev.starling.exec.BatchSink;
+import dev.starling.exec.QueryCancelledException;
 import dev.starling.exec.QueryContext;
 import dev.starling.exec.accel.BackendMode;
 import dev.starling.exec.vector.Batch;
 import dev.starling.exec.vector.BatchBuffer;
+import dev.starling.server.metrics.QueryMetrics;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
@@ -15,7 +17,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import org.apache.arrow.flight.FlightProducer.ServerStreamListener;
 import org.apache.arrow.memory.BufferAllocator;
@@ -30,7 +31,7 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 final class ResultStreamer {
     private final Starling db;
     private final BufferAllocator allocator;
-    private final AtomicInteger running = new AtomicInteger();
+    private final QueryMetrics metrics;
     private final Map<ByteBuffer, List<QueryContext>> byTicket = new ConcurrentHashMap<>();
     private final Set<ByteBuffer> cancelledBeforeStart = ConcurrentHashMap.newKeySet();
     /**
@@ -39,14 +40,10 @@ final class ResultStreamer {
      */
     private static final int MESSAGE_ROWS = 32 * 1024;
 
-    ResultStreamer(Starling db, BufferAllocator allocator) {
+    ResultStreamer(Starling db, BufferAllocator allocator, QueryMetrics metrics) {
         this.db = db;
         this.allocator = allocator;
-    }
-
-    /** Queries streaming now. */
-    int running() {
-        return running.get();
+        this.metrics = metrics;
     }
 
     /**
@@ -73,7 +70,9 @@ final class ResultStreamer {
         }
         listener.setOnCancelHandler(ctx::cancel);
         byTicket.computeIfAbsent(key, k -> new CopyOnWriteArrayList<>()).add(ctx);
-        running.incrementAndGet();
+        long startedAt = metrics.started();
+        QueryMetrics.Outcome outcome = QueryMetrics.Outcome.FAILED;
+        long[] sent = new long[1];
         try (VectorSchemaRoot root = VectorSchemaRoot.create(ArrowBatches.schema(query.fields()), allocator)) {
             listener.start(root);
             ctx.checkCancelled();
@@ -82,6 +81,7 @@ final class ResultStreamer {
             db.execute(query, ctx, new BatchSink() {
                 @Override
                 public void accept(Batch batch) {
+                    sent[0] += batch.rows();
                     pending.add(batch);
                     pendingRows[0] += batch.rows();
                     if (pendingRows[0] >= MESSAGE_ROWS) {
@@ -94,10 +94,12 @@ final class ResultStreamer {
                 send(pending, query, root, listener, ctx);
             }
             listener.completed();
+            outcome = QueryMetrics.Outcome.OK;
         } catch (RuntimeException | OutOfMemoryError e) {
+            outcome = e instanceof QueryCancelledException ? QueryMetrics.Outcome.CANCELLED : QueryMetrics.Outcome.FAILED;
             listener.error(FlightErrors.of(e));
         } finally {
-            running.decrementAndGet();
+            metrics.finished(startedAt, outcome, sent[0]);
             byTicket.computeIfPresent(key, (k, list) -> {
                 list.remove(ctx);
                 return list.isEmpty() ? null : list;

@@ -9,6 +9,7 @@ import dev.starling.engine.PreparedQuery;
 import dev.starling.engine.Starling;
 import dev.starling.engine.data.DataStatement;
 import dev.starling.exec.accel.BackendMode;
+import dev.starling.server.metrics.QueryMetrics;
 import dev.starling.exec.ArrowBatches;
 import dev.starling.exec.plan.Field;
 import java.util.ArrayList;
@@ -88,10 +89,10 @@ public final class StarlingFlightSqlProducer extends NoOpFlightSqlProducer {
     /** A prepared statement, the catalog version it was planned against, and its bound parameter values. */
     private record Prepared(PreparedQuery query, long catalogVersion, List<Object> parameters) { }
 
-    public StarlingFlightSqlProducer(Starling db, BufferAllocator allocator) {
+    public StarlingFlightSqlProducer(Starling db, BufferAllocator allocator, QueryMetrics metrics) {
         this.db = db;
         this.allocator = allocator;
-        this.streamer = new ResultStreamer(db, allocator);
+        this.streamer = new ResultStreamer(db, allocator, metrics);
         this.metadata = new CatalogMetadata(db.catalog(), allocator);
         this.keys = new KeyMetadata(db.catalog(), allocator);
         this.types = new TypeMetadata(allocator);
@@ -118,11 +119,6 @@ public final class StarlingFlightSqlProducer extends NoOpFlightSqlProducer {
                 .withSqlDdlCatalog(false)
                 .withSqlDdlSchema(false)
                 .withSqlDdlTable(true);
-    }
-
-    /** Queries whose results are streaming now. */
-    public int runningQueries() {
-        return streamer.running();
     }
 
     @Override
