@@ -84,6 +84,9 @@ public final class StarlingFlightSqlProducer extends NoOpFlightSqlProducer {
     private final Cache<String, BackendMode> sessionModes =
             CacheBuilder.newBuilder().expireAfterAccess(Duration.ofHours(12)).build();
     private final Map<ByteString, Prepared> prepared = new ConcurrentHashMap<>();
+    /** Ad hoc queries planned for a FlightInfo, by ticket id, until their ticket is read. */
+    private final Cache<String, Prepared> planned =
+            CacheBuilder.newBuilder().expireAfterWrite(Duration.ofMinutes(10)).maximumSize(10_000).build();
     private final BufferAllocator allocator;
 
     /** A prepared statement, the catalog version it was planned against, and its bound parameter values. */
@@ -167,11 +170,14 @@ public final class StarlingFlightSqlProducer extends NoOpFlightSqlProducer {
     @Override
     public FlightInfo getFlightInfoStatement(CommandStatementQuery command, CallContext context,
                                              FlightDescriptor descriptor) {
-        Schema schema = ArrowBatches.schema(plan(command.getQuery(), context).fields());
+        long version = db.catalog().version();
+        PreparedQuery query = plan(command.getQuery(), context);
         // The handle is the query behind an id of its own, so cancelling one execution cancels no other.
+        String id = UUID.randomUUID().toString();
+        planned.put(id, new Prepared(query, version, null));
         TicketStatementQuery ticket = TicketStatementQuery.newBuilder()
-                .setStatementHandle(ByteString.copyFromUtf8(UUID.randomUUID() + command.getQuery())).build();
-        return info(schema, ticket, descriptor);
+                .setStatementHandle(ByteString.copyFromUtf8(id + command.getQuery())).build();
+        return info(ArrowBatches.schema(query.fields()), ticket, descriptor);
     }
 
     @Override
@@ -183,7 +189,12 @@ public final class StarlingFlightSqlProducer extends NoOpFlightSqlProducer {
     public void getStreamStatement(TicketStatementQuery ticket, CallContext context, ServerStreamListener listener) {
         PreparedQuery query;
         try {
-            query = db.prepare(ticket.getStatementHandle().toStringUtf8().substring(UUID_LENGTH), mode(context));
+            String handle = ticket.getStatementHandle().toStringUtf8();
+            Prepared p = planned.asMap().remove(handle.substring(0, UUID_LENGTH));
+            // Planned when the client asked for the FlightInfo, unless tables changed since (or the
+            // ticket is read again): then planned anew from the query the ticket carries.
+            query = p != null && p.catalogVersion() == db.catalog().version() ? p.query()
+                    : db.prepare(handle.substring(UUID_LENGTH), mode(context));
         } catch (RuntimeException e) {
             listener.error(FlightErrors.of(e));
             return;
