@@ -69,7 +69,7 @@ public final class DuckDbMirror {
             for (int s = 0; s < stripes; s++) {
                 final int stripe = s;
                 parts.add(pool.submit(() -> {
-                    try (DuckDBConnection own = (DuckDBConnection) main.duplicate()) {
+                    try (DuckDBConnection own = main.duplicate()) {
                         append(table, name, writers, own, stripe, stripes);
                     }
                     return null;

@@ -3,6 +3,7 @@ package dev.starling.bench;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.sql.Statement;
 
 /** DuckDB in process through JDBC; every result value is read, as Starling's are. */
@@ -33,7 +34,7 @@ final class DuckDbRunner implements QueryRunner {
     }
 
     @Override
-    public void close() throws Exception {
+    public void close() throws SQLException {
         duck.close();
     }
 }

@@ -5,5 +5,5 @@ interface QueryRunner extends AutoCloseable {
     int run(String sql) throws Exception;
 
     @Override
-    void close() throws Exception;
+    void close() throws java.sql.SQLException;
 }

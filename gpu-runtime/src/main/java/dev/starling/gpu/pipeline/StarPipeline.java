@@ -9,15 +9,15 @@ import java.util.List;
 /**
  * An aggregation over a star pipeline, compiled for the GPU: the fact table and the columns the
  * kernel reads from it, the dimensions (build sides of dense joins, run on the CPU), the program,
- * and how group keys and aggregate states map back to the aggregate's output.
+ * and how group keys and aggregate states map back to the aggregate's output. {@code factColumns}
+ * are the fact table columns the program loads, in the order of its LOAD_FACT operands;
+ * {@code dimColumns} the dimension expressions it loads, in LOAD_DIM operand order.
  */
 public record StarPipeline(
         AggregateNode node,
         Table fact,
-        /** Fact table columns the program loads, in the order of its LOAD_FACT operands. */
         List<Integer> factColumns,
         List<Dimension> dimensions,
-        /** Dimension expressions the program loads, in LOAD_DIM operand order. */
         List<DimColumn> dimColumns,
         int[] code,
         long[] constants,

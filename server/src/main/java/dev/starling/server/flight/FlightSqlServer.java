@@ -84,10 +84,13 @@ public final class FlightSqlServer implements AutoCloseable {
     }
 
     @Override
-    public void close() throws Exception {
+    public void close() {
         server.shutdown();
-        server.awaitTermination();
-        producer.close();
+        try {
+            server.awaitTermination();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
         allocator.close();
     }
 }
