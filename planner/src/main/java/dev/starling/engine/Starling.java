@@ -8,6 +8,7 @@ import dev.starling.exec.accel.BackendMode;
 import dev.starling.exec.accel.Placement;
 import dev.starling.engine.data.DataStatement;
 import dev.starling.engine.data.DataStatementParser;
+import dev.starling.engine.data.ParameterBinder;
 import dev.starling.engine.data.DataStatementRunner;
 import dev.starling.exec.plan.Field;
 import dev.starling.exec.plan.PlanNode;
@@ -117,7 +118,7 @@ public final class Starling implements AutoCloseable {
     /** As {@link #prepare(String)}, with EXPLAIN showing placements under {@code mode} (a session's setting). */
     public PreparedQuery prepare(String sql, BackendMode mode) {
         int markers = ParameterBinder.markers(sql).length;
-        Optional<DataStatement> data = DataStatementParser.parse(markers == 0 ? sql : sql.replace('?', '0'));
+        Optional<DataStatement> data = DataStatementParser.parse(sql);
         if (data.isPresent()) {
             return new PreparedQuery(sql, List.of(), null, null, data.get(),
                     markers == 0 ? List.of() : dataParameterTypes(sql, data.get(), markers));

@@ -38,6 +38,9 @@ final class Tokens {
                 while (i < sql.length() && sql.charAt(i) != '\n') {
                     i++;
                 }
+            } else if (c == '/' && i + 1 < sql.length() && sql.charAt(i + 1) == '*') {
+                int end = sql.indexOf("*/", i + 2);
+                i = end < 0 ? sql.length() : end + 2;
             } else if (Character.isLetter(c) || c == '_') {
                 int start = i;
                 while (i < sql.length() && (Character.isLetterOrDigit(sql.charAt(i)) || sql.charAt(i) == '_' || sql.charAt(i) == '$')) {
@@ -76,6 +79,11 @@ final class Tokens {
             }
         }
         tokens.add(new Token(Kind.END, "", sql.length()));
+    }
+
+    /** Every token, the END token last. */
+    List<Token> all() {
+        return List.copyOf(tokens);
     }
 
     Token peek() {
