@@ -190,11 +190,10 @@ public final class StarlingFlightSqlProducer extends NoOpFlightSqlProducer {
         PreparedQuery query;
         try {
             String handle = ticket.getStatementHandle().toStringUtf8();
-            Prepared p = planned.asMap().remove(handle.substring(0, UUID_LENGTH));
-            // Planned when the client asked for the FlightInfo, unless tables changed since (or the
-            // ticket is read again): then planned anew from the query the ticket carries.
-            query = p != null && p.catalogVersion() == db.catalog().version() ? p.query()
-                    : db.prepare(handle.substring(UUID_LENGTH), mode(context));
+            // Planned when the client asked for the FlightInfo; a ticket read again is planned anew
+            // from the query it carries.
+            query = current(planned.asMap().remove(handle.substring(0, UUID_LENGTH)), handle.substring(UUID_LENGTH),
+                    context).query();
         } catch (RuntimeException e) {
             listener.error(FlightErrors.of(e));
             return;
@@ -345,12 +344,23 @@ public final class StarlingFlightSqlProducer extends NoOpFlightSqlProducer {
             }
             return bind(p.query(), p.parameters());
         }
-        long version = db.catalog().version();
-        if (p.catalogVersion() != version && !p.query().isUpdate()) {
-            p = new Prepared(plan(p.query().sql(), context), version, null);
-            prepared.put(handle, p);
+        Prepared current = current(p, p.query().sql(), context);
+        if (current != p) {
+            prepared.put(handle, current);
         }
-        return p.query();
+        return current.query();
+    }
+
+    /**
+     * {@code p} while tables are as they were when it was planned (a data statement plans nothing
+     * ahead, so it is always current), else {@code sql} planned now; also when there is no {@code p}.
+     */
+    private Prepared current(Prepared p, String sql, CallContext context) {
+        long version = db.catalog().version();
+        if (p != null && (p.catalogVersion() == version || p.query().isUpdate())) {
+            return p;
+        }
+        return new Prepared(plan(sql, context), version, null);
     }
 
     private Prepared lookup(ByteString handle) {
