@@ -104,6 +104,9 @@ public final class GpuBackend implements Accelerator, AutoCloseable {
         } catch (GpuOutOfMemoryException e) {
             LOG.info("GPU pipeline handed to the CPU: {}", e.getMessage());
             return Optional.empty();
+        } catch (GpuException e) {
+            LOG.warn("GPU pipeline failed, running it on the CPU: {}", e.getMessage());
+            return Optional.empty();
         } finally {
             lock.unlock();
         }

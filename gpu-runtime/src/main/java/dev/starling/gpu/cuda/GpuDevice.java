@@ -4,13 +4,18 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.Map;
+import jcuda.Pointer;
 import jcuda.driver.CUcontext;
 import jcuda.driver.CUdevice;
 import jcuda.driver.CUdevice_attribute;
 import jcuda.driver.CUfunction;
+import jcuda.driver.CUjit_option;
 import jcuda.driver.CUmodule;
+import jcuda.driver.CUresult;
 import jcuda.driver.JCudaDriver;
+import jcuda.driver.JITOptions;
 
 /**
  * One GPU through the CUDA driver API: its primary context, properties, device memory under a
@@ -19,6 +24,8 @@ import jcuda.driver.JCudaDriver;
  */
 public final class GpuDevice implements AutoCloseable {
     private static final String KERNELS = "/dev/starling/kernels/";
+    private static final int COMPILED_KERNELS = 256;
+    private static final int JIT_LOG_BYTES = 16 << 10;
 
     private final int ordinal;
     private final CUdevice device = new CUdevice();
@@ -30,6 +37,8 @@ public final class GpuDevice implements AutoCloseable {
     private final int computeCapability;
     private final DeviceMemory memory;
     private final Map<String, CUmodule> modules = new HashMap<>();
+    /** Generated kernels by their PTX, least recently used first. */
+    private final LinkedHashMap<String, Compiled> compiled = new LinkedHashMap<>(16, 0.75f, true);
     private boolean closed;
 
     private GpuDevice(int ordinal, long budget) {
@@ -101,6 +110,45 @@ public final class GpuDevice implements AutoCloseable {
         return f;
     }
 
+    /**
+     * Kernel {@code entry} of a generated PTX module, compiled by the driver on first use and kept
+     * (up to {@link #COMPILED_KERNELS} modules, least recently used unloaded first): a query shape
+     * seen before runs without compiling. A PTX error comes back with the JIT's log.
+     */
+    public synchronized CUfunction compiled(String ptx, String entry) {
+        makeCurrent();
+        Compiled c = compiled.get(ptx);
+        if (c == null) {
+            c = compile(ptx, entry);
+            compiled.put(ptx, c);
+            if (compiled.size() > COMPILED_KERNELS) {
+                var eldest = compiled.entrySet().iterator();
+                JCudaDriver.cuModuleUnload(eldest.next().getValue().module());
+                eldest.remove();
+            }
+        }
+        return c.function();
+    }
+
+    private record Compiled(CUmodule module, CUfunction function) { }
+
+    private static Compiled compile(String ptx, String entry) {
+        byte[] text = (ptx + "\0").getBytes(StandardCharsets.US_ASCII);
+        JITOptions options = new JITOptions();
+        options.putBytes(CUjit_option.CU_JIT_ERROR_LOG_BUFFER, new byte[JIT_LOG_BYTES]);
+        options.putInt(CUjit_option.CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES, JIT_LOG_BYTES);
+        CUmodule module = new CUmodule();
+        int result = JCudaDriver.cuModuleLoadDataJIT(module, Pointer.to(text), options);
+        if (result != CUresult.CUDA_SUCCESS) {
+            String log = options.getString(CUjit_option.CU_JIT_ERROR_LOG_BUFFER);
+            throw new GpuException("the driver could not compile a generated kernel: " + CUresult.stringFor(result)
+                    + (log == null || log.isBlank() ? "" : "\n" + log.trim()));
+        }
+        CUfunction f = new CUfunction();
+        Cuda.check(JCudaDriver.cuModuleGetFunction(f, module, entry), "cuModuleGetFunction(" + entry + ")");
+        return new Compiled(module, f);
+    }
+
     /** Whether this build has the kernels compiled from {@code source}.cu (it has none without nvcc). */
     public static boolean hasKernels(String source) {
         return GpuDevice.class.getResource(KERNELS + source + ".fatbin") != null;
@@ -169,6 +217,10 @@ public final class GpuDevice implements AutoCloseable {
             JCudaDriver.cuModuleUnload(m);
         }
         modules.clear();
+        for (Compiled c : compiled.values()) {
+            JCudaDriver.cuModuleUnload(c.module());
+        }
+        compiled.clear();
         Cuda.check(JCudaDriver.cuDevicePrimaryCtxRelease(device), "cuDevicePrimaryCtxRelease");
     }
 }

@@ -13,7 +13,7 @@ import java.util.Map;
 import java.util.function.IntFunction;
 
 /**
- * Compiles expressions over a star pipeline's sources into the kernels' bytecode, with the CPU
+ * Compiles expressions over a star pipeline's sources into a register program, with the CPU
  * backend's semantics: exact types compute in scaled longs (ADD/SUBTRACT at the larger scale,
  * MULTIPLY at the sum of the scales, then rounded half away from zero to the result type's scale),
  * anything involving a DOUBLE in doubles, three-valued logic throughout. Each distinct expression

@@ -82,46 +82,46 @@ public final class StarAggregateRun {
         long residentBefore = cache.residentBytes();
         try (DeviceArrays arrays = new DeviceArrays(device.memory())) {
             long factBytes = 0;
-            ByteBuffer columns = DeviceArrays.buffer(24L * pipeline.factColumns().size());
+            List<StarKernelInput.Column> fact = new ArrayList<>();
             for (int c : pipeline.factColumns()) {
                 GpuColumnCache.Lease lease = cache.lease(pipeline.fact().column(c),
                         pipeline.fact().name() + "." + pipeline.fact().column(c).name());
                 leases.add(lease);
                 DeviceColumn dc = lease.column();
                 factBytes += dc.bytes();
-                columns.putLong(dc.values().address()).putLong(dc.nulls() == null ? 0 : dc.nulls().address())
-                        .putInt(dc.width()).putInt(0);
+                fact.add(new StarKernelInput.Column(dc.values().address(), dc.nulls() == null ? 0 : dc.nulls().address(),
+                        dc.width()));
             }
             long uploaded = cache.residentBytes() - residentBefore;
-            ByteBuffer dims = DeviceArrays.buffer(16L * pipeline.dimensions().size());
+            List<StarKernelInput.Dimension> dims = new ArrayList<>();
             for (int d = 0; d < pipeline.dimensions().size(); d++) {
                 int[] contribution = contributions(d, dimRows.get(d), layout);
                 DeviceBuffer b = arrays.upload(contribution, "dimension " + d + " group contributions");
                 uploaded += b.bytes();
-                dims.putLong(b.address()).putLong(contribution.length);
+                dims.add(new StarKernelInput.Dimension(b.address(), contribution.length));
             }
-            ByteBuffer dimColumns = DeviceArrays.buffer(24L * pipeline.dimColumns().size());
+            List<StarKernelInput.Column> dimColumns = new ArrayList<>();
             for (StarPipeline.DimColumn dc : pipeline.dimColumns()) {
-                uploaded += dimColumn(dc, dimRows.get(dc.dimension()), arrays, dimColumns);
+                StarKernelInput.Column column = dimColumn(dc, dimRows.get(dc.dimension()), arrays);
+                uploaded += (long) pipeline.dimensions().get(dc.dimension()).range() * (column.width() + (column.nullable() ? 1 : 0));
+                dimColumns.add(column);
             }
-            ByteBuffer slotBytes = DeviceArrays.buffer(16L * slots);
-            for (StarPipeline.Slot s : pipeline.slots()) {
-                slotBytes.putInt(s.kind().ordinal()).putInt(s.register()).putInt(s.filter()).putInt(0);
-            }
-            DeviceBuffer code = arrays.upload(pipeline.code(), "program");
-            DeviceBuffer columnTable = arrays.upload(columns.flip(), "fact column descriptors");
-            DeviceBuffer dimTable = arrays.upload(dims.flip(), "dimension descriptors");
-            DeviceBuffer dimColumnTable = arrays.upload(dimColumns.flip(), "dimension column descriptors");
-            DeviceBuffer constants = arrays.upload(layout.constants(), "constants");
-            DeviceBuffer slotTable = arrays.upload(slotBytes.flip(), "aggregate slots");
+            long[] constantValues = layout.constants();
+            DeviceBuffer constants = arrays.upload(constantValues, "constants");
             DeviceBuffer status = arrays.upload(new int[] {0}, "status");
             DeviceBuffer acc = arrays.allocate((long) groups * slots * 16, "aggregate states");
-            boolean shared = (long) groups * slots * 16 <= SHARED_BYTES;
-            long rows = pipeline.fact().rowCount();
+            StarKernelInput.Accumulators mode = groups == 1 ? StarKernelInput.Accumulators.SCALAR
+                    : (long) groups * slots * 16 <= SHARED_BYTES ? StarKernelInput.Accumulators.SHARED
+                    : StarKernelInput.Accumulators.GLOBAL;
+            StarKernelInput input = new StarKernelInput(pipeline.code(), constantValues.length, fact, dims, dimColumns,
+                    pipeline.slots(), mode, constants.address(), status.address(), acc.address(),
+                    pipeline.fact().rowCount(), groups);
+            long compileStart = System.nanoTime();
+            CUfunction kernel = device.compiled(StarKernelPtx.generate(input), StarKernelPtx.ENTRY);
+            prepareNanos += System.nanoTime() - compileStart;
             float[] millis = new float[1];
             long t3 = System.nanoTime();
-            launch(code, columnTable, dimTable, dimColumnTable, constants, status, slotTable, slots, rows, groups, shared,
-                    acc, millis);
+            launch(kernel, input, acc, arrays, millis);
             long t4 = System.nanoTime();
             int[] statusValue = new int[1];
             status.download(Pointer.to(statusValue), 4);
@@ -163,11 +163,8 @@ public final class StarAggregateRun {
         return out;
     }
 
-    /**
-     * Uploads a dimension column by code, as narrow as its type allows (booleans in a byte, 32-bit
-     * types in four); returns the bytes uploaded.
-     */
-    private long dimColumn(StarPipeline.DimColumn dc, Batch rows, DeviceArrays arrays, ByteBuffer descriptors) {
+    /** Uploads a dimension column by code, as narrow as its type allows (booleans in a byte, 32-bit types in four). */
+    private StarKernelInput.Column dimColumn(StarPipeline.DimColumn dc, Batch rows, DeviceArrays arrays) {
         long start = System.nanoTime();
         StarPipeline.Dimension dim = pipeline.dimensions().get(dc.dimension());
         int range = Math.toIntExact(dim.range());
@@ -191,48 +188,56 @@ public final class StarAggregateRun {
         prepareNanos += System.nanoTime() - start;
         DeviceBuffer vb = arrays.upload(values, "dimension column");
         DeviceBuffer nb = nulls == null ? null : arrays.upload(nulls, "dimension column NULL flags");
-        descriptors.putLong(vb.address()).putLong(nb == null ? 0 : nb.address()).putInt(width).putInt(0);
-        return vb.bytes() + (nb == null ? 0 : nb.bytes());
+        return new StarKernelInput.Column(vb.address(), nb == null ? 0 : nb.address(), width);
     }
 
-    private void launch(DeviceBuffer code, DeviceBuffer columns, DeviceBuffer dims, DeviceBuffer dimColumns,
-                        DeviceBuffer constants, DeviceBuffer status, DeviceBuffer slots, int nslots, long rows,
-                        int groups, boolean shared, DeviceBuffer acc, float[] millis) {
+    private void launch(CUfunction kernel, StarKernelInput input, DeviceBuffer acc, DeviceArrays arrays, float[] millis) {
         device.makeCurrent();
-        CUfunction init = device.kernel(SOURCE, "init_accumulators");
-        long states = (long) groups * nslots;
-        int initBlocks = (int) Math.min((states + THREADS - 1) / THREADS, device.multiprocessors() * 32L);
-        Cuda.check(JCudaDriver.cuLaunchKernel(init, Math.max(1, initBlocks), 1, 1, THREADS, 1, 1, 0, null,
-                Pointer.to(Pointer.to(acc.pointer()), Pointer.to(slots.pointer()), Pointer.to(new int[] {nslots}),
-                        Pointer.to(new int[] {groups})), null), "launch of init_accumulators");
-        CUfunction main = device.kernel(SOURCE, "star_aggregate");
-        int sharedBytes = shared ? groups * nslots * 16 : 0;
+        long states = input.groups() * input.slots().size();
+        initAccumulators(input, acc, states, arrays);
+        int sharedBytes = input.accumulators() == StarKernelInput.Accumulators.SHARED ? (int) states * 16 : 0;
         // One wave of resident blocks: a grid larger than that leaves the last wave's SMs half idle.
         int[] perSm = new int[1];
-        Cuda.check(JCudaDriver.cuOccupancyMaxActiveBlocksPerMultiprocessor(perSm, main, THREADS, sharedBytes),
+        Cuda.check(JCudaDriver.cuOccupancyMaxActiveBlocksPerMultiprocessor(perSm, kernel, THREADS, sharedBytes),
                 "cuOccupancyMaxActiveBlocksPerMultiprocessor");
-        int blocks = (int) Math.max(1, Math.min((rows + THREADS - 1) / THREADS,
+        long tile = (long) THREADS * StarKernelPtx.ITEMS;
+        int blocks = (int) Math.max(1, Math.min((input.rows() + tile - 1) / tile,
                 (long) device.multiprocessors() * Math.max(1, perSm[0])));
+        List<StarKernelInput.Parameter> parameters = input.parameters();
+        Pointer[] args = new Pointer[parameters.size()];
+        for (int i = 0; i < args.length; i++) {
+            args[i] = Pointer.to(new long[] {parameters.get(i).value()});
+        }
         CUevent start = new CUevent();
         CUevent stop = new CUevent();
         Cuda.check(JCudaDriver.cuEventCreate(start, 0), "cuEventCreate");
         Cuda.check(JCudaDriver.cuEventCreate(stop, 0), "cuEventCreate");
         try {
             Cuda.check(JCudaDriver.cuEventRecord(start, null), "cuEventRecord");
-            Cuda.check(JCudaDriver.cuLaunchKernel(main, blocks, 1, 1, THREADS, 1, 1, sharedBytes, null,
-                    Pointer.to(Pointer.to(code.pointer()), Pointer.to(new int[] {pipeline.code().length / 4}),
-                            Pointer.to(columns.pointer()), Pointer.to(dims.pointer()), Pointer.to(dimColumns.pointer()),
-                            Pointer.to(constants.pointer()), Pointer.to(status.pointer()), Pointer.to(slots.pointer()),
-                            Pointer.to(new int[] {nslots}), Pointer.to(new long[] {rows}), Pointer.to(new int[] {groups}),
-                            Pointer.to(new int[] {shared ? 1 : 0}), Pointer.to(acc.pointer())), null),
-                    "launch of star_aggregate");
+            Cuda.check(JCudaDriver.cuLaunchKernel(kernel, blocks, 1, 1, THREADS, 1, 1, sharedBytes, null,
+                    Pointer.to(args), null), "launch of the star pipeline kernel");
             Cuda.check(JCudaDriver.cuEventRecord(stop, null), "cuEventRecord");
-            device.synchronize("star_aggregate");
+            device.synchronize("star pipeline");
             Cuda.check(JCudaDriver.cuEventElapsedTime(millis, start, stop), "cuEventElapsedTime");
         } finally {
             JCudaDriver.cuEventDestroy(start);
             JCudaDriver.cuEventDestroy(stop);
         }
+    }
+
+    /** Sets every aggregate word to its slot's identity (the kernel's atomics fold into them). */
+    private void initAccumulators(StarKernelInput input, DeviceBuffer acc, long states, DeviceArrays arrays) {
+        ByteBuffer kinds = DeviceArrays.buffer(16L * input.slots().size());
+        for (StarPipeline.Slot s : input.slots()) {
+            kinds.putInt(s.kind().ordinal()).putInt(s.register()).putInt(s.filter()).putInt(0);
+        }
+        DeviceBuffer slotTable = arrays.upload(kinds.flip(), "aggregate slots");
+        CUfunction init = device.kernel(SOURCE, "init_accumulators");
+        int initBlocks = (int) Math.min((states + THREADS - 1) / THREADS, device.multiprocessors() * 32L);
+        Cuda.check(JCudaDriver.cuLaunchKernel(init, Math.max(1, initBlocks), 1, 1, THREADS, 1, 1, 0, null,
+                Pointer.to(Pointer.to(acc.pointer()), Pointer.to(slotTable.pointer()),
+                        Pointer.to(new int[] {input.slots().size()}), Pointer.to(new int[] {(int) input.groups()})),
+                null), "launch of init_accumulators");
     }
 
     private Batch decode(DeviceBuffer acc, int groups, int nslots, GroupLayout layout) {

@@ -1,0 +1,458 @@
+package dev.starling.gpu.pipeline;
+
+import java.util.function.Function;
+
+/**
+ * Translates a star pipeline's program into PTX for a tile of rows: each thread runs every
+ * instruction for its {@code items} rows in turn, without branches, so the loads of its rows are
+ * in flight together. A row that fails a filter or probe is dead: its later loads are predicated
+ * off and it folds nothing; when no row of the warp is left, the warp skips the rest of the tile.
+ * Semantics are the CPU backend's: exact decimals in scaled longs with overflow checks, doubles
+ * as IEEE, three-valued logic, and a NULL's value 0. Anything the kernel cannot finish exactly (an
+ * overflow, a division by zero, a code outside its range) sets a status bit and the host hands
+ * the pipeline to the CPU.
+ */
+final class RowProgramPtx {
+    static final int OVERFLOW = 1;
+    static final int DIVIDE_BY_ZERO = 2;
+    static final int BAD_CODE = 4;
+
+    private final Ptx ptx;
+    private final StarKernelInput input;
+    private final Function<String, String> param;
+    private final String[] constant;
+    private final String status;
+    private final String skip;
+    private final String zero;
+    final String[] alive;
+    final String[] row;
+    final String[] group;
+    final String[][] value;
+    final String[][] nulls;
+    private final String[][] truth;
+
+    /**
+     * {@code param}: the register holding a kernel parameter; {@code constant}: the registers of the
+     * program's constants; {@code status}: the thread's status bits; {@code skip}: where a warp goes
+     * when none of its rows is alive; {@code row}: each item's row, already set.
+     */
+    RowProgramPtx(Ptx ptx, StarKernelInput input, Function<String, String> param, String[] constant, String status,
+                  String skip, String[] row) {
+        this.ptx = ptx;
+        this.input = input;
+        this.param = param;
+        this.constant = constant;
+        this.status = status;
+        this.skip = skip;
+        this.row = row;
+        int items = row.length;
+        int registers = 1;
+        for (int pc = 0; pc < input.code().length; pc += 4) {
+            registers = Math.max(registers, input.code()[pc + 1] + 1);
+        }
+        value = new String[registers][items];
+        nulls = new String[registers][items];
+        truth = new String[registers][items];
+        alive = new String[items];
+        group = new String[items];
+        zero = ptx.b64();
+        ptx.op("mov.b64 %s, 0", zero);
+    }
+
+    /** Starts a tile: rows below {@code rows} are alive, with group id 0. */
+    void startTile(String rows) {
+        for (int i = 0; i < row.length; i++) {
+            alive[i] = ptx.pred();
+            ptx.op("setp.lt.s64 %s, %s, %s", alive[i], row[i], rows);
+            group[i] = ptx.b64();
+            ptx.op("mov.b64 %s, 0", group[i]);
+        }
+    }
+
+    void emit() {
+        int[] code = input.code();
+        for (int pc = 0; pc < code.length; pc += 4) {
+            Opcode op = Opcode.values()[code[pc] & 0xff];
+            int imm = code[pc] >> 8;
+            int d = code[pc + 1];
+            int a = code[pc + 2];
+            int b = code[pc + 3];
+            for (int i = 0; i < row.length; i++) {
+                instruction(op, imm, d, a, b, i);
+            }
+            if (op == Opcode.PROBE || op == Opcode.FILTER || op == Opcode.GROUP_KEY) {
+                skipDeadWarp();
+            }
+        }
+    }
+
+    /** The predicate of a row counting for an aggregate slot: alive, its filter TRUE, its argument not NULL. */
+    String counts(StarPipeline.Slot slot, int i) {
+        String c = alive[i];
+        if (slot.filter() >= 0) {
+            c = ptx.and(c, isTrue(slot.filter(), i));
+        }
+        if (slot.register() >= 0 && nulls[slot.register()][i] != null) {
+            c = ptx.and(c, Ptx.not(nulls[slot.register()][i]));
+        }
+        return c;
+    }
+
+    private void instruction(Opcode op, int imm, int d, int a, int b, int i) {
+        switch (op) {
+            case LOAD_FACT -> load(d, i, "fact" + a, input.fact().get(a), row[i]);
+            case LOAD_DIM -> load(d, i, "dimcol" + a, input.dimColumns().get(a), value[b][i]);
+            case CONST -> value[d][i] = constant[a];
+            case CONST_NULL -> {
+                value[d][i] = zero;
+                nulls[d][i] = Ptx.TRUE;
+            }
+            case PROBE -> probe(a, b, i);
+            case FILTER -> alive[i] = ptx.and(alive[i], isTrue(a, i));
+            case GROUP_KEY -> groupKey(a, b, i);
+            case ADD -> addOrSubtract(d, a, b, i, true);
+            case SUB -> addOrSubtract(d, a, b, i, false);
+            case MUL -> {
+                String n = nullOf(a, b, i);
+                set(d, i, checkedMultiply(value[a][i], value[b][i], i, n), n);
+            }
+            case NEG -> {
+                String r = ptx.b64();
+                ptx.op("neg.s64 %s, %s", r, value[a][i]);
+                set(d, i, r, nulls[a][i]);
+            }
+            case SCALE_UP -> set(d, i, checkedMultiply(value[a][i], Long.toString(PowerOfTenDivision.pow10(imm)), i,
+                    nulls[a][i]), nulls[a][i]);
+            case SCALE_DOWN -> set(d, i, divideRound(value[a][i], imm), nulls[a][i]);
+            case MUL_DOWN -> {
+                String n = nullOf(a, b, i);
+                set(d, i, divideRound(checkedMultiply(value[a][i], value[b][i], i, n), imm), n);
+            }
+            case FADD -> floating(d, a, b, i, "add.rn.f64");
+            case FSUB -> floating(d, a, b, i, "sub.rn.f64");
+            case FMUL -> floating(d, a, b, i, "mul.rn.f64");
+            case FDIV -> {
+                String n = nullOf(a, b, i);
+                String divisor = asDouble(value[b][i]);
+                String isZero = ptx.pred();
+                ptx.op("setp.eq.f64 %s, %s, 0d0000000000000000", isZero, divisor);
+                fail(isZero, DIVIDE_BY_ZERO, i, n);
+                floating(d, a, b, i, "div.rn.f64");
+            }
+            case FNEG -> {
+                String f = ptx.f64();
+                ptx.op("neg.f64 %s, %s", f, asDouble(value[a][i]));
+                set(d, i, fromDouble(f), nulls[a][i]);
+            }
+            case I2F -> {
+                String f = ptx.f64();
+                ptx.op("cvt.rn.f64.s64 %s, %s", f, value[a][i]);
+                if (imm > 0) {
+                    ptx.op("div.rn.f64 %s, %s, %s", f, f, doubleImmediate(PowerOfTenDivision.pow10(imm)));
+                }
+                set(d, i, fromDouble(f), nulls[a][i]);
+            }
+            case F2I -> set(d, i, roundToLong(value[a][i], imm, i, nulls[a][i]), nulls[a][i]);
+            case EQ, NE, LT, LE, GT, GE -> compare(d, a, b, i,
+                    "setp." + op.name().toLowerCase() + ".s64 %s, %s, %s", value[a][i], value[b][i]);
+            case FEQ, FNE, FLT, FLE, FGT, FGE -> compare(d, a, b, i,
+                    "setp." + floatComparison(op) + ".f64 %s, %s, %s", asDouble(value[a][i]), asDouble(value[b][i]));
+            case AND, OR -> logic(op == Opcode.AND, d, a, b, i);
+            case NOT -> bool(d, i, ptx.and(Ptx.not(truthOf(a, i)), notNull(a, i)), nulls[a][i]);
+            case IS_NULL -> bool(d, i, nullOr(a, i, Ptx.FALSE), null);
+            case IS_NOT_NULL -> bool(d, i, notNull(a, i), null);
+            case IS_TRUE -> bool(d, i, isTrue(a, i), null);
+            case IS_FALSE -> bool(d, i, isFalse(a, i), null);
+            case IS_NOT_TRUE -> bool(d, i, Ptx.not(isTrue(a, i)), null);
+            case IS_NOT_FALSE -> bool(d, i, Ptx.not(isFalse(a, i)), null);
+            case SELECT -> select(d, isTrue(imm, i), a, b, i);
+            case CHECK_INT -> {
+                String low = ptx.b32();
+                String back = ptx.b64();
+                String outside = ptx.pred();
+                ptx.op("cvt.u32.u64 %s, %s", low, value[a][i]);
+                ptx.op("cvt.s64.s32 %s, %s", back, low);
+                ptx.op("setp.ne.s64 %s, %s, %s", outside, back, value[a][i]);
+                fail(outside, OVERFLOW, i, nulls[a][i]);
+            }
+            case COALESCE -> {
+                if (nulls[a][i] == null) {
+                    value[d][i] = value[a][i];
+                } else {
+                    select(d, Ptx.not(nulls[a][i]), a, b, i);
+                }
+            }
+        }
+    }
+
+    /** Loads a column value at {@code index} for a live row; NULL flags too when the column has them. */
+    private void load(int d, int i, String name, StarKernelInput.Column column, String index) {
+        String v = ptx.b64();
+        ptx.opIf(alive[i], "ld.global.nc.%s %s, [%s]", loadType(column.width()), v,
+                address(param.apply(name), index, column.width()));
+        String n = null;
+        if (column.nullable()) {
+            String flag = ptx.b64();
+            ptx.op("mov.b64 %s, 0", flag);
+            ptx.opIf(alive[i], "ld.global.nc.u8 %s, [%s]", flag, address(param.apply(name + "_nulls"), index, 1));
+            n = ptx.pred();
+            ptx.op("setp.ne.u64 %s, %s, 0", n, flag);
+        }
+        set(d, i, v, n);
+    }
+
+    private String address(String base, String index, int width) {
+        String a = ptx.b64();
+        ptx.op("mad.lo.s64 %s, %s, %d, %s", a, index, width, base);
+        return a;
+    }
+
+    private static String loadType(int width) {
+        return switch (width) {
+            case 1 -> "s8";
+            case 4 -> "s32";
+            default -> "b64";
+        };
+    }
+
+    /** A live row goes on only where dimension {@code dim} has a row for its key; the row's contribution joins its group id. */
+    private void probe(int key, int dim, int i) {
+        if (nulls[key][i] != null) {
+            alive[i] = ptx.and(alive[i], Ptx.not(nulls[key][i]));
+        }
+        String inRange = ptx.pred();
+        ptx.op("setp.lt.u64 %s, %s, %s", inRange, value[key][i], param.apply("dim" + dim + "_range"));
+        fail(Ptx.not(inRange), BAD_CODE, i, null);
+        alive[i] = ptx.and(alive[i], inRange);
+        String contribution = ptx.b32();
+        ptx.op("mov.b32 %s, -1", contribution);
+        ptx.opIf(alive[i], "ld.global.nc.s32 %s, [%s]", contribution, address(param.apply("dim" + dim), value[key][i], 4));
+        String found = ptx.pred();
+        ptx.op("setp.ge.s32 %s, %s, 0", found, contribution);
+        alive[i] = ptx.and(alive[i], found);
+        String wide = ptx.b64();
+        ptx.op("cvt.s64.s32 %s, %s", wide, contribution);
+        ptx.op("add.s64 %s, %s, %s", group[i], group[i], wide);
+    }
+
+    /** Adds a fact column key's digit (value - minimum, or the range for NULL) times its multiplier to the group id. */
+    private void groupKey(int key, int at, int i) {
+        String digit = ptx.b64();
+        ptx.op("sub.s64 %s, %s, %s", digit, value[key][i], constant[at]);
+        if (nulls[key][i] != null) {
+            ptx.opIf(nulls[key][i], "mov.b64 %s, %s", digit, constant[at + 1]);
+        }
+        String outside = ptx.pred();
+        ptx.op("setp.gt.u64 %s, %s, %s", outside, digit, constant[at + 1]);
+        fail(outside, BAD_CODE, i, null);
+        alive[i] = ptx.and(alive[i], Ptx.not(outside));
+        ptx.op("mad.lo.s64 %s, %s, %s, %s", group[i], digit, constant[at + 2], group[i]);
+    }
+
+    private void skipDeadWarp() {
+        String any = Ptx.FALSE;
+        for (String a : alive) {
+            any = ptx.or(any, a);
+        }
+        String warp = ptx.pred();
+        ptx.op("vote.sync.any.pred %s, %s, 0xffffffff", warp, ptx.plain(any));
+        ptx.op("@!%s bra %s", warp, skip);
+    }
+
+    /** Signed 64-bit ADD or SUB with the overflow test of its operand and result signs. */
+    private void addOrSubtract(int d, int a, int b, int i, boolean add) {
+        String n = nullOf(a, b, i);
+        String r = ptx.b64();
+        String x = ptx.b64();
+        String y = ptx.b64();
+        ptx.op("%s.s64 %s, %s, %s", add ? "add" : "sub", r, value[a][i], value[b][i]);
+        // overflow: a + b has the sign of neither operand; a - b differs in sign from a where a and b differ
+        ptx.op("xor.b64 %s, %s, %s", x, add ? value[b][i] : value[a][i], r);
+        ptx.op("xor.b64 %s, %s, %s", y, value[a][i], add ? r : value[b][i]);
+        ptx.op("and.b64 %s, %s, %s", x, x, y);
+        String overflow = ptx.pred();
+        ptx.op("setp.lt.s64 %s, %s, 0", overflow, x);
+        fail(overflow, OVERFLOW, i, n);
+        set(d, i, r, n);
+    }
+
+    private String checkedMultiply(String a, String b, int i, String resultNull) {
+        String low = ptx.b64();
+        String high = ptx.b64();
+        String sign = ptx.b64();
+        String overflow = ptx.pred();
+        ptx.op("mul.lo.s64 %s, %s, %s", low, a, b);
+        ptx.op("mul.hi.s64 %s, %s, %s", high, a, b);
+        ptx.op("shr.s64 %s, %s, 63", sign, low);
+        ptx.op("setp.ne.s64 %s, %s, %s", overflow, high, sign);
+        fail(overflow, OVERFLOW, i, resultNull);
+        return low;
+    }
+
+    /** v / 10^k rounded half away from zero, as the CPU backend rescales decimals. */
+    private String divideRound(String v, int k) {
+        PowerOfTenDivision div = PowerOfTenDivision.of(k);
+        String n = ptx.b64();
+        String t = ptx.b64();
+        String q = ptx.b64();
+        String rem = ptx.b64();
+        String twice = ptx.b64();
+        ptx.op("abs.s64 %s, %s", n, v);
+        ptx.op("mul.hi.u64 %s, %s, 0x%016x", t, n, div.magic());
+        ptx.op("sub.u64 %s, %s, %s", q, n, t);
+        ptx.op("shr.u64 %s, %s, 1", q, q);
+        ptx.op("add.u64 %s, %s, %s", q, q, t);
+        ptx.op("shr.u64 %s, %s, %d", q, q, div.shift() - 1);
+        ptx.op("mul.lo.u64 %s, %s, %d", rem, q, div.divisor());
+        ptx.op("sub.u64 %s, %s, %s", rem, n, rem);
+        // rem >= divisor - rem, without a negative: rem < divisor <= 10^18, so 2 rem fits
+        ptx.op("shl.b64 %s, %s, 1", twice, rem);
+        String up = ptx.pred();
+        ptx.op("setp.ge.u64 %s, %s, %d", up, twice, div.divisor());
+        ptx.opIf(up, "add.u64 %s, %s, 1", q, q);
+        String negative = ptx.pred();
+        ptx.op("setp.lt.s64 %s, %s, 0", negative, v);
+        ptx.opIf(negative, "neg.s64 %s, %s", q, q);
+        return q;
+    }
+
+    /** x * 10^k rounded half away from zero to a long; NaN or beyond the 64-bit range gives the pipeline back. */
+    private String roundToLong(String bits, int k, int i, String n) {
+        String x = ptx.f64();
+        ptx.op("mul.rn.f64 %s, %s, %s", x, asDouble(bits), doubleImmediate(PowerOfTenDivision.pow10(k)));
+        String magnitude = ptx.f64();
+        ptx.op("abs.f64 %s, %s", magnitude, x);
+        String outside = ptx.pred();
+        ptx.op("setp.geu.f64 %s, %s, %s", outside, magnitude, doubleImmediate(9.2e18));
+        fail(outside, OVERFLOW, i, n);
+        String whole = ptx.f64();
+        String fraction = ptx.f64();
+        ptx.op("cvt.rzi.f64.f64 %s, %s", whole, magnitude);
+        ptx.op("sub.rn.f64 %s, %s, %s", fraction, magnitude, whole);
+        String up = ptx.pred();
+        ptx.op("setp.ge.f64 %s, %s, %s", up, fraction, doubleImmediate(0.5));
+        ptx.opIf(up, "add.rn.f64 %s, %s, %s", whole, whole, doubleImmediate(1.0));
+        String r = ptx.b64();
+        ptx.op("cvt.rzi.s64.f64 %s, %s", r, whole);
+        String negative = ptx.pred();
+        ptx.op("setp.lt.f64 %s, %s, %s", negative, x, doubleImmediate(0.0));
+        ptx.opIf(negative, "neg.s64 %s, %s", r, r);
+        return r;
+    }
+
+    private void floating(int d, int a, int b, int i, String instruction) {
+        String f = ptx.f64();
+        ptx.op("%s %s, %s, %s", instruction, f, asDouble(value[a][i]), asDouble(value[b][i]));
+        set(d, i, fromDouble(f), nullOf(a, b, i));
+    }
+
+    private static String floatComparison(Opcode op) {
+        // C's != is true for NaN operands: PTX's unordered-or-not-equal
+        return op == Opcode.FNE ? "neu" : op.name().substring(1).toLowerCase();
+    }
+
+    private void compare(int d, int a, int b, int i, String format, String x, String y) {
+        String p = ptx.pred();
+        ptx.op(format, p, x, y);
+        String n = nullOf(a, b, i);
+        bool(d, i, n == null ? p : ptx.and(p, Ptx.not(n)), n);
+    }
+
+    /** Three-valued AND / OR: FALSE (AND) or TRUE (OR) decides even against NULL. */
+    private void logic(boolean and, int d, int a, int b, int i) {
+        String n = nullOf(a, b, i);
+        if (n == null) {
+            bool(d, i, and ? ptx.and(truthOf(a, i), truthOf(b, i)) : ptx.or(truthOf(a, i), truthOf(b, i)), null);
+            return;
+        }
+        String decided = and ? ptx.or(isFalse(a, i), isFalse(b, i)) : ptx.or(isTrue(a, i), isTrue(b, i));
+        String resultNull = ptx.and(Ptx.not(decided), n);
+        String t = and ? ptx.and(Ptx.not(decided), Ptx.not(resultNull)) : decided;
+        bool(d, i, t, resultNull);
+    }
+
+    private void select(int d, String condition, int a, int b, int i) {
+        String v = ptx.b64();
+        ptx.op("selp.b64 %s, %s, %s, %s", v, value[a][i], value[b][i], ptx.plain(condition));
+        String n = null;
+        if (nulls[a][i] != null || nulls[b][i] != null) {
+            n = ptx.or(ptx.and(condition, nullOr(a, i, Ptx.FALSE)), ptx.and(Ptx.not(condition), nullOr(b, i, Ptx.FALSE)));
+        }
+        set(d, i, v, n);
+    }
+
+    /** A boolean result: its truth predicate (already FALSE where NULL) and its 0/1 value. */
+    private void bool(int d, int i, String t, String n) {
+        t = ptx.plain(t);
+        String v = ptx.b64();
+        ptx.op("selp.b64 %s, 1, 0, %s", v, t);
+        value[d][i] = v;
+        nulls[d][i] = n;
+        truth[d][i] = t;
+    }
+
+    private void set(int d, int i, String v, String n) {
+        if (n != null) {
+            ptx.opIf(n, "mov.b64 %s, 0", v);
+        }
+        value[d][i] = v;
+        nulls[d][i] = n;
+    }
+
+    /** Marks the thread's status with {@code why} where {@code condition} holds for a live row whose result is not NULL. */
+    private void fail(String condition, int why, int i, String resultNull) {
+        String g = ptx.and(condition, alive[i]);
+        if (resultNull != null) {
+            g = ptx.and(g, Ptx.not(resultNull));
+        }
+        ptx.opIf(g, "or.b32 %s, %s, %d", status, status, why);
+    }
+
+    private String truthOf(int r, int i) {
+        if (truth[r][i] == null) {
+            String p = ptx.pred();
+            ptx.op("setp.ne.s64 %s, %s, 0", p, value[r][i]);
+            truth[r][i] = p;
+        }
+        return truth[r][i];
+    }
+
+    private String isTrue(int r, int i) {
+        return ptx.and(truthOf(r, i), notNull(r, i));
+    }
+
+    private String isFalse(int r, int i) {
+        return ptx.and(Ptx.not(truthOf(r, i)), notNull(r, i));
+    }
+
+    private String notNull(int r, int i) {
+        return nulls[r][i] == null ? Ptx.TRUE : Ptx.not(nulls[r][i]);
+    }
+
+    private String nullOr(int r, int i, String otherwise) {
+        return nulls[r][i] == null ? otherwise : nulls[r][i];
+    }
+
+    private String nullOf(int a, int b, int i) {
+        if (nulls[a][i] == null) {
+            return nulls[b][i];
+        }
+        return nulls[b][i] == null ? nulls[a][i] : ptx.or(nulls[a][i], nulls[b][i]);
+    }
+
+    private String asDouble(String bits) {
+        String f = ptx.f64();
+        ptx.op("mov.b64 %s, %s", f, bits);
+        return f;
+    }
+
+    private String fromDouble(String f) {
+        String v = ptx.b64();
+        ptx.op("mov.b64 %s, %s", v, f);
+        return v;
+    }
+
+    static String doubleImmediate(double v) {
+        return String.format("0d%016X", Double.doubleToRawLongBits(v));
+    }
+}

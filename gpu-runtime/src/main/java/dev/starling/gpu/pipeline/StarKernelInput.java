@@ -1,0 +1,66 @@
+package dev.starling.gpu.pipeline;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Everything one launch of a star pipeline kernel needs: the program and the shapes its code is
+ * specialized to (column widths, which columns have NULLs, where the aggregates live), and the
+ * device addresses and sizes passed as its parameters. Two inputs of the same shape share one
+ * compiled kernel.
+ */
+record StarKernelInput(int[] code, int constantCount, List<Column> fact, List<Dimension> dimensions,
+                       List<Column> dimColumns, List<StarPipeline.Slot> slots, Accumulators accumulators,
+                       long constants, long status, long acc, long rows, long groups) {
+
+    /** A column's values ({@code width} bytes each) and NULL flags (0: the column has no NULLs). */
+    record Column(long values, long nulls, int width) {
+        boolean nullable() {
+            return nulls != 0;
+        }
+    }
+
+    /** A dimension's group contribution per code, and how many codes it has. */
+    record Dimension(long contribution, long range) { }
+
+    /** Where the aggregate states are folded. */
+    enum Accumulators {
+        /** One group: per-thread partials, reduced per warp once at the end. */
+        SCALAR,
+        /** Few groups: a block's copy in shared memory, merged into global memory at the end. */
+        SHARED,
+        /** Many groups: atomics on the global states. */
+        GLOBAL
+    }
+
+    /** A kernel parameter: its name in the PTX and its value at launch. */
+    record Parameter(String name, long value) { }
+
+    /** The kernel's parameters, in order: the PTX declares them and the launch passes them from this one list. */
+    List<Parameter> parameters() {
+        List<Parameter> out = new ArrayList<>();
+        for (int c = 0; c < fact.size(); c++) {
+            column(out, "fact" + c, fact.get(c));
+        }
+        for (int d = 0; d < dimensions.size(); d++) {
+            out.add(new Parameter("dim" + d, dimensions.get(d).contribution()));
+            out.add(new Parameter("dim" + d + "_range", dimensions.get(d).range()));
+        }
+        for (int c = 0; c < dimColumns.size(); c++) {
+            column(out, "dimcol" + c, dimColumns.get(c));
+        }
+        out.add(new Parameter("constants", constants));
+        out.add(new Parameter("status", status));
+        out.add(new Parameter("acc", acc));
+        out.add(new Parameter("rows", rows));
+        out.add(new Parameter("groups", groups));
+        return out;
+    }
+
+    private static void column(List<Parameter> out, String name, Column c) {
+        out.add(new Parameter(name, c.values()));
+        if (c.nullable()) {
+            out.add(new Parameter(name + "_nulls", c.nulls()));
+        }
+    }
+}

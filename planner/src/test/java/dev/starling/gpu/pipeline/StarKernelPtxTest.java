@@ -1,0 +1,112 @@
+package dev.starling.gpu.pipeline;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.starling.engine.Starling;
+import dev.starling.exec.plan.AggregateNode;
+import dev.starling.planner.PlanNodes;
+import dev.starling.planner.SqlPlanner;
+import dev.starling.storage.gen.SsbGenerator;
+import dev.starling.storage.gen.SsbQueries;
+import dev.starling.storage.gen.TpchGenerator;
+import dev.starling.storage.gen.TpchQueries;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The generated kernels of every SSB and TPC-H GPU pipeline, in each accumulator mode, with and
+ * without NULL flags: well-formed PTX, and where CUDA's {@code ptxas} is installed, PTX it
+ * assembles for the H100 without spilling registers.
+ */
+class StarKernelPtxTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void everyPipelineKernelAssembles() throws Exception {
+        List<StarPipeline> pipelines = new ArrayList<>();
+        try (Starling ssb = Starling.inMemory(); Starling tpch = Starling.inMemory()) {
+            SsbGenerator.generate(ssb.catalog(), 0.01, "");
+            TpchGenerator.generate(tpch.catalog(), 0.01, "");
+            SqlPlanner ssbPlanner = new SqlPlanner(ssb.catalog());
+            for (String q : SsbQueries.names()) {
+                compileAll(ssbPlanner, SsbQueries.query(q), pipelines);
+            }
+            SqlPlanner tpchPlanner = new SqlPlanner(tpch.catalog());
+            for (int q = 1; q <= TpchQueries.COUNT; q++) {
+                compileAll(tpchPlanner, TpchQueries.query(q), pipelines);
+            }
+        }
+        assertTrue(pipelines.size() >= 13 + 8, pipelines.size() + " pipelines");
+        List<String> kernels = new ArrayList<>();
+        for (StarPipeline p : pipelines) {
+            for (boolean nullable : new boolean[] {false, true}) {
+                for (StarKernelInput.Accumulators mode : StarKernelInput.Accumulators.values()) {
+                    if ((mode == StarKernelInput.Accumulators.SCALAR) == p.keys().isEmpty()) {
+                        kernels.add(StarKernelPtx.generate(input(p, nullable, mode)));
+                    }
+                }
+            }
+        }
+        for (String k : kernels) {
+            assertTrue(k.contains(".visible .entry " + StarKernelPtx.ENTRY + "("), k);
+            assertEquals(count(k, '{'), count(k, '}'));
+        }
+        assembleWhereCudaIsInstalled(kernels);
+    }
+
+    private static void compileAll(SqlPlanner planner, String sql, List<StarPipeline> out) {
+        for (AggregateNode a : PlanNodes.all(planner.plan(sql).plan(), AggregateNode.class)) {
+            try {
+                out.add(StarPipelineCompiler.compile(a));
+            } catch (Unsupported e) {
+                // this aggregation stays on the CPU
+            }
+        }
+    }
+
+    private static StarKernelInput input(StarPipeline p, boolean nullable, StarKernelInput.Accumulators mode) {
+        long nulls = nullable ? 1 : 0;
+        List<StarKernelInput.Column> fact = p.factColumns().stream()
+                .map(c -> new StarKernelInput.Column(1, nulls, p.fact().column(c).type().physical().width)).toList();
+        List<StarKernelInput.Dimension> dims = p.dimensions().stream()
+                .map(d -> new StarKernelInput.Dimension(1, d.range())).toList();
+        List<StarKernelInput.Column> dimColumns = p.dimColumns().stream()
+                .map(c -> new StarKernelInput.Column(1, nulls, c.expr().type().physical().width)).toList();
+        return new StarKernelInput(p.code(), p.constants().length, fact, dims, dimColumns, p.slots(), mode, 1, 1, 1,
+                1000, p.keys().isEmpty() ? 1 : 100);
+    }
+
+    private void assembleWhereCudaIsInstalled(List<String> kernels) throws IOException, InterruptedException {
+        ProcessBuilder probe = new ProcessBuilder("ptxas", "--version").redirectErrorStream(true);
+        try {
+            if (probe.start().waitFor() != 0) {
+                return;
+            }
+        } catch (IOException noPtxas) {
+            return;
+        }
+        for (int k = 0; k < kernels.size(); k++) {
+            Path ptx = dir.resolve("k" + k + ".ptx");
+            Files.writeString(ptx, kernels.get(k));
+            Process p = new ProcessBuilder("ptxas", "-arch=sm_90", "-v", ptx.toString(), "-o",
+                    dir.resolve("k" + k + ".cubin").toString()).redirectErrorStream(true).start();
+            String log = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertTrue(p.waitFor(60, TimeUnit.SECONDS), "ptxas timed out");
+            assertEquals(0, p.exitValue(), log + "\n" + kernels.get(k));
+            assertTrue(log.contains("0 bytes spill stores"), log);
+        }
+    }
+
+    private static long count(String s, char c) {
+        return s.chars().filter(x -> x == c).count();
+    }
+}
