@@ -73,7 +73,7 @@ final class AggregatePtx {
                         ptx.op("shr.s64 %s, %s, 63", sign, x);
                         addWide(low[s], high[s], x, sign);
                     }
-                    default -> combine(slot.kind(), counts, low[s], high[s], v, null);
+                    default -> combine(slot.kind(), counts, low[s], v);
                 }
             }
         }
@@ -84,22 +84,25 @@ final class AggregatePtx {
      * exchange and its first lane folds them into the global words. Every lane must run it.
      */
     void foldWarp(String lane, String[] globalSlots) {
-        for (int offset = 16; offset > 0; offset >>= 1) {
-            for (int s = 0; s < slots.size(); s++) {
-                AggKind kind = slots.get(s).kind();
-                String otherLow = shuffle(low[s], offset);
-                String otherHigh = kind == AggKind.SUM_I ? shuffle(high[s], offset) : null;
-                if (kind == AggKind.SUM_I) {
-                    addWide(low[s], high[s], otherLow, otherHigh);
-                } else {
-                    combine(kind, Ptx.TRUE, low[s], high[s], otherLow, otherHigh);
-                }
-            }
+        for (int s = 0; s < slots.size(); s++) {
+            reduceWarp(slots.get(s).kind(), low[s], high[s]);
         }
         String first = ptx.pred();
         ptx.op("setp.eq.u32 %s, %s, 0", first, lane);
         for (int s = 0; s < slots.size(); s++) {
             foldPartial("global", first, globalSlots[s], slots.get(s).kind(), low[s], high[s]);
+        }
+    }
+
+    /** Combines the partial (low, high) of a slot of {@code kind} across the warp: every lane ends with the total. */
+    private void reduceWarp(AggKind kind, String low, String high) {
+        for (int offset = 16; offset > 0; offset >>= 1) {
+            String otherLow = shuffle(low, offset);
+            if (kind == AggKind.SUM_I) {
+                addWide(low, high, otherLow, shuffle(high, offset));
+            } else {
+                combine(kind, Ptx.TRUE, low, otherLow);
+            }
         }
     }
 
@@ -123,6 +126,59 @@ final class AggregatePtx {
                 }
                 foldPartial(space, counts, at, slot.kind(), w0, w1);
             }
+        }
+    }
+
+    /**
+     * Grouped aggregates over few groups: per tile item, the warp takes the groups its live rows
+     * fall in one at a time, reduces each slot over that group's rows by butterfly exchange, and
+     * its first lane folds the totals, one shared atomic per group present instead of one per row
+     * (rows crowding into a few groups would otherwise serialize on the same words).
+     */
+    void foldRowsByWarpGroup(RowProgramPtx rows, String[] sharedSlots, String lane) {
+        for (int i = 0; i < rows.alive.length; i++) {
+            String pending = ptx.b32();
+            ptx.op("vote.sync.ballot.b32 %s, %s, 0xffffffff", pending, ptx.plain(rows.alive[i]));
+            String top = ptx.label("warp_group");
+            String done = ptx.label("warp_groups_done");
+            ptx.place(top);
+            String none = ptx.pred();
+            ptx.op("setp.eq.u32 %s, %s, 0", none, pending);
+            ptx.op("@%s bra %s", none, done);
+            String leader = ptx.b32();
+            ptx.op("bfind.u32 %s, %s", leader, pending);
+            String group = shuffleFrom(rows.group[i], leader);
+            String same = ptx.pred();
+            ptx.op("setp.eq.s64 %s, %s, %s", same, rows.group[i], group);
+            String mine = ptx.and(same, rows.alive[i]);
+            String taken = ptx.b32();
+            ptx.op("vote.sync.ballot.b32 %s, %s, 0xffffffff", taken, ptx.plain(mine));
+            ptx.op("and.b32 %s, %s, %s", taken, pending, taken);
+            ptx.op("xor.b32 %s, %s, %s", pending, pending, taken);
+            String first = ptx.pred();
+            ptx.op("setp.eq.u32 %s, %s, 0", first, lane);
+            for (int s = 0; s < slots.size(); s++) {
+                StarPipeline.Slot slot = slots.get(s);
+                String counts = ptx.plain(ptx.and(mine, rows.counts(slot, i)));
+                String v = slot.register() < 0 ? null : rows.value[slot.register()][i];
+                String w0 = ptx.b64();
+                String w1 = ptx.b64();
+                switch (slot.kind()) {
+                    case COUNT -> ptx.op("selp.b64 %s, 1, 0, %s", w0, counts);
+                    default -> ptx.op("selp.b64 %s, %s, 0x%016x, %s", w0, v, identity(slot.kind()), counts);
+                }
+                if (slot.kind() == AggKind.SUM_I) {
+                    ptx.op("shr.s64 %s, %s, 63", w1, w0);
+                } else {
+                    ptx.op("mov.b64 %s, 0", w1);
+                }
+                reduceWarp(slot.kind(), w0, w1);
+                String at = ptx.b64();
+                ptx.op("mad.lo.s64 %s, %s, 16, %s", at, group, sharedSlots[s]);
+                foldPartial("shared", first, at, slot.kind(), w0, w1);
+            }
+            ptx.op("bra %s", top);
+            ptx.place(done);
         }
     }
 
@@ -192,8 +248,8 @@ final class AggregatePtx {
         ptx.op("addc.u64 %s, %s, %s", high, high, xHigh);
     }
 
-    /** Where {@code guard} holds, combines the value {@code v} into the partial (low) of a slot of {@code kind} other than SUM_I. */
-    private void combine(AggKind kind, String guard, String low, String high, String v, String vHigh) {
+    /** Where {@code guard} holds, combines the value {@code v} into the partial {@code low} of a slot of {@code kind} other than SUM_I. */
+    private void combine(AggKind kind, String guard, String low, String v) {
         switch (kind) {
             case COUNT -> ptx.opIf(guard, "add.s64 %s, %s, %s", low, low, v);
             case SUM_F -> {
@@ -257,6 +313,18 @@ final class AggregatePtx {
         ptx.op("mov.b64 %s, %s", old, seen);
         ptx.op("@%s bra %s", lost, top);
         ptx.place(done);
+    }
+
+    /** Lane {@code from}'s value of a 64-bit register. */
+    private String shuffleFrom(String word, String from) {
+        String lo = ptx.b32();
+        String hi = ptx.b32();
+        String out = ptx.b64();
+        ptx.op("mov.b64 {%s, %s}, %s", lo, hi, word);
+        ptx.op("shfl.sync.idx.b32 %s, %s, %s, 31, 0xffffffff", lo, lo, from);
+        ptx.op("shfl.sync.idx.b32 %s, %s, %s, 31, 0xffffffff", hi, hi, from);
+        ptx.op("mov.b64 %s, {%s, %s}", out, lo, hi);
+        return out;
     }
 
     private String shuffle(String word, int offset) {

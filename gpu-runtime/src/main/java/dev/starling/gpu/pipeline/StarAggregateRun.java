@@ -111,8 +111,9 @@ public final class StarAggregateRun {
             DeviceBuffer status = arrays.upload(new int[] {0}, "status");
             DeviceBuffer acc = arrays.allocate((long) groups * slots * 16, "aggregate states");
             StarKernelInput.Accumulators mode = groups == 1 ? StarKernelInput.Accumulators.SCALAR
-                    : (long) groups * slots * 16 <= SHARED_BYTES ? StarKernelInput.Accumulators.SHARED
-                    : StarKernelInput.Accumulators.GLOBAL;
+                    : (long) groups * slots * 16 > SHARED_BYTES ? StarKernelInput.Accumulators.GLOBAL
+                    : groups <= StarKernelInput.WARP_GROUPS ? StarKernelInput.Accumulators.WARP_GROUPED
+                    : StarKernelInput.Accumulators.SHARED;
             StarKernelInput input = new StarKernelInput(pipeline.code(), constantValues.length, fact, dims, dimColumns,
                     pipeline.slots(), mode, constants.address(), status.address(), acc.address(),
                     pipeline.fact().rowCount(), groups);
@@ -195,7 +196,9 @@ public final class StarAggregateRun {
         device.makeCurrent();
         long states = input.groups() * input.slots().size();
         initAccumulators(input, acc, states, arrays);
-        int sharedBytes = input.accumulators() == StarKernelInput.Accumulators.SHARED ? (int) states * 16 : 0;
+        boolean shared = input.accumulators() == StarKernelInput.Accumulators.SHARED
+                || input.accumulators() == StarKernelInput.Accumulators.WARP_GROUPED;
+        int sharedBytes = shared ? (int) states * 16 : 0;
         // One wave of resident blocks: a grid larger than that leaves the last wave's SMs half idle.
         int[] perSm = new int[1];
         Cuda.check(JCudaDriver.cuOccupancyMaxActiveBlocksPerMultiprocessor(perSm, kernel, THREADS, sharedBytes),

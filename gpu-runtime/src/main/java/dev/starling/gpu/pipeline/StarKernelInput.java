@@ -29,9 +29,18 @@ record StarKernelInput(int[] code, int constantCount, List<Column> fact, List<Di
         SCALAR,
         /** Few groups: a block's copy in shared memory, merged into global memory at the end. */
         SHARED,
+        /**
+         * Very few groups (up to {@link #WARP_GROUPS}): as SHARED, but each warp first reduces the
+         * rows of each group present in it, so rows crowding into a few groups do not serialize
+         * on the same shared words.
+         */
+        WARP_GROUPED,
         /** Many groups: atomics on the global states. */
         GLOBAL
     }
+
+    /** The most groups the WARP_GROUPED fold is used for: it loops once per group present in a warp. */
+    static final int WARP_GROUPS = 32;
 
     /** A kernel parameter: its name in the PTX and its value at launch. */
     record Parameter(String name, long value) { }

@@ -56,7 +56,7 @@ final class StarKernelPtx {
         String[] sharedSlots = null;
         switch (in.accumulators()) {
             case SCALAR -> aggregates.startPartials();
-            case SHARED -> {
+            case SHARED, WARP_GROUPED -> {
                 String sharedBase = ptx.b64();
                 ptx.op("mov.u64 %s, %s", sharedBase, SHARED);
                 sharedSlots = aggregates.slotBases(sharedBase, groups);
@@ -85,6 +85,7 @@ final class StarKernelPtx {
         switch (in.accumulators()) {
             case SCALAR -> aggregates.accumulate(program);
             case SHARED -> aggregates.foldRows(program, "shared", sharedSlots);
+            case WARP_GROUPED -> aggregates.foldRowsByWarpGroup(program, sharedSlots, lane);
             case GLOBAL -> aggregates.foldRows(program, "global", globalSlots);
         }
         ptx.place(next);
@@ -93,7 +94,7 @@ final class StarKernelPtx {
         ptx.place(done);
         switch (in.accumulators()) {
             case SCALAR -> aggregates.foldWarp(lane, globalSlots);
-            case SHARED -> aggregates.mergeShared(sharedSlots, globalSlots, tid, ntid, groups);
+            case SHARED, WARP_GROUPED -> aggregates.mergeShared(sharedSlots, globalSlots, tid, ntid, groups);
             case GLOBAL -> { }
         }
         String failed = ptx.pred();
