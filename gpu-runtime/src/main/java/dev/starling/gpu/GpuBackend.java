@@ -15,6 +15,7 @@ import dev.starling.gpu.pipeline.RunStats;
 import dev.starling.gpu.pipeline.StarAggregateRun;
 import dev.starling.gpu.pipeline.StarPipelineCompiler;
 import dev.starling.gpu.pipeline.Unsupported;
+import dev.starling.storage.Table;
 import java.util.Optional;
 import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
@@ -110,6 +111,21 @@ public final class GpuBackend implements Accelerator, AutoCloseable {
         } finally {
             lock.unlock();
         }
+    }
+
+    /** Uploads {@code table}'s columns and keeps them resident (see {@link GpuColumnCache#keepResident}). */
+    public void keepResident(Table table) {
+        lock.lock();
+        try {
+            cache.keepResident(table);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Lets a resident table's columns be evicted again. */
+    public void releaseResident(String table) {
+        cache.release(table);
     }
 
     /** How many pipelines the GPU has answered. */

@@ -60,6 +60,39 @@ class GpuRuntimeTest {
     }
 
     @Test
+    void residentTablesAreNotEvicted() {
+        Table t = longs("kept", 100_000);
+        Table other = longs("other", 100_000);
+        // room for the resident table and a little more, not for both tables
+        try (GpuDevice device = open(1_200_000); GpuColumnCache cache = new GpuColumnCache(device)) {
+            cache.keepResident(t);
+            long kept = cache.residentBytes();
+            assertEquals(800_000, kept);
+            cache.clear();
+            assertEquals(kept, cache.residentBytes());
+            assertThrows(GpuOutOfMemoryException.class, () -> cache.lease(other, 0));
+            assertTrue(cache.isResident(t.column(0)));
+            assertTrue(cache.release("kept"));
+            cache.lease(other, 0).close();
+            assertTrue(!cache.isResident(t.column(0)), "released columns make room");
+            assertThrows(GpuOutOfMemoryException.class, () -> cache.keepResident(longs("big", 200_000)));
+            assertTrue(cache.residentTables().isEmpty(), "a table that does not fit is not kept");
+            cache.clear();
+            assertEquals(0, device.memory().used());
+        }
+    }
+
+    private static Table longs(String name, int rows) {
+        TableSchema schema = new TableSchema(name, List.of(new ColumnSchema("v", DataType.BIGINT, false)), List.of(), List.of());
+        TableBuilder b = new TableBuilder(schema, Catalog.inMemory());
+        for (int r = 0; r < rows; r++) {
+            b.setLong(0, r);
+            b.endRow();
+        }
+        return b.build();
+    }
+
+    @Test
     void columnsRoundTripThroughTheCache() {
         Catalog catalog = Catalog.inMemory();
         TableSchema schema = new TableSchema("t", List.of(new ColumnSchema("v", DataType.BIGINT, true)), List.of(), List.of());
@@ -77,7 +110,7 @@ class GpuRuntimeTest {
         try (GpuDevice device = open(0); GpuColumnCache cache = new GpuColumnCache(device)) {
             long[] back = new long[rows];
             byte[] nulls = new byte[rows];
-            try (GpuColumnCache.Lease lease = cache.lease(t.column(0), "t.v")) {
+            try (GpuColumnCache.Lease lease = cache.lease(t, 0)) {
                 lease.column().values().download(Pointer.to(back), rows * 8L);
                 lease.column().nulls().download(Pointer.to(nulls), rows);
             }

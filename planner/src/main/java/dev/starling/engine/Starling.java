@@ -16,10 +16,12 @@ import dev.starling.exec.vector.Batch;
 import dev.starling.exec.vector.StrDict;
 import dev.starling.exec.vector.Vector;
 import dev.starling.gpu.GpuBackend;
+import dev.starling.gpu.cuda.GpuOutOfMemoryException;
 import dev.starling.planner.SqlPlanner;
 import dev.starling.planner.explain.PlanExplainer;
 import dev.starling.storage.Catalog;
 import dev.starling.storage.DataType;
+import dev.starling.storage.Table;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -57,7 +59,30 @@ public final class Starling implements AutoCloseable {
             }
             execute(q, newContext(), sink);
             return q.fields();
-        });
+        }, new GpuTables());
+    }
+
+    /** Table residency in the GPU's column cache, for ALTER TABLE ... SET (gpu_resident = ...). */
+    private final class GpuTables implements DataStatementRunner.GpuResidency {
+        @Override
+        public void keep(Table table) {
+            if (gpu == null) {
+                throw new StarlingSqlException("there is no GPU backend here, so no table can be kept in GPU memory");
+            }
+            try {
+                gpu.keepResident(table);
+            } catch (GpuOutOfMemoryException e) {
+                throw new StarlingSqlException("table " + table.name() + " does not fit in the GPU memory budget: "
+                        + e.getMessage());
+            }
+        }
+
+        @Override
+        public void release(String table) {
+            if (gpu != null) {
+                gpu.releaseResident(table);
+            }
+        }
     }
 
     public static Starling open(Path dataDir) {

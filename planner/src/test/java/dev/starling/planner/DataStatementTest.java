@@ -103,6 +103,29 @@ class DataStatementTest {
     }
 
     @Test
+    void gpuResidencyIsParsedAndNeedsAGpu() {
+        try (Starling db = Starling.inMemory()) {
+            db.query("CREATE TABLE t (a INT)");
+            StarlingSqlException option = assertThrows(StarlingSqlException.class,
+                    () -> db.query("ALTER TABLE t SET (gpu_pinned = true)"));
+            assertEquals("line 1, column 20: unknown table option 'gpu_pinned': the options are: gpu_resident",
+                    option.getMessage());
+            StarlingSqlException value = assertThrows(StarlingSqlException.class,
+                    () -> db.query("ALTER TABLE t SET gpu_resident = maybe"));
+            assertEquals("line 1, column 34: gpu_resident must be true or false, not 'maybe'", value.getMessage());
+            StarlingSqlException missing = assertThrows(StarlingSqlException.class,
+                    () -> db.query("ALTER TABLE nope SET (gpu_resident = false)"));
+            assertEquals("table nope does not exist", missing.getMessage());
+            if (db.gpu().isEmpty()) {
+                StarlingSqlException noGpu = assertThrows(StarlingSqlException.class,
+                        () -> db.query("alter table t set (GPU_RESIDENT = TRUE)"));
+                assertEquals("there is no GPU backend here, so no table can be kept in GPU memory", noGpu.getMessage());
+            }
+            assertEquals(List.of(List.of(0L)), rows(db, "ALTER TABLE t SET (gpu_resident = false)"));
+        }
+    }
+
+    @Test
     void generateMakesABenchmarkInASchema() {
         try (Starling db = Starling.inMemory()) {
             long rows = (Long) rows(db, "GENERATE SSB SCALE FACTOR 0.001 SCHEMA s").get(0).get(0);

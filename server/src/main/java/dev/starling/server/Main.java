@@ -75,6 +75,14 @@ public final class Main implements Callable<Integer> {
             if (c.demo().enabled()) {
                 DemoData.ensure(db, c.demo().scaleFactor(), System.out);
             }
+            if (db.gpu().isEmpty() && !c.gpu().residentTables().isEmpty()) {
+                System.out.println("No GPU backend: gpu.resident_tables has no effect");
+            } else {
+                for (String table : c.gpu().residentTables()) {
+                    db.query("ALTER TABLE " + table + " SET (gpu_resident = true)");
+                    System.out.printf("Table %s is resident in GPU memory%n", table);
+                }
+            }
             try (FlightSqlServer server = FlightSqlServer.start(db, c);
                  MetricsEndpoint metrics = c.metrics().enabled() ? MetricsEndpoint.start(c.metrics().bind(),
                          c.metrics().port(), db, server.metrics(), server::bufferedBytes) : null) {

@@ -3,23 +3,29 @@ package dev.starling.gpu.cache;
 import dev.starling.gpu.cuda.DeviceMemory;
 import dev.starling.gpu.cuda.GpuDevice;
 import dev.starling.storage.Column;
+import dev.starling.storage.Table;
 import java.lang.ref.ReferenceQueue;
 import java.lang.ref.WeakReference;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * Columns resident in device memory, least recently used first out when an allocation needs room.
  * Entries are keyed by the identity of the storage column (a table version's column never
  * changes), held weakly: a column dropped or replaced by a newer table version is freed at the
  * next access once the JVM has collected it. A column in use by a running pipeline is leased and
- * never evicted under it.
+ * never evicted under it. Columns of a table kept resident (by configuration or {@code ALTER TABLE
+ * ... SET (gpu_resident = true)}) are never evicted either, in any version of the table, until it
+ * is released.
  */
 public final class GpuColumnCache implements DeviceMemory.Reclaimer, AutoCloseable {
     private final ColumnUploader uploader;
     private final Map<Key, Entry> entries = new LinkedHashMap<>(16, 0.75f, true);
     private final ReferenceQueue<Column> collected = new ReferenceQueue<>();
+    private final Set<String> residentTables = new TreeSet<>();
     private long bytes;
 
     public GpuColumnCache(GpuDevice device) {
@@ -53,10 +59,12 @@ public final class GpuColumnCache implements DeviceMemory.Reclaimer, AutoCloseab
 
     private static final class Entry {
         final DeviceColumn column;
+        final String table;
         int leases;
 
-        Entry(DeviceColumn column) {
+        Entry(DeviceColumn column, String table) {
             this.column = column;
+            this.table = table;
         }
     }
 
@@ -79,18 +87,47 @@ public final class GpuColumnCache implements DeviceMemory.Reclaimer, AutoCloseab
         }
     }
 
-    /** The column in device memory, uploaded first when it is not resident. */
-    public synchronized Lease lease(Column column, String what) {
+    /** Column {@code c} of {@code table} in device memory, uploaded first when it is not resident. */
+    public synchronized Lease lease(Table table, int c) {
         purgeCollected();
+        Column column = table.column(c);
         Key key = new Key(column, null);
         Entry e = entries.get(key);
         if (e == null) {
-            e = new Entry(uploader.upload(column, what));
+            e = new Entry(uploader.upload(column, table.name() + "." + column.name()), table.name());
             entries.put(new Key(column, collected), e);
             bytes += e.column.bytes();
         }
         e.leases++;
         return new Lease(e);
+    }
+
+    /**
+     * Uploads every column of {@code table} and keeps the table's columns resident from now on;
+     * when they do not all fit the device memory budget, nothing is kept and the error says so.
+     */
+    public synchronized void keepResident(Table table) {
+        boolean added = residentTables.add(table.name());
+        try {
+            for (int c = 0; c < table.columns().size(); c++) {
+                lease(table, c).close();
+            }
+        } catch (RuntimeException e) {
+            if (added) {
+                residentTables.remove(table.name());
+            }
+            throw e;
+        }
+    }
+
+    /** Lets {@code table}'s columns be evicted again; true if it was kept resident. */
+    public synchronized boolean release(String table) {
+        return residentTables.remove(table);
+    }
+
+    /** The tables kept resident, by name. */
+    public synchronized Set<String> residentTables() {
+        return Set.copyOf(residentTables);
     }
 
     public synchronized boolean isResident(Column column) {
@@ -108,7 +145,7 @@ public final class GpuColumnCache implements DeviceMemory.Reclaimer, AutoCloseab
         Iterator<Entry> it = entries.values().iterator();
         while (freed < needed && it.hasNext()) {
             Entry e = it.next();
-            if (e.leases == 0) {
+            if (e.leases == 0 && !residentTables.contains(e.table)) {
                 it.remove();
                 freed += evict(e);
             }
@@ -116,7 +153,7 @@ public final class GpuColumnCache implements DeviceMemory.Reclaimer, AutoCloseab
         return freed;
     }
 
-    /** Frees every column no pipeline is using. */
+    /** Frees every column no pipeline is using and no resident table holds. */
     public synchronized void clear() {
         reclaim(Long.MAX_VALUE);
     }

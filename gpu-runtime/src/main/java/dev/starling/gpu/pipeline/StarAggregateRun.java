@@ -84,8 +84,7 @@ public final class StarAggregateRun {
             long factBytes = 0;
             List<StarKernelInput.Column> fact = new ArrayList<>();
             for (int c : pipeline.factColumns()) {
-                GpuColumnCache.Lease lease = cache.lease(pipeline.fact().column(c),
-                        pipeline.fact().name() + "." + pipeline.fact().column(c).name());
+                GpuColumnCache.Lease lease = cache.lease(pipeline.fact(), c);
                 leases.add(lease);
                 DeviceColumn dc = lease.column();
                 factBytes += dc.bytes();

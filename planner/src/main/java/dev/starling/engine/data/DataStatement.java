@@ -20,6 +20,9 @@ public sealed interface DataStatement {
     /** {@code SET name = value}: a setting of the session (the embedded engine's, or a server connection's). */
     record SetOption(String name, String value) implements DataStatement { }
 
+    /** {@code ALTER TABLE t SET (gpu_resident = true | false)}: keep a table's columns in GPU memory, or stop. */
+    record SetGpuResident(String table, boolean resident) implements DataStatement { }
+
     /** Generates a benchmark's tables ({@code tpch} or {@code ssb}) at a scale factor into a schema ("" for none). */
     record Generate(String benchmark, double scaleFactor, String schema) implements DataStatement { }
 }

@@ -19,6 +19,7 @@ import java.util.Optional;
  * LOAD [INTO] [TABLE] t FROM 'file' [FORMAT TBL | CSV]
  * GENERATE {TPCH | SSB} [SCALE] [FACTOR] n [SCHEMA s]
  * SET backend {= | TO} {auto | gpu | cpu}
+ * ALTER TABLE t SET [(] gpu_resident = {true | false} [)]
  * </pre>
  * Anything else is not one of them (a query). Errors point at the token at fault.
  */
@@ -41,6 +42,8 @@ public final class DataStatementParser {
             statement = generate(t);
         } else if (first.is("set")) {
             statement = set(t);
+        } else if (first.is("alter")) {
+            statement = alter(t);
         } else {
             return Optional.empty();
         }
@@ -196,6 +199,28 @@ public final class DataStatementParser {
             throw t.error(value.offset(), "backend must be auto, gpu or cpu, not '" + value.text() + "'");
         }
         return new DataStatement.SetOption(option, v);
+    }
+
+    private static DataStatement alter(Tokens t) {
+        t.expect("alter");
+        t.expect("table");
+        String table = t.tableName();
+        t.expect("set");
+        boolean parenthesized = t.accept("(");
+        Tokens.Token name = t.peek();
+        String option = t.identifier("a table option");
+        if (!option.equals("gpu_resident")) {
+            throw t.error(name.offset(), "unknown table option '" + name.text() + "': the options are: gpu_resident");
+        }
+        t.expect("=");
+        Tokens.Token value = t.next();
+        if (!value.is("true") && !value.is("false")) {
+            throw t.error(value.offset(), "gpu_resident must be true or false, not '" + value.text() + "'");
+        }
+        if (parenthesized) {
+            t.expect(")");
+        }
+        return new DataStatement.SetGpuResident(table, value.is("true"));
     }
 
     private static DataStatement generate(Tokens t) {

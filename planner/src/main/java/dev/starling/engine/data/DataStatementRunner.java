@@ -26,12 +26,21 @@ public final class DataStatementRunner {
         List<Field> run(String sql, BatchSink sink);
     }
 
+    /** Keeps tables' columns in GPU memory; it throws a {@link StarlingSqlException} saying why it cannot. */
+    public interface GpuResidency {
+        void keep(Table table);
+
+        void release(String table);
+    }
+
     private final Catalog catalog;
     private final QueryRunner queries;
+    private final GpuResidency residency;
 
-    public DataStatementRunner(Catalog catalog, QueryRunner queries) {
+    public DataStatementRunner(Catalog catalog, QueryRunner queries, GpuResidency residency) {
         this.catalog = catalog;
         this.queries = queries;
+        this.residency = residency;
     }
 
     /** Runs {@code statement}; returns the rows it wrote (0 for CREATE and DROP). */
@@ -43,6 +52,14 @@ public final class DataStatementRunner {
                 case DataStatement.Insert i -> insert(i);
                 case DataStatement.Load l -> load(l);
                 case DataStatement.Generate g -> generate(g);
+                case DataStatement.SetGpuResident r -> {
+                    if (r.resident()) {
+                        residency.keep(existing(r.table()));
+                    } else {
+                        residency.release(existing(r.table()).name());
+                    }
+                    yield 0;
+                }
                 case DataStatement.SetOption o -> throw new IllegalStateException(
                         "SET is a session's, not the catalog's: " + o);
             };
@@ -66,6 +83,7 @@ public final class DataStatementRunner {
             return 0;
         }
         catalog.drop(d.table());
+        residency.release(d.table());
         return 0;
     }
 

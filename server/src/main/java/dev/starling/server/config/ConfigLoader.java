@@ -79,7 +79,8 @@ public final class ConfigLoader {
                 env.containsKey("STARLING_TLS_CERT") ? Path.of(env.get("STARLING_TLS_CERT")) : c.tls().cert(),
                 env.containsKey("STARLING_TLS_KEY") ? Path.of(env.get("STARLING_TLS_KEY")) : c.tls().key());
         ServerConfig.Gpu gpu = env.containsKey("STARLING_GPU")
-                ? new ServerConfig.Gpu(!env.get("STARLING_GPU").equalsIgnoreCase("off"), c.gpu().device(), c.gpu().budgetBytes())
+                ? new ServerConfig.Gpu(!env.get("STARLING_GPU").equalsIgnoreCase("off"), c.gpu().device(), c.gpu().budgetBytes(),
+                        c.gpu().residentTables())
                 : c.gpu();
         return new ServerConfig(listen, dataDir, c.demo(), auth, tls, gpu, c.memory(), c.metrics());
     }

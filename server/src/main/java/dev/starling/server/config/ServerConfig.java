@@ -16,7 +16,7 @@ public record ServerConfig(Listen listen, Path dataDir, Demo demo, Auth auth, Tl
         demo = demo == null ? new Demo(null, null) : demo;
         auth = auth == null ? new Auth(null, null, null) : auth;
         tls = tls == null ? new Tls(null, null) : tls;
-        gpu = gpu == null ? new Gpu(null, null, null) : gpu;
+        gpu = gpu == null ? new Gpu(null, null, null, null) : gpu;
         memory = memory == null ? new Memory(null) : memory;
         metrics = metrics == null ? new Metrics(null, null, null) : metrics;
     }
@@ -85,12 +85,16 @@ public record ServerConfig(Listen listen, Path dataDir, Demo demo, Auth auth, Tl
         }
     }
 
-    /** The GPU backend: whether to use one, which, and its device memory budget in bytes (0: most of it). */
-    public record Gpu(Boolean enabled, Integer device, Long budgetBytes) {
+    /**
+     * The GPU backend: whether to use one, which, its device memory budget in bytes (0: most of
+     * it), and the tables whose columns stay in GPU memory from start-up on.
+     */
+    public record Gpu(Boolean enabled, Integer device, Long budgetBytes, List<String> residentTables) {
         public Gpu {
             enabled = enabled == null || enabled;
             device = device == null ? 0 : device;
             budgetBytes = budgetBytes == null ? 0 : budgetBytes;
+            residentTables = residentTables == null ? List.of() : List.copyOf(residentTables);
         }
     }
 }
