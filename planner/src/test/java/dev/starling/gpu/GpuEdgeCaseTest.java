@@ -1,5 +1,6 @@
 package dev.starling.gpu;
 
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -15,12 +16,14 @@ import java.util.Random;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * On the GPU host: NULLs in measures, group keys and dimension attributes, empty results, scalar
- * aggregates over no rows, and a heavily skewed foreign key give the CPU backend's answers.
+ * aggregates over no rows, a heavily skewed foreign key and hash joins on values (no foreign key)
+ * give the CPU backend's answers; a hash join whose build keys repeat stays on the CPU.
  */
 @Tag("gpu")
 class GpuEdgeCaseTest {
@@ -90,6 +93,28 @@ class GpuEdgeCaseTest {
             f.endRow();
         }
         c.put(f.build());
+        // Joined on f_n by value, with no foreign key: a hashed dimension (codes 0..9 but 4; 7 twice in hd).
+        c.put(lookup(c, "h", new int[] {0, 1, 2, 3, 5, 6, 7, 8, 9}));
+        c.put(lookup(c, "hd", new int[] {0, 1, 2, 7, 7}));
+    }
+
+    private static dev.starling.storage.Table lookup(Catalog c, String name, int[] codes) {
+        TableSchema schema = new TableSchema(name, List.of(
+                new ColumnSchema("code", DataType.INTEGER, false),
+                new ColumnSchema("name", DataType.varchar(10), false),
+                new ColumnSchema("weight", DataType.decimal(5, 2), true)), List.of(), List.of());
+        TableBuilder b = new TableBuilder(schema, c);
+        for (int i = 0; i < codes.length; i++) {
+            b.setLong(0, codes[i]);
+            b.setString(1, "n" + codes[i] % 3);
+            if (i == 2) {
+                b.setNull(2);
+            } else {
+                b.setLong(2, 50L + i * 25);
+            }
+            b.endRow();
+        }
+        return b.build();
     }
 
     @AfterAll
@@ -110,9 +135,18 @@ class GpuEdgeCaseTest {
         "SELECT SUM(CASE WHEN f_n > 5 THEN f_amt ELSE 0 END), COUNT(*) FILTER (WHERE f_n IS NULL) FROM f",
         "SELECT f_cat, d_grp, SUM(f_n) FROM f JOIN d ON f_key = d_key WHERE f_cat IN ('c1', 'c2') OR f_n IS NULL GROUP BY f_cat, d_grp",
         "SELECT COUNT(*) FROM f WHERE f_cat = 'nope'",
-        "SELECT d_grp, SUM(f_amt) FROM f JOIN d ON f_key = d_key WHERE d_val > 500 AND f_x > 0 GROUP BY d_grp ORDER BY d_grp"
+        "SELECT d_grp, SUM(f_amt) FROM f JOIN d ON f_key = d_key WHERE d_val > 500 AND f_x > 0 GROUP BY d_grp ORDER BY d_grp",
+        "SELECT h.name, COUNT(*), SUM(f_amt) FROM f JOIN h ON f_n = h.code GROUP BY h.name",
+        "SELECT d_grp, h.name, SUM(f_x) FROM f JOIN d ON f_key = d_key JOIN h ON f_n = h.code WHERE h.weight > 1 GROUP BY d_grp, h.name",
+        "SELECT SUM(h.weight * f_amt), COUNT(h.weight) FROM f JOIN h ON f_n = h.code WHERE f_cat <> 'c3'"
     })
     void agreesWithTheCpu(String sql) {
         assertTrue(GpuResults.assertSameOnGpu(db, gpu, sql, sql), "did not run on the GPU: " + db.explain(sql));
+    }
+
+    @Test
+    void aHashJoinWithDuplicateBuildKeysRunsOnTheCpu() {
+        String sql = "SELECT hd.name, COUNT(*), SUM(f_amt) FROM f JOIN hd ON f_n = hd.code GROUP BY hd.name";
+        assertFalse(GpuResults.assertSameOnGpu(db, gpu, sql, sql), "a join that multiplies rows ran on the GPU");
     }
 }

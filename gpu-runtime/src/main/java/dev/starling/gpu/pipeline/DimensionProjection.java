@@ -2,6 +2,7 @@ package dev.starling.gpu.pipeline;
 
 import dev.starling.exec.expr.ColumnRef;
 import dev.starling.exec.expr.Expr;
+import dev.starling.exec.plan.Field;
 import dev.starling.exec.plan.ProjectNode;
 import dev.starling.storage.DataType;
 import java.util.ArrayList;
@@ -10,7 +11,7 @@ import java.util.List;
 /**
  * Puts the expressions a pipeline computes per dimension row (group keys, dimension columns the
  * kernel reads) on top of each dimension's build plan, so the CPU backend evaluates them while it
- * builds the dimension (vectorized, on all cores) and hands over just the row id and those values.
+ * builds the dimension (vectorized, on all cores) and hands over just the key and those values.
  */
 final class DimensionProjection {
     private final List<StarPipeline.Dimension> dimensions;
@@ -20,7 +21,8 @@ final class DimensionProjection {
         this.dimensions = dimensions;
         for (StarPipeline.Dimension d : dimensions) {
             List<Expr> e = new ArrayList<>();
-            e.add(new ColumnRef(d.rowIdColumn(), DataType.INTEGER, false));
+            Field key = d.build().output().get(d.keyColumn());
+            e.add(new ColumnRef(d.keyColumn(), d.hashed() ? key.type() : DataType.INTEGER, d.hashed() && key.nullable()));
             expressions.add(e);
         }
     }
@@ -36,17 +38,17 @@ final class DimensionProjection {
         return new ColumnRef(at, expr.type(), expr.nullable());
     }
 
-    /** The dimensions with their projected build plans; the row id is column 0. */
+    /** The dimensions with their projected build plans; the key (code or value) is column 0. */
     List<StarPipeline.Dimension> dimensions() {
         List<StarPipeline.Dimension> out = new ArrayList<>();
         for (int d = 0; d < dimensions.size(); d++) {
             List<Expr> e = expressions.get(d);
             List<String> names = new ArrayList<>();
             for (int i = 0; i < e.size(); i++) {
-                names.add(i == 0 ? "$rowid" : "$d" + i);
+                names.add(i == 0 ? "$key" : "$d" + i);
             }
             StarPipeline.Dimension dim = dimensions.get(d);
-            out.add(new StarPipeline.Dimension(new ProjectNode(dim.build(), e, names), 0, dim.range()));
+            out.add(new StarPipeline.Dimension(new ProjectNode(dim.build(), e, names), 0, dim.hashed(), dim.range()));
         }
         return List.copyOf(out);
     }

@@ -16,6 +16,11 @@ enum Opcode {
     CONST_NULL,
     /** Rejects the row unless dimension b has a row at the code in a; adds that row's group contribution. */
     PROBE,
+    /**
+     * Rejects the row unless dimension b's hash table has a row whose key is the value in a; dst =
+     * that row's index; adds the row's group contribution.
+     */
+    PROBE_HASH,
     /** Rejects the row unless a is TRUE. */
     FILTER,
     /** Adds (a - constant b) * constant b+2 to the group id; NULL counts as constant b+1. */

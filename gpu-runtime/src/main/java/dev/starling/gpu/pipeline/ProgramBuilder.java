@@ -49,10 +49,19 @@ final class ProgramBuilder {
         emit(Opcode.FILTER, 0, register(predicate), 0, 0);
     }
 
-    void probe(int dimension, Expr key) throws Unsupported {
+    /**
+     * Rejects rows whose {@code key} finds no row of the dimension. A dense key is the dimension
+     * row's code; a hashed one is looked up and yields the row's index. Either then indexes the
+     * dimension's columns.
+     */
+    void probe(int dimension, Expr key, boolean hashed) throws Unsupported {
         int k = register(key);
+        if (hashed) {
+            k = emit(Opcode.PROBE_HASH, fresh(), k, dimension, 0);
+        } else {
+            emit(Opcode.PROBE, 0, k, dimension, 0);
+        }
         dimKeyRegister.put(dimension, k);
-        emit(Opcode.PROBE, 0, k, dimension, 0);
     }
 
     /** A fact-column group key; returns the index of its three constants (minimum, range, multiplier). */

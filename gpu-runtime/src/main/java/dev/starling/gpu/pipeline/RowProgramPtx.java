@@ -30,6 +30,9 @@ final class RowProgramPtx {
     final String[][] value;
     final String[][] nulls;
     private final String[][] truth;
+    /** Per hashed dimension: its shift as a 32-bit shift amount, and the slot index mask. */
+    private final String[] hashShift;
+    private final String[] hashMask;
 
     /**
      * {@code param}: the register holding a kernel parameter; {@code constant}: the registers of the
@@ -57,6 +60,17 @@ final class RowProgramPtx {
         group = new String[items];
         zero = ptx.b64();
         ptx.op("mov.b64 %s, 0", zero);
+        hashShift = new String[input.dimensions().size()];
+        hashMask = new String[hashShift.length];
+        for (int d = 0; d < hashShift.length; d++) {
+            if (input.dimensions().get(d).hashed()) {
+                hashShift[d] = ptx.b32();
+                hashMask[d] = ptx.b64();
+                ptx.op("cvt.u32.u64 %s, %s", hashShift[d], param.apply("dim" + d + "_shift"));
+                ptx.op("mov.b64 %s, -1", hashMask[d]);
+                ptx.op("shr.u64 %s, %s, %s", hashMask[d], hashMask[d], hashShift[d]);
+            }
+        }
     }
 
     /** Starts a tile: rows below {@code rows} are alive, with group id 0. */
@@ -80,7 +94,7 @@ final class RowProgramPtx {
             for (int i = 0; i < row.length; i++) {
                 instruction(op, imm, d, a, b, i);
             }
-            if (op == Opcode.PROBE || op == Opcode.FILTER || op == Opcode.GROUP_KEY) {
+            if (op == Opcode.PROBE || op == Opcode.PROBE_HASH || op == Opcode.FILTER || op == Opcode.GROUP_KEY) {
                 skipDeadWarp();
             }
         }
@@ -108,6 +122,7 @@ final class RowProgramPtx {
                 nulls[d][i] = Ptx.TRUE;
             }
             case PROBE -> probe(a, b, i);
+            case PROBE_HASH -> probeHash(d, a, b, i);
             case FILTER -> alive[i] = ptx.and(alive[i], isTrue(a, i));
             case GROUP_KEY -> groupKey(a, b, i);
             case ADD -> addOrSubtract(d, a, b, i, true);
@@ -224,15 +239,58 @@ final class RowProgramPtx {
         ptx.op("setp.lt.u64 %s, %s, %s", inRange, value[key][i], param.apply("dim" + dim + "_range"));
         fail(Ptx.not(inRange), BAD_CODE, i, null);
         alive[i] = ptx.and(alive[i], inRange);
+        contribute(dim, value[key][i], i);
+    }
+
+    /** A live row with dimension row {@code index} goes on if that row passed the dimension's filters, adding its part of the group id. */
+    private void contribute(int dim, String index, int i) {
         String contribution = ptx.b32();
         ptx.op("mov.b32 %s, -1", contribution);
-        ptx.opIf(alive[i], "ld.global.nc.s32 %s, [%s]", contribution, address(param.apply("dim" + dim), value[key][i], 4));
+        ptx.opIf(alive[i], "ld.global.nc.s32 %s, [%s]", contribution, address(param.apply("dim" + dim), index, 4));
         String found = ptx.pred();
         ptx.op("setp.ge.s32 %s, %s, 0", found, contribution);
         alive[i] = ptx.and(alive[i], found);
         String wide = ptx.b64();
         ptx.op("cvt.s64.s32 %s, %s", wide, contribution);
         ptx.op("add.s64 %s, %s, %s", group[i], group[i], wide);
+    }
+
+    /**
+     * A live row goes on only where dimension {@code dim}'s hash table holds its key: linear
+     * probing from the key's home slot until the key or an empty slot. {@code d} gets the found
+     * row's index, which the dimension's contribution and columns are indexed by.
+     */
+    private void probeHash(int d, int key, int dim, int i) {
+        String searching = nulls[key][i] == null ? alive[i] : ptx.and(alive[i], Ptx.not(nulls[key][i]));
+        String found = ptx.pred();
+        String index = ptx.b64();
+        String slot = ptx.b64();
+        String slotKey = ptx.b64();
+        String slotRow = ptx.b64();
+        String top = ptx.label("probe");
+        String done = ptx.label("probed");
+        ptx.op("mov.pred %s, %s", found, Ptx.FALSE);
+        ptx.op("mov.b64 %s, 0", index);
+        ptx.opIf(Ptx.not(searching), "bra %s", done);
+        ptx.op("mul.lo.u64 %s, %s, 0x%016x", slot, value[key][i], DimensionHashTable.MULTIPLIER);
+        ptx.op("shr.u64 %s, %s, %s", slot, slot, hashShift[dim]);
+        ptx.place(top);
+        ptx.op("ld.global.nc.v2.b64 {%s, %s}, [%s]", slotKey, slotRow, address(param.apply("dim" + dim + "_table"), slot, 16));
+        String empty = ptx.pred();
+        ptx.op("setp.lt.s64 %s, %s, 0", empty, slotRow);
+        ptx.op("@%s bra %s", empty, done);
+        String hit = ptx.pred();
+        ptx.op("setp.eq.s64 %s, %s, %s", hit, slotKey, value[key][i]);
+        ptx.opIf(hit, "mov.b64 %s, %s", index, slotRow);
+        ptx.opIf(hit, "mov.pred %s, %s", found, Ptx.TRUE);
+        ptx.op("@%s bra %s", hit, done);
+        ptx.op("add.s64 %s, %s, 1", slot, slot);
+        ptx.op("and.b64 %s, %s, %s", slot, slot, hashMask[dim]);
+        ptx.op("bra %s", top);
+        ptx.place(done);
+        alive[i] = ptx.and(searching, found);
+        contribute(dim, index, i);
+        value[d][i] = index;
     }
 
     /** Adds a fact column key's digit (value - minimum, or the range for NULL) times its multiplier to the group id. */

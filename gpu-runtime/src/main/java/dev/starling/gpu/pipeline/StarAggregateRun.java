@@ -97,12 +97,25 @@ public final class StarAggregateRun {
                 int[] contribution = contributions(d, dimRows.get(d), layout);
                 DeviceBuffer b = arrays.upload(contribution, "dimension " + d + " group contributions");
                 uploaded += b.bytes();
-                dims.add(new StarKernelInput.Dimension(b.address(), contribution.length));
+                if (!pipeline.dimensions().get(d).hashed()) {
+                    dims.add(new StarKernelInput.Dimension(b.address(), contribution.length));
+                    continue;
+                }
+                Batch rows = dimRows.get(d);
+                Optional<DimensionHashTable> table = DimensionHashTable.build(rows.column(0), rows.rows());
+                if (table.isEmpty()) {
+                    declined = "the build side of hash join " + d + " has duplicate keys";
+                    return Optional.empty();
+                }
+                DeviceBuffer t = arrays.upload(table.get().slots(), "dimension " + d + " hash table");
+                uploaded += t.bytes();
+                dims.add(new StarKernelInput.Dimension(b.address(), contribution.length, t.address(), table.get().shift()));
             }
             List<StarKernelInput.Column> dimColumns = new ArrayList<>();
             for (StarPipeline.DimColumn dc : pipeline.dimColumns()) {
-                StarKernelInput.Column column = dimColumn(dc, dimRows.get(dc.dimension()), arrays);
-                uploaded += (long) pipeline.dimensions().get(dc.dimension()).range() * (column.width() + (column.nullable() ? 1 : 0));
+                Batch rows = dimRows.get(dc.dimension());
+                StarKernelInput.Column column = dimColumn(dc, rows, arrays);
+                uploaded += (long) positions(dc.dimension(), rows) * (column.width() + (column.nullable() ? 1 : 0));
                 dimColumns.add(column);
             }
             long[] constantValues = layout.constants();
@@ -153,28 +166,37 @@ public final class StarAggregateRun {
     }
 
     private int[] contributionsByCode(int d, Batch rows, GroupLayout layout) {
-        StarPipeline.Dimension dim = pipeline.dimensions().get(d);
-        int[] out = new int[Math.toIntExact(dim.range())];
+        int[] out = new int[positions(d, rows)];
         java.util.Arrays.fill(out, -1);
-        long[] codes = rows.column(dim.rowIdColumn()).longs();
         for (int r = 0; r < rows.rows(); r++) {
-            out[(int) codes[r]] = (int) layout.contribution(d, r);
+            out[position(d, rows, r)] = (int) layout.contribution(d, r);
         }
         return out;
     }
 
-    /** Uploads a dimension column by code, as narrow as its type allows (booleans in a byte, 32-bit types in four). */
+    /** How many positions dimension {@code d}'s arrays have: one per code (dense) or per built row (hashed). */
+    private int positions(int d, Batch rows) {
+        StarPipeline.Dimension dim = pipeline.dimensions().get(d);
+        return dim.hashed() ? rows.rows() : Math.toIntExact(dim.range());
+    }
+
+    /** Where built row {@code r} of dimension {@code d} sits in its arrays: at its code (dense) or its own index (hashed). */
+    private int position(int d, Batch rows, int r) {
+        StarPipeline.Dimension dim = pipeline.dimensions().get(d);
+        return dim.hashed() ? r : (int) rows.column(dim.keyColumn()).longs()[r];
+    }
+
+    /** Uploads a dimension column by position, as narrow as its type allows (booleans in a byte, 32-bit types in four). */
     private StarKernelInput.Column dimColumn(StarPipeline.DimColumn dc, Batch rows, DeviceArrays arrays) {
         long start = System.nanoTime();
-        StarPipeline.Dimension dim = pipeline.dimensions().get(dc.dimension());
-        int range = Math.toIntExact(dim.range());
-        long[] codes = rows.column(dim.rowIdColumn()).longs();
+        int d = dc.dimension();
+        int range = positions(d, rows);
         Vector v = ExprCompiler.compile(dc.expr()).eval(rows);
         int width = dc.expr().type().physical().width;
         ByteBuffer values = DeviceArrays.buffer((long) range * width);
         byte[] nulls = v.nulls() == null ? null : new byte[range];
         for (int r = 0; r < rows.rows(); r++) {
-            int at = (int) codes[r] * width;
+            int at = position(d, rows, r) * width;
             long value = v.isDouble() ? Double.doubleToRawLongBits(v.doubles()[r]) : v.longs()[r];
             switch (width) {
                 case 1 -> values.put(at, (byte) value);
@@ -182,7 +204,7 @@ public final class StarAggregateRun {
                 default -> values.putLong(at, value);
             }
             if (nulls != null && v.nulls()[r]) {
-                nulls[(int) codes[r]] = 1;
+                nulls[position(d, rows, r)] = 1;
             }
         }
         prepareNanos += System.nanoTime() - start;

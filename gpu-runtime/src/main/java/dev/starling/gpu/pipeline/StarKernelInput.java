@@ -20,8 +20,20 @@ record StarKernelInput(int[] code, int constantCount, List<Column> fact, List<Di
         }
     }
 
-    /** A dimension's group contribution per code, and how many codes it has. */
-    record Dimension(long contribution, long range) { }
+    /**
+     * A dimension's group contribution per code (dense) or per row (hashed), and how many codes it
+     * has; a hashed dimension also has its hash table ({@link DimensionHashTable}) and the shift
+     * that turns a key's hash into a slot.
+     */
+    record Dimension(long contribution, long range, long table, long shift) {
+        Dimension(long contribution, long range) {
+            this(contribution, range, 0, 0);
+        }
+
+        boolean hashed() {
+            return table != 0;
+        }
+    }
 
     /** Where the aggregate states are folded. */
     enum Accumulators {
@@ -52,8 +64,14 @@ record StarKernelInput(int[] code, int constantCount, List<Column> fact, List<Di
             column(out, "fact" + c, fact.get(c));
         }
         for (int d = 0; d < dimensions.size(); d++) {
-            out.add(new Parameter("dim" + d, dimensions.get(d).contribution()));
-            out.add(new Parameter("dim" + d + "_range", dimensions.get(d).range()));
+            Dimension dim = dimensions.get(d);
+            out.add(new Parameter("dim" + d, dim.contribution()));
+            if (dim.hashed()) {
+                out.add(new Parameter("dim" + d + "_table", dim.table()));
+                out.add(new Parameter("dim" + d + "_shift", dim.shift()));
+            } else {
+                out.add(new Parameter("dim" + d + "_range", dim.range()));
+            }
         }
         for (int c = 0; c < dimColumns.size(); c++) {
             column(out, "dimcol" + c, dimColumns.get(c));

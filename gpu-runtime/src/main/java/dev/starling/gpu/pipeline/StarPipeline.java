@@ -25,8 +25,13 @@ public record StarPipeline(
         List<GroupKey> keys,
         List<CallStates> calls) {
 
-    /** A dense join's build side: rows produced on the CPU, each at the code given by its row id column. */
-    public record Dimension(PlanNode build, int rowIdColumn, long range) { }
+    /**
+     * A join's build side, its rows produced on the CPU. Dense: each row sits at the code in its
+     * column {@code keyColumn}, codes below {@code range}. Hashed: rows are found by the value of
+     * their column {@code keyColumn}, which must be unique, through a hash table; {@code range}
+     * bounds how many rows the build can have.
+     */
+    public record Dimension(PlanNode build, int keyColumn, boolean hashed, long range) { }
 
     /** Values per code of dimension {@code dimension}: {@code expr} over its build columns. */
     record DimColumn(int dimension, Expr expr) { }

@@ -38,7 +38,7 @@ public final class StarPipelineCompiler {
     private sealed interface Step {
         record Filter(Expr predicate) implements Step { }
 
-        record Probe(int dimension, Expr key) implements Step { }
+        record Probe(int dimension, Expr key, boolean hashed) implements Step { }
     }
 
     private StarPipelineCompiler() { }
@@ -53,7 +53,7 @@ public final class StarPipelineCompiler {
         for (Step step : steps) {
             switch (step) {
                 case Step.Filter f -> program.filter(f.predicate());
-                case Step.Probe p -> program.probe(p.dimension(), p.key());
+                case Step.Probe p -> program.probe(p.dimension(), p.key(), p.hashed());
             }
         }
         List<StarPipeline.GroupKey> keys = new ArrayList<>();
@@ -129,17 +129,18 @@ public final class StarPipelineCompiler {
     }
 
     private List<Expr> join(HashJoinNode j) throws Unsupported {
-        if (!j.dense()) {
-            throw new Unsupported("a hash join on keys that are not dense codes");
-        }
         if (j.markProbe() || (j.kind() != JoinKind.INNER && j.kind() != JoinKind.SEMI)) {
             throw new Unsupported("a " + j.kind() + (j.markProbe() ? " marking" : "") + " join");
+        }
+        if (!j.dense()) {
+            hashable(j);
         }
         List<Expr> out = new ArrayList<>(walk(j.probe()));
         int d = dimensions.size();
         List<Field> buildFields = j.build().output();
-        dimensions.add(new StarPipeline.Dimension(j.build(), j.buildKeys()[0], j.denseRange()));
-        steps.add(new Step.Probe(d, out.get(j.probeKeys()[0])));
+        dimensions.add(new StarPipeline.Dimension(j.build(), j.buildKeys()[0], !j.dense(),
+                j.dense() ? j.denseRange() : mostRows(j.build())));
+        steps.add(new Step.Probe(d, out.get(j.probeKeys()[0]), !j.dense()));
         List<Expr> combined = new ArrayList<>(out);
         for (int c = 0; c < buildFields.size(); c++) {
             combined.add(ref(new Source.Dim(d, c, buildFields.get(c).type(), buildFields.get(c).nullable())));
@@ -148,6 +149,34 @@ public final class StarPipelineCompiler {
             steps.add(new Step.Filter(substitute(j.residual(), combined)));
         }
         return j.kind() == JoinKind.INNER ? combined : out;
+    }
+
+    /** A hash join the GPU can probe: one key, of the same integer, date or decimal representation on both sides. */
+    private static void hashable(HashJoinNode j) throws Unsupported {
+        if (j.probeKeys().length != 1) {
+            throw new Unsupported("a hash join on " + j.probeKeys().length + " keys");
+        }
+        DataType probe = j.probe().output().get(j.probeKeys()[0]).type();
+        DataType build = j.build().output().get(j.buildKeys()[0]).type();
+        boolean same = probe.kind() == build.kind()
+                ? probe.kind() != DataType.Kind.DECIMAL || probe.scale() == build.scale()
+                : integer(probe) && integer(build);
+        if (!same || !(integer(probe) || probe.kind() == DataType.Kind.DATE || probe.kind() == DataType.Kind.DECIMAL)) {
+            throw new Unsupported("a hash join on " + probe + " = " + build);
+        }
+    }
+
+    private static boolean integer(DataType t) {
+        return t.kind() == DataType.Kind.INTEGER || t.kind() == DataType.Kind.BIGINT;
+    }
+
+    /** The most rows a build can produce: those of the largest table it scans (its joins are key joins). */
+    private static long mostRows(PlanNode build) {
+        long rows = build instanceof ScanNode s ? s.table().rowCount() : 0;
+        for (PlanNode input : build.inputs()) {
+            rows = Math.max(rows, mostRows(input));
+        }
+        return rows;
     }
 
     private StarPipeline.GroupKey groupKey(Expr e, ProgramBuilder program) throws Unsupported {

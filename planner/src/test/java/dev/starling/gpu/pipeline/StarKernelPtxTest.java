@@ -22,9 +22,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The generated kernels of every SSB and TPC-H GPU pipeline, in each accumulator mode, with and
- * without NULL flags: well-formed PTX, and where CUDA's {@code ptxas} is installed, PTX it
- * assembles for the H100 without spilling registers.
+ * The generated kernels of every SSB and TPC-H GPU pipeline and of a hash join on values, in each
+ * accumulator mode, with and without NULL flags: well-formed PTX, and where CUDA's {@code ptxas}
+ * is installed, PTX it assembles for the H100 without spilling registers.
  */
 class StarKernelPtxTest {
     @TempDir
@@ -45,7 +45,23 @@ class StarKernelPtxTest {
                 compileAll(tpchPlanner, TpchQueries.query(q), pipelines);
             }
         }
-        assertTrue(pipelines.size() >= 13 + 8, pipelines.size() + " pipelines");
+        try (Starling own = Starling.inMemory()) {
+            own.query("CREATE TABLE h (code INT NOT NULL, name VARCHAR(10), weight DECIMAL(5,2))");
+            own.query("CREATE TABLE f (id BIGINT, n INT, amt DECIMAL(12,2))");
+            own.query("INSERT INTO h VALUES (0, 'a', 1.5), (1, 'b', NULL), (2, 'c', 2.25)");
+            StringBuilder values = new StringBuilder();
+            for (int r = 0; r < 200; r++) {
+                values.append(r == 0 ? "" : ", ").append('(').append(r).append(", ").append(r % 5 == 4 ? "NULL" : r % 5)
+                        .append(", ").append(r * 1.25).append(')');
+            }
+            own.query("INSERT INTO f VALUES " + values);
+            int before = pipelines.size();
+            compileAll(new SqlPlanner(own.catalog()),
+                    "SELECT h.name, SUM(f.amt * h.weight), COUNT(*) FROM f JOIN h ON f.n = h.code GROUP BY h.name", pipelines);
+            assertTrue(pipelines.size() > before && pipelines.get(before).dimensions().get(0).hashed(),
+                    "a join on values without a foreign key compiles to a hashed dimension");
+        }
+        assertTrue(pipelines.size() >= 13 + 8 + 1, pipelines.size() + " pipelines");
         List<String> kernels = new ArrayList<>();
         for (StarPipeline p : pipelines) {
             for (boolean nullable : new boolean[] {false, true}) {
@@ -78,7 +94,8 @@ class StarKernelPtxTest {
         List<StarKernelInput.Column> fact = p.factColumns().stream()
                 .map(c -> new StarKernelInput.Column(1, nulls, p.fact().column(c).type().physical().width)).toList();
         List<StarKernelInput.Dimension> dims = p.dimensions().stream()
-                .map(d -> new StarKernelInput.Dimension(1, d.range())).toList();
+                .map(d -> d.hashed() ? new StarKernelInput.Dimension(1, d.range(), 1, 50) : new StarKernelInput.Dimension(1, d.range()))
+                .toList();
         List<StarKernelInput.Column> dimColumns = p.dimColumns().stream()
                 .map(c -> new StarKernelInput.Column(1, nulls, c.expr().type().physical().width)).toList();
         return new StarKernelInput(p.code(), p.constants().length, fact, dims, dimColumns, p.slots(), mode, 1, 1, 1,
