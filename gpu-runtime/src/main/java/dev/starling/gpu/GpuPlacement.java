@@ -13,15 +13,17 @@ import java.util.function.Predicate;
 /**
  * Where an aggregation pipeline runs: on the CPU when the session asks for it or the GPU cannot
  * run the pipeline; forced onto the GPU when the session asks for that; otherwise (auto) on the
- * GPU unless the fact table is small or the dimensions, which are built on the CPU and copied
- * over, are large next to it. Fact columns stay resident once moved, so their copy is paid once.
+ * GPU unless the fact table is small, or the dimensions (built on the CPU and copied over) or the
+ * groups of fact column keys (read back and finished on the CPU) are many next to it. Fact columns
+ * stay resident once moved, so their copy is paid once.
  */
 public final class GpuPlacement {
     /** Below this many fact rows the CPU answers about as fast as a GPU round trip. */
     static final long AUTO_MIN_ROWS = 1 << 20;
     /**
-     * Past one dimension row per this many fact rows (TPC-H's orders under lineitem) building and
-     * copying the dimensions costs more than the kernel saves (measured at SF 10: docs/BENCHMARKS.md).
+     * Past one dimension row (or group) per this many fact rows (TPC-H's orders under lineitem)
+     * building and copying the dimensions (or decoding the groups) costs more than the kernel saves
+     * (measured at SF 10: docs/BENCHMARKS.md).
      */
     static final long AUTO_MAX_DIMENSION_SHARE = 8;
 
@@ -49,6 +51,11 @@ public final class GpuPlacement {
         if (dimensionRows * AUTO_MAX_DIMENSION_SHARE > fact.rowCount()) {
             return Placement.cpu(dimensionRows + " dimension rows for " + fact.rowCount()
                     + " fact rows: building them on the CPU costs more than the GPU saves");
+        }
+        long groups = pipeline.factKeyGroups();
+        if (groups > fact.rowCount() / AUTO_MAX_DIMENSION_SHARE) {
+            return Placement.cpu(groups + " groups from fact columns for " + fact.rowCount()
+                    + " fact rows: reading them back and finishing them on the CPU costs more than the GPU saves");
         }
         long bytes = 0;
         long toMove = 0;

@@ -22,8 +22,9 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * On the GPU host: NULLs in measures, group keys and dimension attributes, empty results, scalar
- * aggregates over no rows, a heavily skewed foreign key and hash joins on values (no foreign key)
- * give the CPU backend's answers; a hash join whose build keys repeat stays on the CPU.
+ * aggregates over no rows, a heavily skewed foreign key, a foreign key's values read and grouped
+ * by, and hash joins on values (no foreign key) give the CPU backend's answers; a hash join whose
+ * build keys repeat stays on the CPU.
  */
 @Tag("gpu")
 class GpuEdgeCaseTest {
@@ -42,7 +43,8 @@ class GpuEdgeCaseTest {
                 new ColumnSchema("d_val", DataType.decimal(10, 2), true)), List.of("d_key"), List.of());
         TableBuilder d = new TableBuilder(dim, c);
         for (int r = 0; r < 50; r++) {
-            d.setLong(0, r);
+            // Keys that are not their rows' codes, so reading a foreign key's values means a lookup.
+            d.setLong(0, r * 10L + 3);
             if (r % 9 == 0) {
                 d.setNull(1);
             } else {
@@ -69,7 +71,7 @@ class GpuEdgeCaseTest {
         for (int r = 0; r < 300_000; r++) {
             f.setLong(0, r);
             // Skew: four rows in five share one key.
-            f.setLong(1, random.nextInt(5) < 4 ? 7 : random.nextInt(50));
+            f.setLong(1, (random.nextInt(5) < 4 ? 7 : random.nextInt(50)) * 10L + 3);
             if (r % 13 == 0) {
                 f.setNull(2);
             } else {
@@ -138,7 +140,10 @@ class GpuEdgeCaseTest {
         "SELECT d_grp, SUM(f_amt) FROM f JOIN d ON f_key = d_key WHERE d_val > 500 AND f_x > 0 GROUP BY d_grp ORDER BY d_grp",
         "SELECT h.name, COUNT(*), SUM(f_amt) FROM f JOIN h ON f_n = h.code GROUP BY h.name",
         "SELECT d_grp, h.name, SUM(f_x) FROM f JOIN d ON f_key = d_key JOIN h ON f_n = h.code WHERE h.weight > 1 GROUP BY d_grp, h.name",
-        "SELECT SUM(h.weight * f_amt), COUNT(h.weight) FROM f JOIN h ON f_n = h.code WHERE f_cat <> 'c3'"
+        "SELECT SUM(h.weight * f_amt), COUNT(h.weight) FROM f JOIN h ON f_n = h.code WHERE f_cat <> 'c3'",
+        "SELECT f_key, COUNT(*), SUM(f_amt) FROM f GROUP BY f_key",
+        "SELECT SUM(f_key), MAX(f_key + f_n), MIN(f_key) FROM f WHERE f_cat = 'c2'",
+        "SELECT f_key, h.name, COUNT(*) FROM f JOIN h ON f_n = h.code WHERE f_key > 100 GROUP BY f_key, h.name"
     })
     void agreesWithTheCpu(String sql) {
         assertTrue(GpuResults.assertSameOnGpu(db, gpu, sql, sql), "did not run on the GPU: " + db.explain(sql));

@@ -27,7 +27,7 @@ import org.junit.jupiter.api.Test;
  */
 class GpuPipelineCoverageTest {
     /** TPC-H queries whose main (largest) aggregation runs on the GPU; docs/GPU.md lists them. */
-    static final Set<Integer> TPCH_ON_GPU = Set.of(1, 3, 6, 10, 11, 12, 14, 19);
+    static final Set<Integer> TPCH_ON_GPU = Set.of(1, 2, 3, 6, 8, 10, 11, 12, 14, 15, 17, 18, 19);
 
     @Test
     void everySsbAggregationCompiles() throws Unsupported {
@@ -89,6 +89,10 @@ class GpuPipelineCoverageTest {
             List<AggregateNode> q12 = aggregates(planner.plan(TpchQueries.query(12)).plan());
             String orders = GpuPlacement.place(q12.get(q12.size() - 1), BackendMode.AUTO, c -> false).describe();
             assertTrue(orders.contains("costs more than the GPU saves"), orders);
+            // Q18: lineitem grouped by l_orderkey, 300,000 groups for 1.2M rows, each read back and finished on the CPU.
+            List<String> q18 = aggregates(planner.plan(TpchQueries.query(18)).plan()).stream()
+                    .map(a -> GpuPlacement.place(a, BackendMode.AUTO, c -> true).describe()).toList();
+            assertTrue(q18.stream().anyMatch(p -> p.startsWith("backend=cpu (300000 groups from fact columns for 1199969 fact rows")), q18.toString());
         }
     }
 

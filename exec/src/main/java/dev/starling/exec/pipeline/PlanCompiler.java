@@ -2,6 +2,7 @@ package dev.starling.exec.pipeline;
 
 import dev.starling.exec.QueryContext;
 import dev.starling.exec.accel.Accelerator;
+import dev.starling.exec.accel.BuildRunner;
 import dev.starling.exec.eval.ExprCompiler;
 import dev.starling.exec.expr.ColumnRef;
 import dev.starling.exec.op.CollectSink;
@@ -30,6 +31,7 @@ import dev.starling.exec.plan.UnionNode;
 import dev.starling.exec.plan.ValuesNode;
 import dev.starling.exec.vector.Batch;
 import dev.starling.storage.Catalog;
+import dev.starling.storage.Table;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.List;
@@ -162,7 +164,20 @@ public final class PlanCompiler {
         if (accelerator == null || !accelerator.place(a, ctx.backendMode()).accelerated()) {
             return Optional.empty();
         }
-        return accelerator.aggregate(a, this::materialize, ctx);
+        return accelerator.aggregate(a, new BuildRunner() {
+            @Override
+            public Batch materialize(PlanNode plan, BitSet needed) {
+                return PlanCompiler.this.materialize(plan, needed);
+            }
+
+            @Override
+            public Table table(String name) {
+                if (catalog == null) {
+                    throw new IllegalStateException("table " + name + " is needed: create the Executor with a Catalog");
+                }
+                return catalog.require(name);
+            }
+        }, ctx);
     }
 
     private Batch materialize(PlanNode plan, BitSet needed) {

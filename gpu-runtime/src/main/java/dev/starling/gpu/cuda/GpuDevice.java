@@ -11,6 +11,7 @@ import jcuda.driver.CUcontext;
 import jcuda.driver.CUdevice;
 import jcuda.driver.CUdevice_attribute;
 import jcuda.driver.CUfunction;
+import jcuda.driver.CUfunction_attribute;
 import jcuda.driver.CUjit_option;
 import jcuda.driver.CUmodule;
 import jcuda.driver.CUresult;
@@ -128,6 +129,14 @@ public final class GpuDevice implements AutoCloseable {
             }
         }
         return c.function();
+    }
+
+    /** How many registers a thread of {@code kernel} uses. */
+    public int registers(CUfunction kernel) {
+        int[] value = new int[1];
+        Cuda.check(JCudaDriver.cuFuncGetAttribute(value, CUfunction_attribute.CU_FUNC_ATTRIBUTE_NUM_REGS, kernel),
+                "cuFuncGetAttribute(NUM_REGS)");
+        return value[0];
     }
 
     private record Compiled(CUmodule module, CUfunction function) { }

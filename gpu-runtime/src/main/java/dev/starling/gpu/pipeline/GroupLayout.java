@@ -5,6 +5,7 @@ import dev.starling.exec.vector.Batch;
 import dev.starling.exec.vector.StrDict;
 import dev.starling.exec.vector.Vector;
 import dev.starling.storage.Column;
+import dev.starling.storage.ColumnChunk;
 import dev.starling.storage.ColumnStats;
 import dev.starling.storage.DataType;
 import dev.starling.storage.LongIntMap;
@@ -19,8 +20,9 @@ import java.util.Map;
  * with one value per distinct tuple of them among that dimension's rows (ranked here, on the CPU,
  * so only tuples that can occur take room: keys of one dimension row depend on each other). A
  * fact column key has a digit of its own, one value per stored value between the column's minimum
- * and maximum plus one for NULL. A dimension's per-code contribution to the id is its digit times
- * the digit's multiplier: the kernel adds one number per probe.
+ * and maximum plus one for NULL; a foreign key's key values one per code (the referenced table's
+ * rows) plus one for NULL. A dimension's per-code contribution to the id is its digit times the
+ * digit's multiplier: the kernel adds one number per probe.
  */
 final class GroupLayout {
     private final StarPipeline pipeline;
@@ -37,13 +39,16 @@ final class GroupLayout {
         final Map<Integer, Vector> values = new HashMap<>();
         int[] digitOfRow;
         int[] firstRow;
+        /** A foreign key's digit: the referenced key column its codes index. */
+        Column referencedKey;
 
         Digit(int dimension) {
             this.dimension = dimension;
         }
     }
 
-    GroupLayout(StarPipeline pipeline, List<Batch> dimensionRows) {
+    /** {@code referencedKeys}: for a foreign key column of the fact table, the key column its codes point into. */
+    GroupLayout(StarPipeline pipeline, List<Batch> dimensionRows, java.util.function.IntFunction<Column> referencedKeys) {
         this.pipeline = pipeline;
         Map<Integer, Digit> byDimension = new HashMap<>();
         List<StarPipeline.GroupKey> keys = pipeline.keys();
@@ -64,8 +69,12 @@ final class GroupLayout {
         }
         long total = 1;
         for (Digit digit : digits) {
+            StarPipeline.GroupKey first = pipeline.keys().get(digit.keys.get(0));
             if (digit.dimension >= 0) {
                 rank(digit, dimensionRows.get(digit.dimension).rows());
+            } else if (first.referenced()) {
+                digit.referencedKey = referencedKeys.apply(first.factColumn());
+                digit.radix = rows(digit.referencedKey) + 1;
             } else {
                 ColumnStats stats = factColumn(digit).stats();
                 digit.radix = stats.rows() == stats.nulls() ? 1 : stats.max() - stats.min() + 2;
@@ -170,7 +179,7 @@ final class GroupLayout {
         for (Digit digit : digits) {
             if (digit.dimension < 0) {
                 int at = pipeline.keys().get(digit.keys.get(0)).constant();
-                c[at] = factColumn(digit).stats().min();
+                c[at] = digit.referencedKey != null ? 0 : factColumn(digit).stats().min();
                 c[at + 1] = digit.radix - 1;
                 c[at + 2] = digit.multiplier;
             }
@@ -205,6 +214,8 @@ final class GroupLayout {
                 for (int k : digit.keys) {
                     out[k] = digit.values.get(k).gather(rows, n);
                 }
+            } else if (digit.referencedKey != null) {
+                out[digit.keys.get(0)] = referencedKey(digit.referencedKey, factColumn(digit).type(), values, digit.radix - 1);
             } else {
                 out[digit.keys.get(0)] = factKey(factColumn(digit), values, digit.radix - 1);
             }
@@ -227,6 +238,32 @@ final class GroupLayout {
         DataType type = column.type();
         return new Vector(type, values, null, nulls,
                 type.kind() == DataType.Kind.VARCHAR ? StrDict.of(column.dictionary()) : null);
+    }
+
+    /** The referenced key values at codes {@code digits} (NULL at {@code nullDigit}), read from the key column's chunks. */
+    private static Vector referencedKey(Column key, DataType type, int[] digits, long nullDigit) {
+        List<ColumnChunk> chunks = key.chunks();
+        long[] starts = new long[chunks.size() + 1];
+        for (int c = 0; c < chunks.size(); c++) {
+            starts[c + 1] = starts[c] + chunks.get(c).rows();
+        }
+        long[] values = new long[digits.length];
+        boolean[] nulls = null;
+        for (int i = 0; i < digits.length; i++) {
+            if (digits[i] == nullDigit) {
+                nulls = nulls == null ? new boolean[digits.length] : nulls;
+                nulls[i] = true;
+                continue;
+            }
+            int c = java.util.Arrays.binarySearch(starts, digits[i]);
+            c = c >= 0 ? c : -c - 2;
+            values[i] = chunks.get(c).getAsLong((int) (digits[i] - starts[c]));
+        }
+        return new Vector(type, values, null, nulls, null);
+    }
+
+    private static long rows(Column column) {
+        return column.chunks().stream().mapToLong(ColumnChunk::rows).sum();
     }
 
     @Override

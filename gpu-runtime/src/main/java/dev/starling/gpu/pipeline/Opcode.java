@@ -10,6 +10,8 @@ enum Opcode {
     LOAD_FACT,
     /** dst = dimension column a at the code in register b. */
     LOAD_DIM,
+    /** dst = the key that foreign key a's code in register b points at (the referenced table's key column at the code). */
+    LOAD_KEY,
     /** dst = constant a. */
     CONST,
     /** dst = NULL. */

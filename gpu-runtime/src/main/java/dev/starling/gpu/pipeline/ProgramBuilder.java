@@ -28,6 +28,7 @@ final class ProgramBuilder {
     private final List<Long> constants = new ArrayList<>();
     private final Map<Expr, Integer> registers = new HashMap<>();
     private final List<Integer> factColumns = new ArrayList<>();
+    private final List<Integer> keyColumns = new ArrayList<>();
     private final List<StarPipeline.DimColumn> dimColumns = new ArrayList<>();
     private final Map<Integer, Integer> dimKeyRegister = new HashMap<>();
     private int nextRegister;
@@ -66,11 +67,20 @@ final class ProgramBuilder {
 
     /** A fact-column group key; returns the index of its three constants (minimum, range, multiplier). */
     int factGroupKey(Expr column) throws Unsupported {
+        return groupKey(register(column));
+    }
+
+    /** A foreign key's key values as a group key, by their codes; returns the index of its three constants. */
+    int codeGroupKey(int tableColumn) throws Unsupported {
+        return groupKey(emit(Opcode.LOAD_FACT, fresh(), slot(factColumns, tableColumn), 0, 0));
+    }
+
+    private int groupKey(int register) {
         int at = constants.size();
         constants.add(0L);
         constants.add(0L);
         constants.add(0L);
-        emit(Opcode.GROUP_KEY, 0, register(column), at, 0);
+        emit(Opcode.GROUP_KEY, 0, register, at, 0);
         return at;
     }
 
@@ -88,6 +98,10 @@ final class ProgramBuilder {
 
     List<Integer> factColumns() {
         return factColumns;
+    }
+
+    List<Integer> keyColumns() {
+        return keyColumns;
     }
 
     List<StarPipeline.DimColumn> dimColumns() {
@@ -114,16 +128,23 @@ final class ProgramBuilder {
     }
 
     private int load(ColumnRef c) throws Unsupported {
-        Source s = sources.get(c.index());
-        if (s instanceof Source.Fact f) {
-            int slot = factColumns.indexOf(f.tableColumn());
-            if (slot < 0) {
-                slot = factColumns.size();
-                factColumns.add(f.tableColumn());
+        return switch (sources.get(c.index())) {
+            case Source.Fact f -> emit(Opcode.LOAD_FACT, fresh(), slot(factColumns, f.tableColumn()), 0, 0);
+            case Source.FactKey k -> {
+                int code = emit(Opcode.LOAD_FACT, fresh(), slot(factColumns, k.tableColumn()), 0, 0);
+                yield emit(Opcode.LOAD_KEY, fresh(), slot(keyColumns, k.tableColumn()), code, 0);
             }
-            return emit(Opcode.LOAD_FACT, fresh(), slot, 0, 0);
+            case Source.Dim d -> throw new IllegalStateException("dimension column " + c + " not loaded as a dimension expression");
+        };
+    }
+
+    private static int slot(List<Integer> columns, int column) {
+        int at = columns.indexOf(column);
+        if (at < 0) {
+            at = columns.size();
+            columns.add(column);
         }
-        throw new IllegalStateException("dimension column " + c + " not loaded as a dimension expression");
+        return at;
     }
 
     /** A dimension-only expression: computed per dimension row on the CPU, read by code here. */

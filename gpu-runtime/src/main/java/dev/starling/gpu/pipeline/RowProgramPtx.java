@@ -114,8 +114,9 @@ final class RowProgramPtx {
 
     private void instruction(Opcode op, int imm, int d, int a, int b, int i) {
         switch (op) {
-            case LOAD_FACT -> load(d, i, "fact" + a, input.fact().get(a), row[i]);
-            case LOAD_DIM -> load(d, i, "dimcol" + a, input.dimColumns().get(a), value[b][i]);
+            case LOAD_FACT -> load(d, i, "fact" + a, input.fact().get(a), row[i], alive[i]);
+            case LOAD_DIM -> load(d, i, "dimcol" + a, input.dimColumns().get(a), value[b][i], alive[i]);
+            case LOAD_KEY -> loadKey(d, a, b, i);
             case CONST -> value[d][i] = constant[a];
             case CONST_NULL -> {
                 value[d][i] = zero;
@@ -200,20 +201,35 @@ final class RowProgramPtx {
         }
     }
 
-    /** Loads a column value at {@code index} for a live row; NULL flags too when the column has them. */
-    private void load(int d, int i, String name, StarKernelInput.Column column, String index) {
+    /** Loads a column value at {@code index} where {@code guard} holds; NULL flags too when the column has them. */
+    private void load(int d, int i, String name, StarKernelInput.Column column, String index, String guard) {
         String v = ptx.b64();
-        ptx.opIf(alive[i], "ld.global.nc.%s %s, [%s]", loadType(column.width()), v,
+        ptx.opIf(guard, "ld.global.nc.%s %s, [%s]", loadType(column.width()), v,
                 address(param.apply(name), index, column.width()));
         String n = null;
         if (column.nullable()) {
             String flag = ptx.b64();
             ptx.op("mov.b64 %s, 0", flag);
-            ptx.opIf(alive[i], "ld.global.nc.u8 %s, [%s]", flag, address(param.apply(name + "_nulls"), index, 1));
+            ptx.opIf(guard, "ld.global.nc.u8 %s, [%s]", flag, address(param.apply(name + "_nulls"), index, 1));
             n = ptx.pred();
             ptx.op("setp.ne.u64 %s, %s, 0", n, flag);
         }
         set(d, i, v, n);
+    }
+
+    /**
+     * The key a foreign key's code (register {@code code}) points at: the referenced table's key
+     * column at the code, NULL where the code is. A code past the referenced table's rows (it
+     * shrank since the codes were assigned) gives the pipeline back.
+     */
+    private void loadKey(int d, int key, int code, int i) {
+        String inRange = ptx.pred();
+        ptx.op("setp.lt.u64 %s, %s, %s", inRange, value[code][i], param.apply("key" + key + "_rows"));
+        fail(Ptx.not(inRange), BAD_CODE, i, nulls[code][i]);
+        String guard = ptx.and(ptx.and(alive[i], inRange), notNull(code, i));
+        StarKernelInput.Key k = input.keys().get(key);
+        load(d, i, "key" + key, new StarKernelInput.Column(k.values(), 0, k.width()), value[code][i], guard);
+        set(d, i, value[d][i], nulls[code][i]);
     }
 
     private String address(String base, String index, int width) {

@@ -9,6 +9,12 @@ sealed interface Source {
     /** Column {@code tableColumn} of the fact table, as stored or (CODE) as a dense code. */
     record Fact(int tableColumn, DataType type, boolean nullable) implements Source { }
 
+    /**
+     * The key values of dense-coded foreign key column {@code tableColumn} of the fact table: the
+     * referenced table's key at each row's code.
+     */
+    record FactKey(int tableColumn, DataType type, boolean nullable) implements Source { }
+
     /** Column {@code buildColumn} of the rows of dimension {@code dimension}. */
     record Dim(int dimension, int buildColumn, DataType type, boolean nullable) implements Source { }
 }

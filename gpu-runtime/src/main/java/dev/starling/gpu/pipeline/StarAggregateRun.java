@@ -11,12 +11,16 @@ import dev.starling.gpu.cache.GpuColumnCache;
 import dev.starling.gpu.cuda.Cuda;
 import dev.starling.gpu.cuda.DeviceBuffer;
 import dev.starling.gpu.cuda.GpuDevice;
+import dev.starling.storage.Column;
 import dev.starling.storage.DataType;
+import dev.starling.storage.Table;
 import java.nio.ByteBuffer;
 import java.nio.LongBuffer;
 import java.util.ArrayList;
 import java.util.BitSet;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import jcuda.Pointer;
 import jcuda.driver.CUevent;
@@ -36,6 +40,11 @@ public final class StarAggregateRun {
     /** Aggregates live in shared memory up to this many bytes per block, so several blocks fit per SM. */
     static final long SHARED_BYTES = 32 << 10;
     private static final int THREADS = 256;
+    /**
+     * Past this many registers a thread, fewer than two blocks of {@link #THREADS} fit an SM (a
+     * quarter of its warps): the kernel is generated again with fewer rows per thread.
+     */
+    private static final int MAX_REGISTERS_PER_THREAD = 128;
     private static final String SOURCE = "star_pipeline";
 
     private final GpuDevice device;
@@ -70,7 +79,20 @@ public final class StarAggregateRun {
             dimRows.add(builds.materialize(d.build(), all));
         }
         long t1 = System.nanoTime();
-        GroupLayout layout = new GroupLayout(pipeline, dimRows);
+        Map<Integer, Referenced> referenced = new HashMap<>();
+        for (StarPipeline.GroupKey key : pipeline.keys()) {
+            if (key.referenced()) {
+                referenced.put(key.factColumn(), referenced(key.factColumn(), builds));
+            }
+        }
+        for (int c : pipeline.keyColumns()) {
+            referenced.put(c, referenced(c, builds));
+        }
+        if (referenced.values().stream().anyMatch(r -> r.table().column(r.column()).isDenseCoded())) {
+            declined = "a foreign key refers to a key that is itself a foreign key";
+            return Optional.empty();
+        }
+        GroupLayout layout = new GroupLayout(pipeline, dimRows, c -> referenced.get(c).key());
         prepareNanos = System.nanoTime() - t1;
         int slots = pipeline.slots().size();
         if (layout.groups() > MAX_GROUPS || layout.groups() * slots * 16 > Math.min(Integer.MAX_VALUE, device.memory().budget() / 4)) {
@@ -90,6 +112,14 @@ public final class StarAggregateRun {
                 factBytes += dc.bytes();
                 fact.add(new StarKernelInput.Column(dc.values().address(), dc.nulls() == null ? 0 : dc.nulls().address(),
                         dc.width()));
+            }
+            List<StarKernelInput.Key> keys = new ArrayList<>();
+            for (int c : pipeline.keyColumns()) {
+                Referenced r = referenced.get(c);
+                GpuColumnCache.Lease lease = cache.lease(r.table(), r.column());
+                leases.add(lease);
+                keys.add(new StarKernelInput.Key(lease.column().values().address(), lease.column().width(),
+                        r.table().rowCount()));
             }
             long uploaded = cache.residentBytes() - residentBefore;
             List<StarKernelInput.Dimension> dims = new ArrayList<>();
@@ -126,15 +156,23 @@ public final class StarAggregateRun {
                     : (long) groups * slots * 16 > SHARED_BYTES ? StarKernelInput.Accumulators.GLOBAL
                     : groups <= StarKernelInput.WARP_GROUPS ? StarKernelInput.Accumulators.WARP_GROUPED
                     : StarKernelInput.Accumulators.SHARED;
-            StarKernelInput input = new StarKernelInput(pipeline.code(), constantValues.length, fact, dims, dimColumns,
+            StarKernelInput input = new StarKernelInput(pipeline.code(), constantValues.length, fact, keys, dims, dimColumns,
                     pipeline.slots(), mode, constants.address(), status.address(), acc.address(),
                     pipeline.fact().rowCount(), groups);
             long compileStart = System.nanoTime();
-            CUfunction kernel = device.compiled(StarKernelPtx.generate(input), StarKernelPtx.ENTRY);
+            int items = 0;
+            CUfunction kernel = null;
+            for (int i = 0; i < StarKernelPtx.ITEMS.length && kernel == null; i++) {
+                items = StarKernelPtx.ITEMS[i];
+                CUfunction f = device.compiled(StarKernelPtx.generate(input, items), StarKernelPtx.ENTRY);
+                if (device.registers(f) <= MAX_REGISTERS_PER_THREAD || i == StarKernelPtx.ITEMS.length - 1) {
+                    kernel = f;
+                }
+            }
             prepareNanos += System.nanoTime() - compileStart;
             float[] millis = new float[1];
             long t3 = System.nanoTime();
-            launch(kernel, input, acc, arrays, millis);
+            launch(kernel, input, items, acc, arrays, millis);
             long t4 = System.nanoTime();
             int[] statusValue = new int[1];
             status.download(Pointer.to(statusValue), 4);
@@ -150,6 +188,19 @@ public final class StarAggregateRun {
         } finally {
             leases.forEach(GpuColumnCache.Lease::close);
         }
+    }
+
+    /** The key column (of table {@code table}) that a foreign key's codes point into. */
+    private record Referenced(Table table, int column) {
+        Column key() {
+            return table.column(column);
+        }
+    }
+
+    private Referenced referenced(int factColumn, BuildRunner builds) {
+        Column.DenseReference reference = pipeline.fact().column(factColumn).denseReference();
+        Table table = builds.table(reference.table());
+        return new Referenced(table, table.schema().indexOf(reference.keyColumn()));
     }
 
     private static double ms(long nanos) {
@@ -213,7 +264,8 @@ public final class StarAggregateRun {
         return new StarKernelInput.Column(vb.address(), nb == null ? 0 : nb.address(), width);
     }
 
-    private void launch(CUfunction kernel, StarKernelInput input, DeviceBuffer acc, DeviceArrays arrays, float[] millis) {
+    private void launch(CUfunction kernel, StarKernelInput input, int items, DeviceBuffer acc, DeviceArrays arrays,
+                        float[] millis) {
         device.makeCurrent();
         long states = input.groups() * input.slots().size();
         initAccumulators(input, acc, states, arrays);
@@ -224,7 +276,7 @@ public final class StarAggregateRun {
         int[] perSm = new int[1];
         Cuda.check(JCudaDriver.cuOccupancyMaxActiveBlocksPerMultiprocessor(perSm, kernel, THREADS, sharedBytes),
                 "cuOccupancyMaxActiveBlocksPerMultiprocessor");
-        long tile = (long) THREADS * StarKernelPtx.ITEMS;
+        long tile = (long) THREADS * items;
         int blocks = (int) Math.max(1, Math.min((input.rows() + tile - 1) / tile,
                 (long) device.multiprocessors() * Math.max(1, perSm[0])));
         List<StarKernelInput.Parameter> parameters = input.parameters();

@@ -9,7 +9,7 @@ import java.util.List;
  * device addresses and sizes passed as its parameters. Two inputs of the same shape share one
  * compiled kernel.
  */
-record StarKernelInput(int[] code, int constantCount, List<Column> fact, List<Dimension> dimensions,
+record StarKernelInput(int[] code, int constantCount, List<Column> fact, List<Key> keys, List<Dimension> dimensions,
                        List<Column> dimColumns, List<StarPipeline.Slot> slots, Accumulators accumulators,
                        long constants, long status, long acc, long rows, long groups) {
 
@@ -19,6 +19,9 @@ record StarKernelInput(int[] code, int constantCount, List<Column> fact, List<Di
             return nulls != 0;
         }
     }
+
+    /** A referenced table's key column ({@code width} bytes per row, no NULLs) that foreign key codes index. */
+    record Key(long values, int width, long rows) { }
 
     /**
      * A dimension's group contribution per code (dense) or per row (hashed), and how many codes it
@@ -62,6 +65,10 @@ record StarKernelInput(int[] code, int constantCount, List<Column> fact, List<Di
         List<Parameter> out = new ArrayList<>();
         for (int c = 0; c < fact.size(); c++) {
             column(out, "fact" + c, fact.get(c));
+        }
+        for (int k = 0; k < keys.size(); k++) {
+            out.add(new Parameter("key" + k, keys.get(k).values()));
+            out.add(new Parameter("key" + k + "_rows", keys.get(k).rows()));
         }
         for (int d = 0; d < dimensions.size(); d++) {
             Dimension dim = dimensions.get(d);

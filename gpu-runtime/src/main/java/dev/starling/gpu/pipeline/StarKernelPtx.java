@@ -8,18 +8,19 @@ import java.util.Map;
 /**
  * Generates the fused kernel of one star pipeline as PTX, specialized to its program and shapes,
  * for the driver to compile: values stay in machine registers, every fact column is read once,
- * and nothing but the aggregates reaches memory. The grid strides over tiles of {@link #ITEMS}
- * rows per thread (row {@code tile + i * blockDim + thread}, so each load is coalesced).
+ * and nothing but the aggregates reaches memory. The grid strides over tiles of {@code items}
+ * rows per thread (row {@code tile + i * blockDim + thread}, so each load is coalesced): more rows
+ * per thread keep more loads in flight, but a large program's registers then cut occupancy.
  */
 final class StarKernelPtx {
     static final String ENTRY = "star_pipeline";
-    /** Rows per thread per tile: enough independent loads in flight per thread to cover memory latency. */
-    static final int ITEMS = 4;
+    /** Rows per thread per tile to try, most first: four keep enough independent loads in flight to cover memory latency. */
+    static final int[] ITEMS = {4, 2, 1};
     private static final String SHARED = "smem";
 
     private StarKernelPtx() { }
 
-    static String generate(StarKernelInput in) {
+    static String generate(StarKernelInput in, int items) {
         Ptx ptx = new Ptx();
         Map<String, String> param = new HashMap<>();
         List<String> names = new ArrayList<>();
@@ -40,7 +41,7 @@ final class StarKernelPtx {
         String tile = ptx.b64();
         String base = ptx.b64();
         String stride = ptx.b64();
-        ptx.op("mul.lo.u64 %s, %s, %d", tile, ntid, ITEMS);
+        ptx.op("mul.lo.u64 %s, %s, %d", tile, ntid, items);
         ptx.op("mul.lo.u64 %s, %s, %s", base, ctaid, tile);
         ptx.op("mul.lo.u64 %s, %s, %s", stride, nctaid, tile);
         String status = ptx.b32();
@@ -67,8 +68,8 @@ final class StarKernelPtx {
         String top = ptx.label("tile");
         String next = ptx.label("next_tile");
         String done = ptx.label("done");
-        String[] row = new String[ITEMS];
-        for (int i = 0; i < ITEMS; i++) {
+        String[] row = new String[items];
+        for (int i = 0; i < items; i++) {
             row[i] = ptx.b64();
         }
         RowProgramPtx program = new RowProgramPtx(ptx, in, param::get, constants, status, next, row);
@@ -76,7 +77,7 @@ final class StarKernelPtx {
         String finished = ptx.pred();
         ptx.op("setp.ge.s64 %s, %s, %s", finished, base, param.get("rows"));
         ptx.op("@%s bra %s", finished, done);
-        for (int i = 0; i < ITEMS; i++) {
+        for (int i = 0; i < items; i++) {
             ptx.op("mad.lo.s64 %s, %s, %d, %s", row[i], ntid, i, base);
             ptx.op("add.s64 %s, %s, %s", row[i], row[i], tid);
         }

@@ -3,20 +3,24 @@ package dev.starling.gpu.pipeline;
 import dev.starling.exec.expr.Expr;
 import dev.starling.exec.plan.AggregateNode;
 import dev.starling.exec.plan.PlanNode;
+import dev.starling.storage.ColumnStats;
 import dev.starling.storage.Table;
 import java.util.List;
 
 /**
  * An aggregation over a star pipeline, compiled for the GPU: the fact table and the columns the
- * kernel reads from it, the dimensions (build sides of dense joins, run on the CPU), the program,
+ * kernel reads from it, the dimensions (build sides of joins, run on the CPU), the program,
  * and how group keys and aggregate states map back to the aggregate's output. {@code factColumns}
  * are the fact table columns the program loads, in the order of its LOAD_FACT operands;
+ * {@code keyColumns} the dense-coded foreign key columns whose key values it reads, in LOAD_KEY
+ * operand order;
  * {@code dimColumns} the dimension expressions it loads, in LOAD_DIM operand order.
  */
 public record StarPipeline(
         AggregateNode node,
         Table fact,
         List<Integer> factColumns,
+        List<Integer> keyColumns,
         List<Dimension> dimensions,
         List<DimColumn> dimColumns,
         int[] code,
@@ -24,6 +28,19 @@ public record StarPipeline(
         List<Slot> slots,
         List<GroupKey> keys,
         List<CallStates> calls) {
+
+    /** At most how many groups the fact column keys form on their own (their distinct values, NULL one more). */
+    public long factKeyGroups() {
+        long groups = 1;
+        for (GroupKey key : keys) {
+            if (key.dimension() < 0) {
+                ColumnStats stats = fact.column(key.factColumn()).stats();
+                long distinct = Math.max(1, stats.distinct() + (stats.nulls() > 0 ? 1 : 0));
+                groups = groups > Long.MAX_VALUE / distinct ? Long.MAX_VALUE : groups * distinct;
+            }
+        }
+        return groups;
+    }
 
     /**
      * A join's build side, its rows produced on the CPU. Dense: each row sits at the code in its
@@ -42,10 +59,10 @@ public record StarPipeline(
     /**
      * A group key. {@code dimension >= 0}: computed per dimension row by {@code expr} (over the
      * build columns) and ranked on the CPU; else fact column {@code factColumn}, whose stored value
-     * minus its minimum is the key's digit, with constants at {@code constant} (minimum, range,
-     * multiplier) filled in at run time.
+     * (for a foreign key's {@code referenced} key values: its code) minus its minimum is the key's
+     * digit, with constants at {@code constant} (minimum, range, multiplier) filled in at run time.
      */
-    record GroupKey(int dimension, Expr expr, int factColumn, int constant) { }
+    record GroupKey(int dimension, Expr expr, int factColumn, int constant, boolean referenced) { }
 
     /** Where an aggregate call's states are: its count slot and (SUM, AVG, MIN, MAX) its value slot. */
     record CallStates(int countSlot, int valueSlot) { }

@@ -73,13 +73,14 @@ public final class StarPipelineCompiler {
         List<StarPipeline.GroupKey> projectedKeys = new ArrayList<>();
         for (StarPipeline.GroupKey key : keys) {
             projectedKeys.add(key.dimension() < 0 ? key
-                    : new StarPipeline.GroupKey(key.dimension(), projection.add(key.dimension(), key.expr()), -1, -1));
+                    : new StarPipeline.GroupKey(key.dimension(), projection.add(key.dimension(), key.expr()), -1, -1, false));
         }
         List<StarPipeline.DimColumn> dimColumns = new ArrayList<>();
         for (StarPipeline.DimColumn dc : program.dimColumns()) {
             dimColumns.add(new StarPipeline.DimColumn(dc.dimension(), projection.add(dc.dimension(), dc.expr())));
         }
-        return new StarPipeline(node, fact.table(), List.copyOf(program.factColumns()), projection.dimensions(),
+        return new StarPipeline(node, fact.table(), List.copyOf(program.factColumns()), List.copyOf(program.keyColumns()),
+                projection.dimensions(),
                 List.copyOf(dimColumns), program.code(), program.constants(), List.copyOf(slots),
                 List.copyOf(projectedKeys), List.copyOf(calls));
     }
@@ -116,11 +117,15 @@ public final class StarPipelineCompiler {
                 throw new Unsupported("row ids of the fact table");
             }
             Column column = s.table().column(c.column());
-            if (c.mode() == ScanNode.ScanColumn.Mode.VALUE && column.isDenseCoded()) {
-                throw new Unsupported("the key values of foreign key " + column.name());
-            }
             Field f = s.output().get(out.size());
-            out.add(ref(new Source.Fact(c.column(), f.type(), f.nullable())));
+            if (c.mode() == ScanNode.ScanColumn.Mode.VALUE && column.isDenseCoded()) {
+                if (f.type().kind() == DataType.Kind.VARCHAR) {
+                    throw new Unsupported("the string key values of foreign key " + column.name());
+                }
+                out.add(ref(new Source.FactKey(c.column(), f.type(), f.nullable())));
+            } else {
+                out.add(ref(new Source.Fact(c.column(), f.type(), f.nullable())));
+            }
         }
         if (s.filter() != null) {
             steps.add(new Step.Filter(substitute(s.filter(), out)));
@@ -182,11 +187,14 @@ public final class StarPipelineCompiler {
     private StarPipeline.GroupKey groupKey(Expr e, ProgramBuilder program) throws Unsupported {
         int d = DimensionExprs.dimensionOf(e, sources);
         if (d >= 0) {
-            return new StarPipeline.GroupKey(d, DimensionExprs.toBuildColumns(e, sources), -1, -1);
+            return new StarPipeline.GroupKey(d, DimensionExprs.toBuildColumns(e, sources), -1, -1, false);
         }
         if (e instanceof ColumnRef c && sources.get(c.index()) instanceof Source.Fact f
                 && f.type().kind() != DataType.Kind.DOUBLE && fact.table().column(f.tableColumn()).stats() != null) {
-            return new StarPipeline.GroupKey(-1, null, f.tableColumn(), program.factGroupKey(e));
+            return new StarPipeline.GroupKey(-1, null, f.tableColumn(), program.factGroupKey(e), false);
+        }
+        if (e instanceof ColumnRef c && sources.get(c.index()) instanceof Source.FactKey k) {
+            return new StarPipeline.GroupKey(-1, null, k.tableColumn(), program.codeGroupKey(k.tableColumn()), true);
         }
         throw new Unsupported("a group key computed from several tables or from fact expressions");
     }
@@ -227,7 +235,12 @@ public final class StarPipelineCompiler {
 
     private Expr ref(Source s) {
         sources.add(s);
-        return new ColumnRef(sources.size() - 1, s.type(), s instanceof Source.Fact f ? f.nullable() : ((Source.Dim) s).nullable());
+        boolean nullable = switch (s) {
+            case Source.Fact f -> f.nullable();
+            case Source.FactKey k -> k.nullable();
+            case Source.Dim d -> d.nullable();
+        };
+        return new ColumnRef(sources.size() - 1, s.type(), nullable);
     }
 
     /** {@code e} with its column references replaced by the expressions of {@code inputs}. */

@@ -22,9 +22,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The generated kernels of every SSB and TPC-H GPU pipeline and of a hash join on values, in each
- * accumulator mode, with and without NULL flags: well-formed PTX, and where CUDA's {@code ptxas}
- * is installed, PTX it assembles for the H100 without spilling registers.
+ * The generated kernels of every SSB and TPC-H GPU pipeline, of a hash join on values and of a
+ * foreign key's values read and grouped by, in each accumulator mode, with and without NULL flags:
+ * well-formed PTX, and where CUDA's {@code ptxas} is installed, PTX it assembles for the H100
+ * without spilling registers.
  */
 class StarKernelPtxTest {
     @TempDir
@@ -47,27 +48,36 @@ class StarKernelPtxTest {
         }
         try (Starling own = Starling.inMemory()) {
             own.query("CREATE TABLE h (code INT NOT NULL, name VARCHAR(10), weight DECIMAL(5,2))");
-            own.query("CREATE TABLE f (id BIGINT, n INT, amt DECIMAL(12,2))");
+            own.query("CREATE TABLE g (k INT PRIMARY KEY, label VARCHAR(5))");
+            own.query("CREATE TABLE f (id BIGINT, n INT, amt DECIMAL(12,2), gk INT REFERENCES g (k))");
             own.query("INSERT INTO h VALUES (0, 'a', 1.5), (1, 'b', NULL), (2, 'c', 2.25)");
+            own.query("INSERT INTO g VALUES (10, 'x'), (20, 'y'), (30, 'z')");
             StringBuilder values = new StringBuilder();
             for (int r = 0; r < 200; r++) {
                 values.append(r == 0 ? "" : ", ").append('(').append(r).append(", ").append(r % 5 == 4 ? "NULL" : r % 5)
-                        .append(", ").append(r * 1.25).append(')');
+                        .append(", ").append(r * 1.25).append(", ").append(r % 7 == 0 ? "NULL" : 10 * (1 + r % 3)).append(')');
             }
             own.query("INSERT INTO f VALUES " + values);
+            SqlPlanner planner = new SqlPlanner(own.catalog());
             int before = pipelines.size();
-            compileAll(new SqlPlanner(own.catalog()),
-                    "SELECT h.name, SUM(f.amt * h.weight), COUNT(*) FROM f JOIN h ON f.n = h.code GROUP BY h.name", pipelines);
-            assertTrue(pipelines.size() > before && pipelines.get(before).dimensions().get(0).hashed(),
+            compileAll(planner, "SELECT h.name, SUM(f.amt * h.weight), COUNT(*) FROM f JOIN h ON f.n = h.code GROUP BY h.name",
+                    pipelines);
+            assertTrue(pipelines.size() == before + 1 && pipelines.get(before).dimensions().get(0).hashed(),
                     "a join on values without a foreign key compiles to a hashed dimension");
+            compileAll(planner, "SELECT gk, COUNT(*), SUM(gk + n) FROM f GROUP BY gk", pipelines);
+            assertTrue(pipelines.size() == before + 2 && pipelines.get(before + 1).keys().get(0).referenced()
+                    && pipelines.get(before + 1).keyColumns().size() == 1,
+                    "a foreign key's values group by their codes and are read through the referenced key");
         }
-        assertTrue(pipelines.size() >= 13 + 8 + 1, pipelines.size() + " pipelines");
+        assertTrue(pipelines.size() >= 13 + 8 + 2, pipelines.size() + " pipelines");
         List<String> kernels = new ArrayList<>();
         for (StarPipeline p : pipelines) {
             for (boolean nullable : new boolean[] {false, true}) {
                 for (StarKernelInput.Accumulators mode : StarKernelInput.Accumulators.values()) {
                     if ((mode == StarKernelInput.Accumulators.SCALAR) == p.keys().isEmpty()) {
-                        kernels.add(StarKernelPtx.generate(input(p, nullable, mode)));
+                        for (int items : StarKernelPtx.ITEMS) {
+                            kernels.add(StarKernelPtx.generate(input(p, nullable, mode), items));
+                        }
                     }
                 }
             }
@@ -93,12 +103,13 @@ class StarKernelPtxTest {
         long nulls = nullable ? 1 : 0;
         List<StarKernelInput.Column> fact = p.factColumns().stream()
                 .map(c -> new StarKernelInput.Column(1, nulls, p.fact().column(c).type().physical().width)).toList();
+        List<StarKernelInput.Key> keys = p.keyColumns().stream().map(c -> new StarKernelInput.Key(1, 4, 1000)).toList();
         List<StarKernelInput.Dimension> dims = p.dimensions().stream()
                 .map(d -> d.hashed() ? new StarKernelInput.Dimension(1, d.range(), 1, 50) : new StarKernelInput.Dimension(1, d.range()))
                 .toList();
         List<StarKernelInput.Column> dimColumns = p.dimColumns().stream()
                 .map(c -> new StarKernelInput.Column(1, nulls, c.expr().type().physical().width)).toList();
-        return new StarKernelInput(p.code(), p.constants().length, fact, dims, dimColumns, p.slots(), mode, 1, 1, 1,
+        return new StarKernelInput(p.code(), p.constants().length, fact, keys, dims, dimColumns, p.slots(), mode, 1, 1, 1,
                 1000, p.keys().isEmpty() ? 1 : 100);
     }
 
