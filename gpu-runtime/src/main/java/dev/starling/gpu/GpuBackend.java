@@ -6,14 +6,17 @@ import dev.starling.exec.accel.BackendMode;
 import dev.starling.exec.accel.BuildRunner;
 import dev.starling.exec.accel.Placement;
 import dev.starling.exec.plan.AggregateNode;
+import dev.starling.exec.plan.PlanNode;
 import dev.starling.exec.vector.Batch;
 import dev.starling.gpu.cache.GpuColumnCache;
 import dev.starling.gpu.cuda.GpuDevice;
 import dev.starling.gpu.cuda.GpuException;
 import dev.starling.gpu.cuda.GpuOutOfMemoryException;
+import dev.starling.gpu.pipeline.PipelineRun;
 import dev.starling.gpu.pipeline.RunStats;
 import dev.starling.gpu.pipeline.StarAggregateRun;
 import dev.starling.gpu.pipeline.StarPipelineCompiler;
+import dev.starling.gpu.pipeline.StarRowsRun;
 import dev.starling.gpu.pipeline.Unsupported;
 import dev.starling.storage.Table;
 import java.util.Optional;
@@ -85,12 +88,29 @@ public final class GpuBackend implements Accelerator, AutoCloseable {
 
     @Override
     public Optional<Batch> aggregate(AggregateNode node, BuildRunner builds, QueryContext ctx) {
-        StarAggregateRun run;
         try {
-            run = new StarAggregateRun(device, cache, StarPipelineCompiler.compile(node));
+            return runOnDevice(new StarAggregateRun(device, cache, StarPipelineCompiler.compile(node)), builds, ctx);
         } catch (Unsupported e) {
             return Optional.empty();
         }
+    }
+
+    @Override
+    public Placement placeRows(PlanNode top, BackendMode mode) {
+        return GpuPlacement.placeRows(top, mode);
+    }
+
+    @Override
+    public Optional<Batch> rows(PlanNode top, BuildRunner builds, QueryContext ctx) {
+        try {
+            return runOnDevice(new StarRowsRun(device, cache, StarPipelineCompiler.compileRows(top)), builds, ctx);
+        } catch (Unsupported e) {
+            return Optional.empty();
+        }
+    }
+
+    /** Runs a pipeline alone on the device; a pipeline handed back, a GPU failure or lack of memory gives empty (the CPU's turn). */
+    private Optional<Batch> runOnDevice(PipelineRun run, BuildRunner builds, QueryContext ctx) {
         lock.lock();
         try {
             ctx.checkCancelled();

@@ -3,6 +3,7 @@ package dev.starling.gpu;
 import dev.starling.exec.accel.BackendMode;
 import dev.starling.exec.accel.Placement;
 import dev.starling.exec.plan.AggregateNode;
+import dev.starling.exec.plan.PlanNode;
 import dev.starling.gpu.pipeline.StarPipeline;
 import dev.starling.gpu.pipeline.StarPipelineCompiler;
 import dev.starling.gpu.pipeline.Unsupported;
@@ -28,6 +29,23 @@ public final class GpuPlacement {
     static final long AUTO_MAX_DIMENSION_SHARE = 8;
 
     private GpuPlacement() { }
+
+    /**
+     * Where a pipeline of result rows runs: on the GPU only when the session asks for it, since
+     * how many rows pass, and so cross back over PCIe, is not known in advance.
+     */
+    public static Placement placeRows(PlanNode top, BackendMode mode) {
+        if (mode != BackendMode.GPU) {
+            return Placement.cpu(mode == BackendMode.CPU ? "session backend is cpu"
+                    : "result rows go to the GPU only under SET backend = 'gpu'");
+        }
+        try {
+            StarPipelineCompiler.compileRows(top);
+        } catch (Unsupported e) {
+            return Placement.cpu("the GPU cannot run " + e.getMessage());
+        }
+        return Placement.gpu("session backend is gpu");
+    }
 
     /** {@code resident}: whether a column is already in device memory. */
     public static Placement place(AggregateNode node, BackendMode mode, Predicate<Column> resident) {

@@ -248,7 +248,8 @@ public final class Starling implements AutoCloseable {
 
     private String explain(String sql, BackendMode mode) {
         Placement withoutGpu = Placement.cpu(mode == BackendMode.CPU ? "session backend is cpu" : "no GPU");
-        return PlanExplainer.explain(planner.plan(sql).plan(), a -> gpu == null ? withoutGpu : gpu.place(a, mode));
+        return PlanExplainer.explain(planner.plan(sql).plan(), a -> gpu == null ? withoutGpu : gpu.place(a, mode),
+                top -> gpu == null ? withoutGpu : gpu.placeRows(top, mode));
     }
 
     /** Replaces a range with spaces, so positions in error messages still match the text the user wrote. */

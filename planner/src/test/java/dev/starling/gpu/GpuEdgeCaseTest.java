@@ -149,6 +149,16 @@ class GpuEdgeCaseTest {
         assertTrue(GpuResults.assertSameOnGpu(db, gpu, sql, sql), "did not run on the GPU: " + db.explain(sql));
     }
 
+    @ParameterizedTest
+    @ValueSource(strings = {
+        "SELECT f_id, f_cat, d_grp, f_amt * 2, h.name, h.weight, f_key FROM f JOIN d ON f_key = d_key JOIN h ON f_n = h.code WHERE f_x > 150",
+        "SELECT f_id, f_x, f_n IS NULL, d_val FROM f JOIN d ON f_key = d_key WHERE f_amt < -499000",
+        "SELECT f_id FROM f WHERE f_cat = 'nope'"
+    })
+    void selectedRowsAgreeWithTheCpu(String sql) {
+        assertTrue(GpuResults.assertSameOnGpu(db, gpu, sql, sql), "did not run on the GPU: " + db.explain(sql));
+    }
+
     @Test
     void aHashJoinWithDuplicateBuildKeysRunsOnTheCpu() {
         String sql = "SELECT hd.name, COUNT(*), SUM(f_amt) FROM f JOIN hd ON f_n = hd.code GROUP BY hd.name";

@@ -2,14 +2,16 @@ package dev.starling.exec.accel;
 
 import dev.starling.exec.QueryContext;
 import dev.starling.exec.plan.AggregateNode;
+import dev.starling.exec.plan.PlanNode;
 import dev.starling.exec.vector.Batch;
 import java.util.Optional;
 
 /**
- * A backend that can run some aggregation pipelines instead of the CPU (the GPU). The CPU backend
- * asks it about every aggregation: where it would run and why (for EXPLAIN and for the decision),
- * then, when it takes the pipeline, for the result. Whatever it declines or gives up on runs on
- * the CPU, so an accelerator never makes a query fail that the CPU could answer.
+ * A backend that can run some pipelines instead of the CPU (the GPU). The CPU backend asks it
+ * about every aggregation's input pipeline and every pipeline whose rows are a result (the
+ * query's, a sort's or a union's input): where it would run and why (for EXPLAIN and for the
+ * decision), then, when it takes the pipeline, for the result. Whatever it declines or gives up
+ * on runs on the CPU, so an accelerator never makes a query fail that the CPU could answer.
  */
 public interface Accelerator {
 
@@ -23,4 +25,10 @@ public interface Accelerator {
      * accelerator logs why.
      */
     Optional<Batch> aggregate(AggregateNode node, BuildRunner builds, QueryContext ctx);
+
+    /** Where the pipeline producing {@code top}'s rows (no aggregation in it) would run under {@code mode}, and why. */
+    Placement placeRows(PlanNode top, BackendMode mode);
+
+    /** The rows of {@code top} (which {@link #placeRows} placed here), or empty when they must come from the CPU after all. */
+    Optional<Batch> rows(PlanNode top, BuildRunner builds, QueryContext ctx);
 }

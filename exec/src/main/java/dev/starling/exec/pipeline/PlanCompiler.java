@@ -42,7 +42,8 @@ import java.util.stream.IntStream;
  * Splits a plan into pipelines at its breakers. Compiling a node yields the stream that feeds its
  * parent; the pipelines below a breaker (join build sides, aggregation and sort inputs) run to
  * completion during compilation, so every build is finished before a probe pipeline that needs it starts.
- * An aggregation the accelerator (when there is one) takes runs there, its build sides here.
+ * An aggregation, or a pipeline of result rows, that the accelerator (when there is one) takes runs
+ * there, its build sides here.
  */
 public final class PlanCompiler {
     private final PipelineRunner runner;
@@ -58,7 +59,15 @@ public final class PlanCompiler {
     }
 
     public Stream compile(PlanNode node) {
-        return compile(node, all(node), List.of());
+        return top(node, all(node));
+    }
+
+    /** A pipeline whose rows are a result (the query's, a sort's or a union's input): the accelerator's when it takes it. */
+    private Stream top(PlanNode node, BitSet needed) {
+        Optional<Batch> accelerated = accelerator == null || !accelerator.placeRows(node, ctx.backendMode()).accelerated()
+                ? Optional.empty() : accelerator.rows(node, builds(), ctx);
+        return accelerated.map(b -> Stream.of(new MaterializedSource(b), node.output(), false))
+                .orElseGet(() -> compile(node, needed, List.of()));
     }
 
     /**
@@ -121,7 +130,7 @@ public final class PlanCompiler {
             }
             case SortNode s -> {
                 SortSink sink = new SortSink(s);
-                runner.run(compile(s.input(), all(s.input()), List.of()), sink, ctx);
+                runner.run(top(s.input(), all(s.input())), sink, ctx);
                 yield Stream.of(new MaterializedSource(sink.result()), s.output(), true);
             }
             case LimitNode l -> {
@@ -133,7 +142,7 @@ public final class PlanCompiler {
             case UnionNode u -> {
                 List<Part> parts = new ArrayList<>();
                 for (PlanNode input : u.inputs()) {
-                    parts.addAll(compile(input, needed, List.of()).parts());
+                    parts.addAll(top(input, needed).parts());
                 }
                 yield new Stream(parts, u.output(), false);
             }
@@ -164,7 +173,12 @@ public final class PlanCompiler {
         if (accelerator == null || !accelerator.place(a, ctx.backendMode()).accelerated()) {
             return Optional.empty();
         }
-        return accelerator.aggregate(a, new BuildRunner() {
+        return accelerator.aggregate(a, builds(), ctx);
+    }
+
+    /** What the accelerator gets from here: build sides run on the CPU, tables from the catalog. */
+    private BuildRunner builds() {
+        return new BuildRunner() {
             @Override
             public Batch materialize(PlanNode plan, BitSet needed) {
                 return PlanCompiler.this.materialize(plan, needed);
@@ -177,7 +191,7 @@ public final class PlanCompiler {
                 }
                 return catalog.require(name);
             }
-        }, ctx);
+        };
     }
 
     private Batch materialize(PlanNode plan, BitSet needed) {

@@ -65,6 +65,11 @@ final class ProgramBuilder {
         dimKeyRegister.put(dimension, k);
     }
 
+    /** The register holding dimension {@code d}'s position for the row: its code, or the row index a hash probe found. */
+    int position(int d) {
+        return dimKeyRegister.get(d);
+    }
+
     /** A fact-column group key; returns the index of its three constants (minimum, range, multiplier). */
     int factGroupKey(Expr column) throws Unsupported {
         return groupKey(register(column));

@@ -7,11 +7,13 @@ import java.util.List;
  * Everything one launch of a star pipeline kernel needs: the program and the shapes its code is
  * specialized to (column widths, which columns have NULLs, where the aggregates live), and the
  * device addresses and sizes passed as its parameters. Two inputs of the same shape share one
- * compiled kernel.
+ * compiled kernel. An aggregation folds into {@code slots} at {@code acc}, {@code groups} groups;
+ * a selection ({@link Accumulators#ROWS}) writes its surviving rows' {@code outputs}, counting
+ * them at {@code acc}, room for {@code groups} rows.
  */
 record StarKernelInput(int[] code, int constantCount, List<Column> fact, List<Key> keys, List<Dimension> dimensions,
-                       List<Column> dimColumns, List<StarPipeline.Slot> slots, Accumulators accumulators,
-                       long constants, long status, long acc, long rows, long groups) {
+                       List<Column> dimColumns, List<StarPipeline.Slot> slots, List<Output> outputs,
+                       Accumulators accumulators, long constants, long status, long acc, long rows, long groups) {
 
     /** A column's values ({@code width} bytes each) and NULL flags (0: the column has no NULLs). */
     record Column(long values, long nulls, int width) {
@@ -51,8 +53,13 @@ record StarKernelInput(int[] code, int constantCount, List<Column> fact, List<Ke
          */
         WARP_GROUPED,
         /** Many groups: atomics on the global states. */
-        GLOBAL
+        GLOBAL,
+        /** No aggregation: the rows that pass are written out, compacted, in no particular order. */
+        ROWS
     }
+
+    /** A selection's output column: the register written, 8 bytes a row at {@code values}, a NULL flag byte a row at {@code nulls}. */
+    record Output(int register, long values, long nulls) { }
 
     /** The most groups the WARP_GROUPED fold is used for: it loops once per group present in a warp. */
     static final int WARP_GROUPS = 32;
@@ -82,6 +89,10 @@ record StarKernelInput(int[] code, int constantCount, List<Column> fact, List<Ke
         }
         for (int c = 0; c < dimColumns.size(); c++) {
             column(out, "dimcol" + c, dimColumns.get(c));
+        }
+        for (int o = 0; o < outputs.size(); o++) {
+            out.add(new Parameter("out" + o, outputs.get(o).values()));
+            out.add(new Parameter("out" + o + "_nulls", outputs.get(o).nulls()));
         }
         out.add(new Parameter("constants", constants));
         out.add(new Parameter("status", status));

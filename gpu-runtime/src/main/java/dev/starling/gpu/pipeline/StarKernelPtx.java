@@ -63,7 +63,7 @@ final class StarKernelPtx {
                 sharedSlots = aggregates.slotBases(sharedBase, groups);
                 aggregates.initShared(sharedSlots, tid, ntid, groups);
             }
-            case GLOBAL -> { }
+            case GLOBAL, ROWS -> { }
         }
         String top = ptx.label("tile");
         String next = ptx.label("next_tile");
@@ -88,6 +88,7 @@ final class StarKernelPtx {
             case SHARED -> aggregates.foldRows(program, "shared", sharedSlots);
             case WARP_GROUPED -> aggregates.foldRowsByWarpGroup(program, sharedSlots, lane);
             case GLOBAL -> aggregates.foldRows(program, "global", globalSlots);
+            case ROWS -> new RowsOutputPtx(ptx, in.outputs()).write(program, param::get, lane);
         }
         ptx.place(next);
         ptx.op("add.s64 %s, %s, %s", base, base, stride);
@@ -96,7 +97,7 @@ final class StarKernelPtx {
         switch (in.accumulators()) {
             case SCALAR -> aggregates.foldWarp(lane, globalSlots);
             case SHARED, WARP_GROUPED -> aggregates.mergeShared(sharedSlots, globalSlots, tid, ntid, groups);
-            case GLOBAL -> { }
+            case GLOBAL, ROWS -> { }
         }
         String failed = ptx.pred();
         ptx.op("setp.ne.u32 %s, %s, 0", failed, status);

@@ -4,20 +4,22 @@ import dev.starling.exec.expr.Expr;
 import dev.starling.exec.plan.AggregateNode;
 import dev.starling.exec.plan.PlanNode;
 import dev.starling.storage.ColumnStats;
+import dev.starling.storage.DataType;
 import dev.starling.storage.Table;
 import java.util.List;
 
 /**
- * An aggregation over a star pipeline, compiled for the GPU: the fact table and the columns the
- * kernel reads from it, the dimensions (build sides of joins, run on the CPU), the program,
- * and how group keys and aggregate states map back to the aggregate's output. {@code factColumns}
- * are the fact table columns the program loads, in the order of its LOAD_FACT operands;
- * {@code keyColumns} the dense-coded foreign key columns whose key values it reads, in LOAD_KEY
- * operand order;
- * {@code dimColumns} the dimension expressions it loads, in LOAD_DIM operand order.
+ * A star pipeline compiled for the GPU, topped by an aggregation ({@code node} an AggregateNode)
+ * or producing rows (a selection: {@code outputs}): the fact table and the columns the kernel
+ * reads from it, the dimensions (build sides of joins, run on the CPU), the program, and how
+ * group keys and aggregate states, or output registers, map back to {@code node}'s output.
+ * {@code factColumns} are the fact table columns the program loads, in the order of its
+ * LOAD_FACT operands; {@code keyColumns} the dense-coded foreign key columns whose key values it
+ * reads, in LOAD_KEY operand order; {@code dimColumns} the dimension expressions it loads, in
+ * LOAD_DIM operand order.
  */
 public record StarPipeline(
-        AggregateNode node,
+        PlanNode node,
         Table fact,
         List<Integer> factColumns,
         List<Integer> keyColumns,
@@ -27,7 +29,13 @@ public record StarPipeline(
         long[] constants,
         List<Slot> slots,
         List<GroupKey> keys,
-        List<CallStates> calls) {
+        List<CallStates> calls,
+        List<Output> outputs) {
+
+    /** The aggregation this pipeline feeds (not for a selection). */
+    AggregateNode aggregate() {
+        return (AggregateNode) node;
+    }
 
     /** At most how many groups the fact column keys form on their own (their distinct values, NULL one more). */
     public long factKeyGroups() {
@@ -63,6 +71,25 @@ public record StarPipeline(
      * digit, with constants at {@code constant} (minimum, range, multiplier) filled in at run time.
      */
     record GroupKey(int dimension, Expr expr, int factColumn, int constant, boolean referenced) { }
+
+    /** A selection's output column, in the order of {@code node}'s output. */
+    sealed interface Output {
+        DataType type();
+
+        /** A number, date or boolean the program computes into {@code register}. */
+        record Value(int register, DataType type) implements Output { }
+
+        /** A fact string column's codes, loaded into {@code register}, read through its dictionary. */
+        record Codes(int register, int factColumn, DataType type) implements Output { }
+
+        /**
+         * Column {@code column} of dimension {@code dimension}'s built rows (a dimension-only
+         * expression, computed on the CPU), at the row whose position the probe left in {@code register}.
+         */
+        record DimensionValue(int register, int dimension, int column, DataType type) implements Output { }
+
+        record Constant(Object value, DataType type) implements Output { }
+    }
 
     /** Where an aggregate call's states are: its count slot and (SUM, AVG, MIN, MAX) its value slot. */
     record CallStates(int countSlot, int valueSlot) { }

@@ -23,8 +23,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Compiles an aggregation over a star pipeline (a fact scan, filters, projections and dense
- * INNER/SEMI joins to dimensions) into a {@link StarPipeline}, or says why the GPU cannot run it.
+ * Compiles an aggregation over a star pipeline (a fact scan, filters, projections and INNER/SEMI
+ * joins to dimensions), or such a pipeline's rows, into a {@link StarPipeline}, or says why the
+ * GPU cannot run it.
  * The pipeline's operators are followed from the fact scan up, each output column kept as an
  * expression over the fact's and the dimensions' columns; predicates and probes are compiled in
  * that order, so a row stops at the first condition it fails.
@@ -47,8 +48,42 @@ public final class StarPipelineCompiler {
         return new StarPipelineCompiler().build(node);
     }
 
-    private StarPipeline build(AggregateNode node) throws Unsupported {
-        List<Expr> in = walk(node.input());
+    /** The rows {@code top} produces, as a selection the GPU runs: {@code top} is a star pipeline with no aggregation. */
+    public static StarPipeline compileRows(PlanNode top) throws Unsupported {
+        return new StarPipelineCompiler().buildRows(top);
+    }
+
+    private StarPipeline buildRows(PlanNode top) throws Unsupported {
+        List<Expr> out = walk(top);
+        ProgramBuilder program = program();
+        DimensionProjection projection = new DimensionProjection(dimensions);
+        List<StarPipeline.Output> outputs = new ArrayList<>();
+        for (Expr e : out) {
+            outputs.add(output(e, program, projection));
+        }
+        return assemble(top, program, projection, List.of(), List.of(), List.of(), outputs);
+    }
+
+    private StarPipeline.Output output(Expr e, ProgramBuilder program, DimensionProjection projection) throws Unsupported {
+        if (e instanceof Literal l) {
+            return new StarPipeline.Output.Constant(l.value(), l.type());
+        }
+        int d = DimensionExprs.dimensionOf(e, sources);
+        if (d >= 0) {
+            ColumnRef column = projection.add(d, DimensionExprs.toBuildColumns(e, sources));
+            return new StarPipeline.Output.DimensionValue(program.position(d), d, column.index(), e.type());
+        }
+        if (e.type().kind() != DataType.Kind.VARCHAR) {
+            return new StarPipeline.Output.Value(program.register(e), e.type());
+        }
+        if (e instanceof ColumnRef c && sources.get(c.index()) instanceof Source.Fact f) {
+            return new StarPipeline.Output.Codes(program.register(e), f.tableColumn(), e.type());
+        }
+        throw new Unsupported("a string computed from fact columns in the output");
+    }
+
+    /** The program's filters and probes, in pipeline order. */
+    private ProgramBuilder program() throws Unsupported {
         ProgramBuilder program = new ProgramBuilder(sources, c -> StrDict.of(fact.table().column(c).dictionary()));
         for (Step step : steps) {
             switch (step) {
@@ -56,6 +91,24 @@ public final class StarPipelineCompiler {
                 case Step.Probe p -> program.probe(p.dimension(), p.key(), p.hashed());
             }
         }
+        return program;
+    }
+
+    private StarPipeline assemble(PlanNode node, ProgramBuilder program, DimensionProjection projection,
+                                  List<StarPipeline.Slot> slots, List<StarPipeline.GroupKey> keys,
+                                  List<StarPipeline.CallStates> calls, List<StarPipeline.Output> outputs) {
+        List<StarPipeline.DimColumn> dimColumns = new ArrayList<>();
+        for (StarPipeline.DimColumn dc : program.dimColumns()) {
+            dimColumns.add(new StarPipeline.DimColumn(dc.dimension(), projection.add(dc.dimension(), dc.expr())));
+        }
+        return new StarPipeline(node, fact.table(), List.copyOf(program.factColumns()), List.copyOf(program.keyColumns()),
+                projection.dimensions(), List.copyOf(dimColumns), program.code(), program.constants(), List.copyOf(slots),
+                List.copyOf(keys), List.copyOf(calls), List.copyOf(outputs));
+    }
+
+    private StarPipeline build(AggregateNode node) throws Unsupported {
+        List<Expr> in = walk(node.input());
+        ProgramBuilder program = program();
         List<StarPipeline.GroupKey> keys = new ArrayList<>();
         for (int k : node.groupKeys()) {
             keys.add(groupKey(in.get(k), program));
@@ -75,14 +128,7 @@ public final class StarPipelineCompiler {
             projectedKeys.add(key.dimension() < 0 ? key
                     : new StarPipeline.GroupKey(key.dimension(), projection.add(key.dimension(), key.expr()), -1, -1, false));
         }
-        List<StarPipeline.DimColumn> dimColumns = new ArrayList<>();
-        for (StarPipeline.DimColumn dc : program.dimColumns()) {
-            dimColumns.add(new StarPipeline.DimColumn(dc.dimension(), projection.add(dc.dimension(), dc.expr())));
-        }
-        return new StarPipeline(node, fact.table(), List.copyOf(program.factColumns()), List.copyOf(program.keyColumns()),
-                projection.dimensions(),
-                List.copyOf(dimColumns), program.code(), program.constants(), List.copyOf(slots),
-                List.copyOf(projectedKeys), List.copyOf(calls));
+        return assemble(node, program, projection, slots, projectedKeys, calls, List.of());
     }
 
     private List<Expr> walk(PlanNode node) throws Unsupported {

@@ -41,6 +41,13 @@ class StarKernelPtxTest {
             for (String q : SsbQueries.names()) {
                 compileAll(ssbPlanner, SsbQueries.query(q), pipelines);
             }
+            int before = pipelines.size();
+            pipelines.add(StarPipelineCompiler.compileRows(ssbPlanner.plan("SELECT lo_orderkey, lo_revenue * 2, d_yearmonth, c_city "
+                    + "FROM lineorder, dwdate, customer WHERE lo_orderdate = d_datekey AND lo_custkey = c_custkey "
+                    + "AND lo_discount = 1 AND d_year = 1993").plan()));
+            pipelines.add(StarPipelineCompiler.compileRows(ssbPlanner.plan(
+                    "SELECT lo_shipmode, lo_quantity, 'x' FROM lineorder WHERE lo_quantity < 3").plan()));
+            assertTrue(pipelines.subList(before, pipelines.size()).stream().allMatch(p -> p.outputs().size() >= 3));
             SqlPlanner tpchPlanner = new SqlPlanner(tpch.catalog());
             for (int q = 1; q <= TpchQueries.COUNT; q++) {
                 compileAll(tpchPlanner, TpchQueries.query(q), pipelines);
@@ -68,16 +75,16 @@ class StarKernelPtxTest {
             assertTrue(pipelines.size() == before + 2 && pipelines.get(before + 1).keys().get(0).referenced()
                     && pipelines.get(before + 1).keyColumns().size() == 1,
                     "a foreign key's values group by their codes and are read through the referenced key");
+            pipelines.add(StarPipelineCompiler.compileRows(planner.plan(
+                    "SELECT f.id, h.name, f.amt * h.weight, f.gk FROM f JOIN h ON f.n = h.code WHERE f.amt > 10").plan()));
         }
-        assertTrue(pipelines.size() >= 13 + 8 + 2, pipelines.size() + " pipelines");
+        assertTrue(pipelines.size() >= 13 + 8 + 2 + 3, pipelines.size() + " pipelines");
         List<String> kernels = new ArrayList<>();
         for (StarPipeline p : pipelines) {
             for (boolean nullable : new boolean[] {false, true}) {
-                for (StarKernelInput.Accumulators mode : StarKernelInput.Accumulators.values()) {
-                    if ((mode == StarKernelInput.Accumulators.SCALAR) == p.keys().isEmpty()) {
-                        for (int items : StarKernelPtx.ITEMS) {
-                            kernels.add(StarKernelPtx.generate(input(p, nullable, mode), items));
-                        }
+                for (StarKernelInput.Accumulators mode : modes(p)) {
+                    for (int items : StarKernelPtx.ITEMS) {
+                        kernels.add(StarKernelPtx.generate(input(p, nullable, mode), items));
                     }
                 }
             }
@@ -99,6 +106,15 @@ class StarKernelPtxTest {
         }
     }
 
+    /** The accumulator modes a pipeline's kernel can be generated in. */
+    private static List<StarKernelInput.Accumulators> modes(StarPipeline p) {
+        if (!(p.node() instanceof AggregateNode)) {
+            return List.of(StarKernelInput.Accumulators.ROWS);
+        }
+        return p.keys().isEmpty() ? List.of(StarKernelInput.Accumulators.SCALAR) : List.of(StarKernelInput.Accumulators.SHARED,
+                StarKernelInput.Accumulators.WARP_GROUPED, StarKernelInput.Accumulators.GLOBAL);
+    }
+
     private static StarKernelInput input(StarPipeline p, boolean nullable, StarKernelInput.Accumulators mode) {
         long nulls = nullable ? 1 : 0;
         List<StarKernelInput.Column> fact = p.factColumns().stream()
@@ -109,8 +125,16 @@ class StarKernelPtxTest {
                 .toList();
         List<StarKernelInput.Column> dimColumns = p.dimColumns().stream()
                 .map(c -> new StarKernelInput.Column(1, nulls, c.expr().type().physical().width)).toList();
-        return new StarKernelInput(p.code(), p.constants().length, fact, keys, dims, dimColumns, p.slots(), mode, 1, 1, 1,
-                1000, p.keys().isEmpty() ? 1 : 100);
+        List<StarKernelInput.Output> outputs = p.outputs().stream()
+                .filter(o -> !(o instanceof StarPipeline.Output.Constant))
+                .map(o -> new StarKernelInput.Output(switch (o) {
+                    case StarPipeline.Output.Value v -> v.register();
+                    case StarPipeline.Output.Codes c -> c.register();
+                    case StarPipeline.Output.DimensionValue d -> d.register();
+                    case StarPipeline.Output.Constant c -> -1;
+                }, 1, 1)).toList();
+        return new StarKernelInput(p.code(), p.constants().length, fact, keys, dims, dimColumns, p.slots(), outputs, mode,
+                1, 1, 1, 1000, p.keys().isEmpty() ? 1 : 100);
     }
 
     private void assembleWhereCudaIsInstalled(List<String> kernels) throws IOException, InterruptedException {

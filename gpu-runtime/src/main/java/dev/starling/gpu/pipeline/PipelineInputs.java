@@ -1,0 +1,231 @@
+package dev.starling.gpu.pipeline;
+
+import dev.starling.exec.accel.BuildRunner;
+import dev.starling.exec.eval.ExprCompiler;
+import dev.starling.exec.vector.Batch;
+import dev.starling.exec.vector.Vector;
+import dev.starling.gpu.cache.DeviceColumn;
+import dev.starling.gpu.cache.GpuColumnCache;
+import dev.starling.gpu.cuda.DeviceBuffer;
+import dev.starling.gpu.cuda.GpuDevice;
+import dev.starling.storage.Column;
+import dev.starling.storage.Table;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.IntBinaryOperator;
+
+/**
+ * What a star pipeline's kernel reads, in device memory: the fact columns and the referenced key
+ * columns (leased from the column cache), and per dimension its rows' group contributions and, by
+ * code or row, its hash table and the columns the program reads. Closing it returns the leases and
+ * frees the arrays, including any the run allocated through {@link #arrays()}.
+ */
+final class PipelineInputs implements AutoCloseable {
+    private final StarPipeline pipeline;
+    private final DeviceArrays arrays;
+    private final List<GpuColumnCache.Lease> leases = new ArrayList<>();
+    private final List<StarKernelInput.Column> fact = new ArrayList<>();
+    private final List<StarKernelInput.Key> keys = new ArrayList<>();
+    private final List<StarKernelInput.Dimension> dims = new ArrayList<>();
+    private final List<StarKernelInput.Column> dimColumns = new ArrayList<>();
+    private long factBytes;
+    private long uploadedBytes;
+
+    /** The key column (of table {@code table}) that a foreign key's codes point into. */
+    record Referenced(Table table, int column) {
+        Column key() {
+            return table.column(column);
+        }
+    }
+
+    private PipelineInputs(GpuDevice device, StarPipeline pipeline) {
+        this.pipeline = pipeline;
+        this.arrays = new DeviceArrays(device.memory());
+    }
+
+    /** Each dimension's rows, built on the CPU. */
+    static List<Batch> buildDimensions(StarPipeline pipeline, BuildRunner builds) {
+        List<Batch> rows = new ArrayList<>();
+        for (StarPipeline.Dimension d : pipeline.dimensions()) {
+            BitSet all = new BitSet();
+            all.set(0, d.build().output().size());
+            rows.add(builds.materialize(d.build(), all));
+        }
+        return rows;
+    }
+
+    /** The referenced key columns of the fact's foreign keys whose values the pipeline reads or groups by, by fact column. */
+    static Map<Integer, Referenced> referencedKeys(StarPipeline pipeline, BuildRunner builds) throws Unsupported {
+        Map<Integer, Referenced> out = new HashMap<>();
+        for (StarPipeline.GroupKey key : pipeline.keys()) {
+            if (key.referenced()) {
+                out.put(key.factColumn(), referenced(pipeline, key.factColumn(), builds));
+            }
+        }
+        for (int c : pipeline.keyColumns()) {
+            out.put(c, referenced(pipeline, c, builds));
+        }
+        if (out.values().stream().anyMatch(r -> r.key().isDenseCoded())) {
+            throw new Unsupported("a foreign key referring to a key that is itself a foreign key");
+        }
+        return out;
+    }
+
+    private static Referenced referenced(StarPipeline pipeline, int factColumn, BuildRunner builds) {
+        Column.DenseReference reference = pipeline.fact().column(factColumn).denseReference();
+        Table table = builds.table(reference.table());
+        return new Referenced(table, table.schema().indexOf(reference.keyColumn()));
+    }
+
+    /**
+     * Leases and uploads everything; {@code contribution} gives built row r of dimension d's part of
+     * the group id. Throws {@link Unsupported} (having freed what it took) when a hashed
+     * dimension's keys repeat.
+     */
+    static PipelineInputs upload(GpuDevice device, GpuColumnCache cache, StarPipeline pipeline, List<Batch> dimRows,
+                                 Map<Integer, Referenced> referenced, IntBinaryOperator contribution) throws Unsupported {
+        PipelineInputs in = new PipelineInputs(device, pipeline);
+        try {
+            in.leaseColumns(cache, referenced);
+            in.uploadDimensions(dimRows, contribution);
+            return in;
+        } catch (Unsupported | RuntimeException e) {
+            in.close();
+            throw e;
+        }
+    }
+
+    private void leaseColumns(GpuColumnCache cache, Map<Integer, Referenced> referenced) {
+        long residentBefore = cache.residentBytes();
+        for (int c : pipeline.factColumns()) {
+            GpuColumnCache.Lease lease = cache.lease(pipeline.fact(), c);
+            leases.add(lease);
+            DeviceColumn dc = lease.column();
+            factBytes += dc.bytes();
+            fact.add(new StarKernelInput.Column(dc.values().address(), dc.nulls() == null ? 0 : dc.nulls().address(),
+                    dc.width()));
+        }
+        for (int c : pipeline.keyColumns()) {
+            Referenced r = referenced.get(c);
+            GpuColumnCache.Lease lease = cache.lease(r.table(), r.column());
+            leases.add(lease);
+            keys.add(new StarKernelInput.Key(lease.column().values().address(), lease.column().width(), r.table().rowCount()));
+        }
+        uploadedBytes += cache.residentBytes() - residentBefore;
+    }
+
+    private void uploadDimensions(List<Batch> dimRows, IntBinaryOperator contribution) throws Unsupported {
+        for (int d = 0; d < pipeline.dimensions().size(); d++) {
+            Batch rows = dimRows.get(d);
+            int[] byPosition = new int[positions(d, rows)];
+            java.util.Arrays.fill(byPosition, -1);
+            for (int r = 0; r < rows.rows(); r++) {
+                byPosition[position(d, rows, r)] = contribution.applyAsInt(d, r);
+            }
+            DeviceBuffer b = upload(byPosition, "dimension " + d + " group contributions");
+            if (!pipeline.dimensions().get(d).hashed()) {
+                dims.add(new StarKernelInput.Dimension(b.address(), byPosition.length));
+                continue;
+            }
+            Optional<DimensionHashTable> table = DimensionHashTable.build(rows.column(0), rows.rows());
+            if (table.isEmpty()) {
+                throw new Unsupported("the build side of hash join " + d + " has duplicate keys");
+            }
+            DeviceBuffer t = arrays.upload(table.get().slots(), "dimension " + d + " hash table");
+            uploadedBytes += t.bytes();
+            dims.add(new StarKernelInput.Dimension(b.address(), byPosition.length, t.address(), table.get().shift()));
+        }
+        for (StarPipeline.DimColumn dc : pipeline.dimColumns()) {
+            dimColumns.add(dimColumn(dc, dimRows.get(dc.dimension())));
+        }
+    }
+
+    private DeviceBuffer upload(int[] values, String what) {
+        DeviceBuffer b = arrays.upload(values, what);
+        uploadedBytes += b.bytes();
+        return b;
+    }
+
+    /** How many positions dimension {@code d}'s arrays have: one per code (dense) or per built row (hashed). */
+    int positions(int d, Batch rows) {
+        StarPipeline.Dimension dim = pipeline.dimensions().get(d);
+        return dim.hashed() ? rows.rows() : Math.toIntExact(dim.range());
+    }
+
+    /** Where built row {@code r} of dimension {@code d} sits in its arrays: at its code (dense) or its own index (hashed). */
+    int position(int d, Batch rows, int r) {
+        StarPipeline.Dimension dim = pipeline.dimensions().get(d);
+        return dim.hashed() ? r : (int) rows.column(dim.keyColumn()).longs()[r];
+    }
+
+    /** Uploads a dimension column by position, as narrow as its type allows (booleans in a byte, 32-bit types in four). */
+    private StarKernelInput.Column dimColumn(StarPipeline.DimColumn dc, Batch rows) {
+        int d = dc.dimension();
+        int range = positions(d, rows);
+        Vector v = ExprCompiler.compile(dc.expr()).eval(rows);
+        int width = dc.expr().type().physical().width;
+        ByteBuffer values = DeviceArrays.buffer((long) range * width);
+        byte[] nulls = v.nulls() == null ? null : new byte[range];
+        for (int r = 0; r < rows.rows(); r++) {
+            int p = position(d, rows, r);
+            long value = v.isDouble() ? Double.doubleToRawLongBits(v.doubles()[r]) : v.longs()[r];
+            switch (width) {
+                case 1 -> values.put(p, (byte) value);
+                case 4 -> values.putInt(p * 4, (int) value);
+                default -> values.putLong(p * 8, value);
+            }
+            if (nulls != null && v.nulls()[r]) {
+                nulls[p] = 1;
+            }
+        }
+        DeviceBuffer vb = arrays.upload(values, "dimension column");
+        DeviceBuffer nb = nulls == null ? null : arrays.upload(nulls, "dimension column NULL flags");
+        uploadedBytes += vb.bytes() + (nb == null ? 0 : nb.bytes());
+        return new StarKernelInput.Column(vb.address(), nb == null ? 0 : nb.address(), width);
+    }
+
+    /** For the run's own buffers, freed with these. */
+    DeviceArrays arrays() {
+        return arrays;
+    }
+
+    List<StarKernelInput.Column> fact() {
+        return fact;
+    }
+
+    List<StarKernelInput.Key> keys() {
+        return keys;
+    }
+
+    List<StarKernelInput.Dimension> dims() {
+        return dims;
+    }
+
+    List<StarKernelInput.Column> dimColumns() {
+        return dimColumns;
+    }
+
+    /** Bytes of the fact columns the kernel reads. */
+    long factBytes() {
+        return factBytes;
+    }
+
+    /** Bytes copied to the device for this run (columns not yet resident, dimension arrays). */
+    long uploadedBytes() {
+        return uploadedBytes;
+    }
+
+    @Override
+    public void close() {
+        try {
+            leases.forEach(GpuColumnCache.Lease::close);
+        } finally {
+            arrays.close();
+        }
+    }
+}

@@ -1,0 +1,68 @@
+package dev.starling.gpu.pipeline;
+
+import dev.starling.gpu.cuda.Cuda;
+import dev.starling.gpu.cuda.GpuDevice;
+import java.util.List;
+import jcuda.Pointer;
+import jcuda.driver.CUevent;
+import jcuda.driver.CUfunction;
+import jcuda.driver.JCudaDriver;
+
+/** Compiles a star pipeline's kernel for its input and launches it, timed with CUDA events. */
+final class StarKernelLauncher {
+    static final int THREADS = 256;
+    /**
+     * Past this many registers a thread, fewer than two blocks of {@link #THREADS} fit an SM (a
+     * quarter of its warps): the kernel is generated again with fewer rows per thread.
+     */
+    private static final int MAX_REGISTERS_PER_THREAD = 128;
+
+    /** A compiled kernel and the rows per thread it was generated for. */
+    record Kernel(CUfunction function, int items) { }
+
+    private StarKernelLauncher() { }
+
+    static Kernel compile(GpuDevice device, StarKernelInput input) {
+        for (int i = 0; ; i++) {
+            int items = StarKernelPtx.ITEMS[i];
+            CUfunction f = device.compiled(StarKernelPtx.generate(input, items), StarKernelPtx.ENTRY);
+            if (device.registers(f) <= MAX_REGISTERS_PER_THREAD || i == StarKernelPtx.ITEMS.length - 1) {
+                return new Kernel(f, items);
+            }
+        }
+    }
+
+    /** Runs the kernel over all fact rows with {@code sharedBytes} of dynamic shared memory a block; returns its milliseconds. */
+    static float launch(GpuDevice device, Kernel kernel, StarKernelInput input, int sharedBytes) {
+        device.makeCurrent();
+        // One wave of resident blocks: a grid larger than that leaves the last wave's SMs half idle.
+        int[] perSm = new int[1];
+        Cuda.check(JCudaDriver.cuOccupancyMaxActiveBlocksPerMultiprocessor(perSm, kernel.function(), THREADS, sharedBytes),
+                "cuOccupancyMaxActiveBlocksPerMultiprocessor");
+        long tile = (long) THREADS * kernel.items();
+        int blocks = (int) Math.max(1, Math.min((input.rows() + tile - 1) / tile,
+                (long) device.multiprocessors() * Math.max(1, perSm[0])));
+        List<StarKernelInput.Parameter> parameters = input.parameters();
+        Pointer[] args = new Pointer[parameters.size()];
+        for (int i = 0; i < args.length; i++) {
+            args[i] = Pointer.to(new long[] {parameters.get(i).value()});
+        }
+        float[] millis = new float[1];
+        CUevent start = new CUevent();
+        CUevent stop = new CUevent();
+        Cuda.check(JCudaDriver.cuEventCreate(start, 0), "cuEventCreate");
+        Cuda.check(JCudaDriver.cuEventCreate(stop, 0), "cuEventCreate");
+        try {
+            Cuda.check(JCudaDriver.cuEventRecord(start, null), "cuEventRecord");
+            Cuda.check(JCudaDriver.cuLaunchKernel(kernel.function(), blocks, 1, 1, THREADS, 1, 1, sharedBytes, null,
+                    Pointer.to(args), null), "launch of the star pipeline kernel");
+            Cuda.check(JCudaDriver.cuEventRecord(stop, null), "cuEventRecord");
+            device.synchronize("star pipeline");
+            Cuda.check(JCudaDriver.cuEventElapsedTime(millis, start, stop), "cuEventElapsedTime");
+        } finally {
+            JCudaDriver.cuEventDestroy(start);
+            JCudaDriver.cuEventDestroy(stop);
+        }
+        return millis[0];
+    }
+}

@@ -1,0 +1,197 @@
+package dev.starling.gpu.pipeline;
+
+import dev.starling.exec.accel.BuildRunner;
+import dev.starling.exec.vector.Batch;
+import dev.starling.exec.vector.StrDict;
+import dev.starling.exec.vector.Vector;
+import dev.starling.gpu.cache.GpuColumnCache;
+import dev.starling.gpu.cuda.DeviceBuffer;
+import dev.starling.gpu.cuda.GpuDevice;
+import dev.starling.storage.DataType;
+import java.nio.ByteBuffer;
+import java.nio.LongBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import jcuda.Pointer;
+
+/**
+ * Runs a selection ({@link StarPipeline} with outputs) on the GPU: the kernel writes the rows that
+ * pass the filters and probes, compacted, and they come back as one batch — fact numbers as
+ * computed, fact strings as dictionary codes, dimension expressions gathered on the host from the
+ * built dimension rows the kernel found. The output room starts at {@link #FIRST_CAPACITY} rows;
+ * when more pass, the kernel runs once more with room for exactly as many.
+ */
+public final class StarRowsRun implements PipelineRun {
+    static final long FIRST_CAPACITY = 1 << 22;
+
+    private final GpuDevice device;
+    private final GpuColumnCache cache;
+    private final StarPipeline pipeline;
+    private String declined = "";
+    private RunStats stats;
+
+    public StarRowsRun(GpuDevice device, GpuColumnCache cache, StarPipeline pipeline) {
+        this.device = device;
+        this.cache = cache;
+        this.pipeline = pipeline;
+    }
+
+    @Override
+    public String declined() {
+        return declined;
+    }
+
+    @Override
+    public RunStats stats() {
+        return stats;
+    }
+
+    @Override
+    public Optional<Batch> run(BuildRunner builds) {
+        long t0 = System.nanoTime();
+        List<Batch> dimRows = PipelineInputs.buildDimensions(pipeline, builds);
+        long t1 = System.nanoTime();
+        try {
+            Map<Integer, PipelineInputs.Referenced> referenced = PipelineInputs.referencedKeys(pipeline, builds);
+            try (PipelineInputs in = PipelineInputs.upload(device, cache, pipeline, dimRows, referenced, (d, r) -> 0)) {
+                long t2 = System.nanoTime();
+                DeviceArrays arrays = in.arrays();
+                DeviceBuffer constants = arrays.upload(pipeline.constants(), "constants");
+                DeviceBuffer status = arrays.upload(new int[] {0}, "status");
+                DeviceBuffer counter = arrays.allocate(8, "output row counter");
+                long capacity = Math.min(pipeline.fact().rowCount(), FIRST_CAPACITY);
+                float millis = 0;
+                while (true) {
+                    try (DeviceArrays out = new DeviceArrays(device.memory())) {
+                        counter.clear();
+                        List<Written> written = outputBuffers(out, capacity);
+                        List<StarKernelInput.Output> outputs = written.stream().map(Written::output).toList();
+                        StarKernelInput input = new StarKernelInput(pipeline.code(), pipeline.constants().length, in.fact(),
+                                in.keys(), in.dims(), in.dimColumns(), List.of(), outputs, StarKernelInput.Accumulators.ROWS,
+                                constants.address(), status.address(), counter.address(), pipeline.fact().rowCount(), capacity);
+                        millis += StarKernelLauncher.launch(device, StarKernelLauncher.compile(device, input), input, 0);
+                        int[] statusValue = new int[1];
+                        status.download(Pointer.to(statusValue), 4);
+                        if (statusValue[0] != 0) {
+                            declined = "the kernel met a value it leaves to the CPU (status " + statusValue[0] + ")";
+                            return Optional.empty();
+                        }
+                        long[] count = new long[1];
+                        counter.download(Pointer.to(count), 8);
+                        if (count[0] <= capacity) {
+                            long t3 = System.nanoTime();
+                            Batch rows = decode(written, (int) count[0], dimRows, in);
+                            stats = new RunStats(ms(t1 - t0), 0, ms(t2 - t1), millis, ms(System.nanoTime() - t3),
+                                    in.factBytes(), in.uploadedBytes(), count[0]);
+                            return Optional.of(rows);
+                        }
+                        capacity = count[0];
+                    }
+                }
+            }
+        } catch (Unsupported e) {
+            declined = e.getMessage();
+            return Optional.empty();
+        }
+    }
+
+    /** An output column the kernel writes, and its buffers. */
+    private record Written(StarKernelInput.Output output, DeviceBuffer values, DeviceBuffer nulls) { }
+
+    /** Room for {@code capacity} rows of every output the kernel writes (constants it does not). */
+    private List<Written> outputBuffers(DeviceArrays out, long capacity) {
+        List<Written> written = new ArrayList<>();
+        for (StarPipeline.Output o : pipeline.outputs()) {
+            int register = register(o);
+            if (register >= 0) {
+                DeviceBuffer values = out.allocate(capacity * 8, "output column");
+                DeviceBuffer nulls = out.allocate(capacity, "output NULL flags");
+                written.add(new Written(new StarKernelInput.Output(register, values.address(), nulls.address()), values, nulls));
+            }
+        }
+        return written;
+    }
+
+    private static int register(StarPipeline.Output o) {
+        return switch (o) {
+            case StarPipeline.Output.Value v -> v.register();
+            case StarPipeline.Output.Codes c -> c.register();
+            case StarPipeline.Output.DimensionValue d -> d.register();
+            case StarPipeline.Output.Constant c -> -1;
+        };
+    }
+
+    private Batch decode(List<Written> written, int n, List<Batch> dimRows, PipelineInputs in) {
+        Vector[] columns = new Vector[pipeline.outputs().size()];
+        int w = 0;
+        for (int c = 0; c < columns.length; c++) {
+            StarPipeline.Output o = pipeline.outputs().get(c);
+            if (o instanceof StarPipeline.Output.Constant k) {
+                columns[c] = Vector.constant(k.type(), k.value(), n);
+                continue;
+            }
+            Written buffers = written.get(w++);
+            long[] values = longs(buffers.values(), n);
+            boolean[] nulls = flags(buffers.nulls(), n);
+            columns[c] = switch (o) {
+                case StarPipeline.Output.Value v -> v.type().kind() == DataType.Kind.DOUBLE
+                        ? Vector.ofDoubles(doubles(values), nulls) : Vector.ofLongs(v.type(), values, nulls);
+                case StarPipeline.Output.Codes s -> Vector.ofCodes(s.type(), values, nulls,
+                        StrDict.of(pipeline.fact().column(s.factColumn()).dictionary()));
+                case StarPipeline.Output.DimensionValue d -> dimensionValues(d, values, n, dimRows.get(d.dimension()), in);
+                case StarPipeline.Output.Constant k -> throw new IllegalStateException("constants are not written");
+            };
+        }
+        return new Batch(columns, n);
+    }
+
+    /** The dimension expression's values at the built rows whose positions the kernel wrote. */
+    private static Vector dimensionValues(StarPipeline.Output.DimensionValue d, long[] positions, int n, Batch rows,
+                                          PipelineInputs in) {
+        int[] rowAt = new int[in.positions(d.dimension(), rows)];
+        for (int r = 0; r < rows.rows(); r++) {
+            rowAt[in.position(d.dimension(), rows, r)] = r;
+        }
+        int[] sel = new int[n];
+        for (int i = 0; i < n; i++) {
+            sel[i] = rowAt[(int) positions[i]];
+        }
+        return rows.column(d.column()).gather(sel, n);
+    }
+
+    private static long[] longs(DeviceBuffer buffer, int n) {
+        ByteBuffer bytes = DeviceArrays.buffer(8L * n);
+        buffer.download(Pointer.to(bytes), 8L * n);
+        long[] out = new long[n];
+        LongBuffer longs = bytes.asLongBuffer();
+        longs.get(out);
+        return out;
+    }
+
+    private static boolean[] flags(DeviceBuffer buffer, int n) {
+        ByteBuffer bytes = DeviceArrays.buffer(n);
+        buffer.download(Pointer.to(bytes), n);
+        boolean[] out = null;
+        for (int i = 0; i < n; i++) {
+            if (bytes.get(i) != 0) {
+                out = out == null ? new boolean[n] : out;
+                out[i] = true;
+            }
+        }
+        return out;
+    }
+
+    private static double[] doubles(long[] bits) {
+        double[] out = new double[bits.length];
+        for (int i = 0; i < bits.length; i++) {
+            out[i] = Double.longBitsToDouble(bits[i]);
+        }
+        return out;
+    }
+
+    private static double ms(long nanos) {
+        return nanos / 1e6;
+    }
+}
