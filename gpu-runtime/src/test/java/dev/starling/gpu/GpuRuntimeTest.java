@@ -22,7 +22,7 @@ import jcuda.Pointer;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
-/** On the GPU host: device memory accounting, the budget, and the column cache's round trip. */
+/** On the GPU host: device memory accounting, the budget, resident tables, and the column cache's round trip. */
 @Tag("gpu")
 class GpuRuntimeTest {
 
@@ -77,6 +77,25 @@ class GpuRuntimeTest {
             assertTrue(!cache.isResident(t.column(0)), "released columns make room");
             assertThrows(GpuOutOfMemoryException.class, () -> cache.keepResident(longs("big", 200_000)));
             assertTrue(cache.residentTables().isEmpty(), "a table that does not fit is not kept");
+            cache.clear();
+            assertEquals(0, device.memory().used());
+        }
+    }
+
+    @Test
+    void aColumnLargerThanTheStagingBuffersRoundTrips() {
+        // 6M longs, 48 MB: the upload alternates between its two 32 MB staging buffers
+        Table t = longs("big", 6_000_000);
+        try (GpuDevice device = open(0); GpuColumnCache cache = new GpuColumnCache(device)) {
+            long[] back = new long[6_000_000];
+            try (GpuColumnCache.Lease lease = cache.lease(t, 0)) {
+                lease.column().values().download(Pointer.to(back), back.length * 8L);
+            }
+            for (int r = 0; r < back.length; r++) {
+                if (back[r] != r) {
+                    assertEquals(r, back[r], "row " + r);
+                }
+            }
             cache.clear();
             assertEquals(0, device.memory().used());
         }

@@ -3,20 +3,24 @@ package dev.starling.gpu.cache;
 import dev.starling.gpu.cuda.DeviceBuffer;
 import dev.starling.gpu.cuda.DeviceMemory;
 import dev.starling.gpu.cuda.GpuDevice;
+import dev.starling.gpu.cuda.GpuStream;
 import dev.starling.gpu.cuda.PinnedBuffer;
 import dev.starling.storage.Column;
 import dev.starling.storage.ColumnChunk;
 import java.lang.foreign.MemorySegment;
 
 /**
- * Copies a column's off-heap chunks to the device through a pinned staging buffer: chunks are
- * packed into it on the host, and each full buffer crosses the link in one copy at pinned speed.
+ * Copies a column's off-heap chunks to the device through two pinned staging buffers on a stream
+ * of its own: chunks are packed into one buffer on the host while the other crosses the link, and
+ * each full buffer crosses in one copy at pinned speed.
  */
 final class ColumnUploader implements AutoCloseable {
     private static final int STAGING_BYTES = 32 << 20;
 
     private final GpuDevice device;
-    private PinnedBuffer staging;
+    private final PinnedBuffer[] staging = new PinnedBuffer[2];
+    private final GpuStream.Event[] inFlight = new GpuStream.Event[2];
+    private GpuStream stream;
 
     ColumnUploader(GpuDevice device) {
         this.device = device;
@@ -48,36 +52,70 @@ final class ColumnUploader implements AutoCloseable {
     }
 
     private void copy(Column column, DeviceBuffer target, boolean nullFlags) {
-        if (staging == null) {
-            staging = new PinnedBuffer(device, STAGING_BYTES);
+        if (stream == null) {
+            stream = new GpuStream(device);
+            staging[0] = new PinnedBuffer(device, STAGING_BYTES);
+            staging[1] = new PinnedBuffer(device, STAGING_BYTES);
         }
-        MemorySegment stage = staging.segment();
-        long deviceOffset = 0;
-        long filled = 0;
-        for (ColumnChunk chunk : column.chunks()) {
-            long bytes = nullFlags ? chunk.rows() : (long) chunk.rows() * chunk.physical().width;
-            if (filled + bytes > STAGING_BYTES) {
-                target.upload(staging.pointer(), deviceOffset, filled);
-                deviceOffset += filled;
-                filled = 0;
+        try {
+            int current = 0;
+            long deviceOffset = 0;
+            long filled = 0;
+            for (ColumnChunk chunk : column.chunks()) {
+                long bytes = nullFlags ? chunk.rows() : (long) chunk.rows() * chunk.physical().width;
+                if (filled + bytes > STAGING_BYTES) {
+                    send(current, target, deviceOffset, filled);
+                    deviceOffset += filled;
+                    filled = 0;
+                    current ^= 1;
+                    awaitFree(current);
+                }
+                MemorySegment stage = staging[current].segment();
+                if (!nullFlags) {
+                    MemorySegment.copy(chunk.values(), 0, stage, filled, bytes);
+                } else if (chunk.nulls() != null) {
+                    MemorySegment.copy(chunk.nulls(), 0, stage, filled, bytes);
+                } else {
+                    stage.asSlice(filled, bytes).fill((byte) 0);
+                }
+                filled += bytes;
             }
-            if (!nullFlags) {
-                MemorySegment.copy(chunk.values(), 0, stage, filled, bytes);
-            } else if (chunk.nulls() != null) {
-                MemorySegment.copy(chunk.nulls(), 0, stage, filled, bytes);
-            } else {
-                stage.asSlice(filled, bytes).fill((byte) 0);
-            }
-            filled += bytes;
+            send(current, target, deviceOffset, filled);
+            stream.synchronize("uploading a column");
+        } finally {
+            awaitFree(0);
+            awaitFree(1);
         }
-        target.upload(staging.pointer(), deviceOffset, filled);
+    }
+
+    private void send(int buffer, DeviceBuffer target, long offset, long bytes) {
+        target.uploadAsync(staging[buffer].pointer(), offset, bytes, stream);
+        inFlight[buffer] = stream.record();
+    }
+
+    /** Waits until staging buffer {@code buffer}'s last copy has left it. */
+    private void awaitFree(int buffer) {
+        if (inFlight[buffer] != null) {
+            try {
+                inFlight[buffer].await("copy from a staging buffer");
+            } finally {
+                inFlight[buffer].close();
+                inFlight[buffer] = null;
+            }
+        }
     }
 
     @Override
     public void close() {
-        if (staging != null) {
-            staging.close();
-            staging = null;
+        for (int i = 0; i < staging.length; i++) {
+            if (staging[i] != null) {
+                staging[i].close();
+                staging[i] = null;
+            }
+        }
+        if (stream != null) {
+            stream.close();
+            stream = null;
         }
     }
 }

@@ -42,6 +42,19 @@ public final class DeviceBuffer implements AutoCloseable {
         }
     }
 
+    /**
+     * Queues a copy of {@code length} bytes from pinned host memory at {@code source} to
+     * {@code offset} in this buffer on {@code stream}; the source must stay untouched until the
+     * stream has done it.
+     */
+    public void uploadAsync(Pointer source, long offset, long length, GpuStream stream) {
+        checkRange(offset, length);
+        if (length > 0) {
+            Cuda.check(JCudaDriver.cuMemcpyHtoDAsync(pointer.withByteOffset(offset), source, length, stream.handle()),
+                    "cuMemcpyHtoDAsync");
+        }
+    }
+
     /** Copies {@code length} bytes from the start of this buffer to host memory at {@code target}. */
     public void download(Pointer target, long length) {
         checkRange(0, length);

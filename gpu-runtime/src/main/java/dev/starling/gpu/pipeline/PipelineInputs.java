@@ -138,7 +138,7 @@ final class PipelineInputs implements AutoCloseable {
             }
             DeviceBuffer t = arrays.upload(table.get().slots(), "dimension " + d + " hash table");
             uploadedBytes += t.bytes();
-            dims.add(new StarKernelInput.Dimension(b.address(), byPosition.length, t.address(), table.get().shift()));
+            dims.add(new StarKernelInput.Dimension(b.address(), byPosition.length, t.address(), table.get().shift(), -1));
         }
         for (StarPipeline.DimColumn dc : pipeline.dimColumns()) {
             dimColumns.add(dimColumn(dc, dimRows.get(dc.dimension())));

@@ -30,6 +30,8 @@ final class RowProgramPtx {
     final String[][] value;
     final String[][] nulls;
     private final String[][] truth;
+    /** Per staged dimension: its contributions' address in shared memory. */
+    private final String[] staged;
     /** Per hashed dimension: its shift as a 32-bit shift amount, and the slot index mask. */
     private final String[] hashShift;
     private final String[] hashMask;
@@ -60,6 +62,7 @@ final class RowProgramPtx {
         group = new String[items];
         zero = ptx.b64();
         ptx.op("mov.b64 %s, 0", zero);
+        staged = new String[input.dimensions().size()];
         hashShift = new String[input.dimensions().size()];
         hashMask = new String[hashShift.length];
         for (int d = 0; d < hashShift.length; d++) {
@@ -70,6 +73,40 @@ final class RowProgramPtx {
                 ptx.op("mov.b64 %s, -1", hashMask[d]);
                 ptx.op("shr.u64 %s, %s, %s", hashMask[d], hashMask[d], hashShift[d]);
             }
+        }
+    }
+
+    /**
+     * Copies the staged dimensions' contributions into the block's shared memory at {@code sharedBase}
+     * (every thread a share), then waits for the whole block; run once, before the first tile.
+     */
+    void stageDimensions(String sharedBase, String tid, String ntid) {
+        boolean any = false;
+        for (int d = 0; d < staged.length; d++) {
+            StarKernelInput.Dimension dim = input.dimensions().get(d);
+            if (!dim.isStaged()) {
+                continue;
+            }
+            any = true;
+            staged[d] = ptx.b64();
+            ptx.op("add.s64 %s, %s, %s", staged[d], sharedBase, param.apply("dim" + d + "_staged"));
+            String at = ptx.b64();
+            String top = ptx.label("stage");
+            String done = ptx.label("staged");
+            ptx.op("mov.b64 %s, %s", at, tid);
+            ptx.place(top);
+            String end = ptx.pred();
+            ptx.op("setp.ge.s64 %s, %s, %s", end, at, param.apply("dim" + d + "_range"));
+            ptx.op("@%s bra %s", end, done);
+            String c = ptx.b32();
+            ptx.op("ld.global.nc.b32 %s, [%s]", c, address(param.apply("dim" + d), at, 4));
+            ptx.op("st.shared.b32 [%s], %s", address(staged[d], at, 4), c);
+            ptx.op("add.s64 %s, %s, %s", at, at, ntid);
+            ptx.op("bra %s", top);
+            ptx.place(done);
+        }
+        if (any) {
+            ptx.op("bar.sync 0");
         }
     }
 
@@ -262,7 +299,11 @@ final class RowProgramPtx {
     private void contribute(int dim, String index, int i) {
         String contribution = ptx.b32();
         ptx.op("mov.b32 %s, -1", contribution);
-        ptx.opIf(alive[i], "ld.global.nc.s32 %s, [%s]", contribution, address(param.apply("dim" + dim), index, 4));
+        if (staged[dim] != null) {
+            ptx.opIf(alive[i], "ld.shared.s32 %s, [%s]", contribution, address(staged[dim], index, 4));
+        } else {
+            ptx.opIf(alive[i], "ld.global.nc.s32 %s, [%s]", contribution, address(param.apply("dim" + dim), index, 4));
+        }
         String found = ptx.pred();
         ptx.op("setp.ge.s32 %s, %s, 0", found, contribution);
         alive[i] = ptx.and(alive[i], found);

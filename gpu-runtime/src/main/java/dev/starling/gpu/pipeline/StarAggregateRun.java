@@ -88,14 +88,16 @@ public final class StarAggregateRun implements PipelineRun {
                     : (long) groups * slots * 16 > SHARED_BYTES ? StarKernelInput.Accumulators.GLOBAL
                     : groups <= StarKernelInput.WARP_GROUPS ? StarKernelInput.Accumulators.WARP_GROUPED
                     : StarKernelInput.Accumulators.SHARED;
+            boolean shared = mode == StarKernelInput.Accumulators.SHARED || mode == StarKernelInput.Accumulators.WARP_GROUPED;
+            long accBytes = shared ? (long) groups * slots * 16 : 0;
+            List<StarKernelInput.Dimension> dims = StarKernelInput.stage(in.dims(), accBytes);
             StarKernelInput input = new StarKernelInput(pipeline.code(), constantValues.length, in.fact(), in.keys(),
-                    in.dims(), in.dimColumns(), pipeline.slots(), List.of(), mode, constants.address(), status.address(),
+                    dims, in.dimColumns(), pipeline.slots(), List.of(), mode, constants.address(), status.address(),
                     acc.address(), pipeline.fact().rowCount(), groups);
             StarKernelLauncher.Kernel kernel = StarKernelLauncher.compile(device, input);
             long t4 = System.nanoTime();
             initAccumulators(input, acc, arrays);
-            boolean shared = mode == StarKernelInput.Accumulators.SHARED || mode == StarKernelInput.Accumulators.WARP_GROUPED;
-            float millis = StarKernelLauncher.launch(device, kernel, input, shared ? groups * slots * 16 : 0);
+            float millis = StarKernelLauncher.launch(device, kernel, input, (int) StarKernelInput.sharedBytes(dims, accBytes));
             long t5 = System.nanoTime();
             int[] statusValue = new int[1];
             status.download(Pointer.to(statusValue), 4);

@@ -28,16 +28,56 @@ record StarKernelInput(int[] code, int constantCount, List<Column> fact, List<Ke
     /**
      * A dimension's group contribution per code (dense) or per row (hashed), and how many codes it
      * has; a hashed dimension also has its hash table ({@link DimensionHashTable}) and the shift
-     * that turns a key's hash into a slot.
+     * that turns a key's hash into a slot. {@code staged} >= 0: a dense dimension's contributions
+     * are copied into each block's shared memory at that byte offset, and probed there.
      */
-    record Dimension(long contribution, long range, long table, long shift) {
+    record Dimension(long contribution, long range, long table, long shift, long staged) {
         Dimension(long contribution, long range) {
-            this(contribution, range, 0, 0);
+            this(contribution, range, 0, 0, -1);
         }
 
         boolean hashed() {
             return table != 0;
         }
+
+        boolean isStaged() {
+            return staged >= 0;
+        }
+    }
+
+    /** Shared memory a block may use without asking the driver for more: accumulators and staged dimensions share it. */
+    static final long SHARED_MEMORY_BYTES = 48 << 10;
+    /** The largest dimension staged in shared memory: one small enough to leave room for blocks' accumulators. */
+    static final long STAGED_DIMENSION_BYTES = 16 << 10;
+
+    /**
+     * {@code dims} with the small dense ones staged in shared memory after {@code used} bytes (the
+     * accumulators'), as long as the block's total stays within {@link #SHARED_MEMORY_BYTES}.
+     */
+    static List<Dimension> stage(List<Dimension> dims, long used) {
+        List<Dimension> out = new ArrayList<>();
+        long end = (used + 15) & ~15L;
+        for (Dimension d : dims) {
+            long bytes = (d.range() * 4 + 15) & ~15L;
+            if (!d.hashed() && bytes <= STAGED_DIMENSION_BYTES && end + bytes <= SHARED_MEMORY_BYTES) {
+                out.add(new Dimension(d.contribution(), d.range(), 0, 0, end));
+                end += bytes;
+            } else {
+                out.add(d);
+            }
+        }
+        return out;
+    }
+
+    /** The dynamic shared memory a block needs: accumulators ({@code used} bytes) and staged dimensions. */
+    static long sharedBytes(List<Dimension> dims, long used) {
+        long end = used;
+        for (Dimension d : dims) {
+            if (d.isStaged()) {
+                end = Math.max(end, d.staged() + d.range() * 4);
+            }
+        }
+        return end;
     }
 
     /** Where the aggregate states are folded. */
@@ -80,6 +120,9 @@ record StarKernelInput(int[] code, int constantCount, List<Column> fact, List<Ke
         for (int d = 0; d < dimensions.size(); d++) {
             Dimension dim = dimensions.get(d);
             out.add(new Parameter("dim" + d, dim.contribution()));
+            if (dim.isStaged()) {
+                out.add(new Parameter("dim" + d + "_staged", dim.staged()));
+            }
             if (dim.hashed()) {
                 out.add(new Parameter("dim" + d + "_table", dim.table()));
                 out.add(new Parameter("dim" + d + "_shift", dim.shift()));

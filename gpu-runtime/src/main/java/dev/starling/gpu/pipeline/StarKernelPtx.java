@@ -52,19 +52,8 @@ final class StarKernelPtx {
             ptx.op("ld.global.nc.b64 %s, [%s+%d]", constants[k], param.get("constants"), 8 * k);
         }
         String groups = param.get("groups");
-        AggregatePtx aggregates = new AggregatePtx(ptx, in.slots());
-        String[] globalSlots = aggregates.slotBases(param.get("acc"), groups);
-        String[] sharedSlots = null;
-        switch (in.accumulators()) {
-            case SCALAR -> aggregates.startPartials();
-            case SHARED, WARP_GROUPED -> {
-                String sharedBase = ptx.b64();
-                ptx.op("mov.u64 %s, %s", sharedBase, SHARED);
-                sharedSlots = aggregates.slotBases(sharedBase, groups);
-                aggregates.initShared(sharedSlots, tid, ntid, groups);
-            }
-            case GLOBAL, ROWS -> { }
-        }
+        String sharedBase = ptx.b64();
+        ptx.op("mov.u64 %s, %s", sharedBase, SHARED);
         String top = ptx.label("tile");
         String next = ptx.label("next_tile");
         String done = ptx.label("done");
@@ -73,6 +62,18 @@ final class StarKernelPtx {
             row[i] = ptx.b64();
         }
         RowProgramPtx program = new RowProgramPtx(ptx, in, param::get, constants, status, next, row);
+        program.stageDimensions(sharedBase, tid, ntid);
+        AggregatePtx aggregates = new AggregatePtx(ptx, in.slots());
+        String[] globalSlots = aggregates.slotBases(param.get("acc"), groups);
+        String[] sharedSlots = null;
+        switch (in.accumulators()) {
+            case SCALAR -> aggregates.startPartials();
+            case SHARED, WARP_GROUPED -> {
+                sharedSlots = aggregates.slotBases(sharedBase, groups);
+                aggregates.initShared(sharedSlots, tid, ntid, groups);
+            }
+            case GLOBAL, ROWS -> { }
+        }
         ptx.place(top);
         String finished = ptx.pred();
         ptx.op("setp.ge.s64 %s, %s, %s", finished, base, param.get("rows"));

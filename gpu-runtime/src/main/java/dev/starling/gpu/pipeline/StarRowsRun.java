@@ -68,10 +68,12 @@ public final class StarRowsRun implements PipelineRun {
                         counter.clear();
                         List<Written> written = outputBuffers(out, capacity);
                         List<StarKernelInput.Output> outputs = written.stream().map(Written::output).toList();
+                        List<StarKernelInput.Dimension> dims = StarKernelInput.stage(in.dims(), 0);
                         StarKernelInput input = new StarKernelInput(pipeline.code(), pipeline.constants().length, in.fact(),
-                                in.keys(), in.dims(), in.dimColumns(), List.of(), outputs, StarKernelInput.Accumulators.ROWS,
+                                in.keys(), dims, in.dimColumns(), List.of(), outputs, StarKernelInput.Accumulators.ROWS,
                                 constants.address(), status.address(), counter.address(), pipeline.fact().rowCount(), capacity);
-                        millis += StarKernelLauncher.launch(device, StarKernelLauncher.compile(device, input), input, 0);
+                        millis += StarKernelLauncher.launch(device, StarKernelLauncher.compile(device, input), input,
+                                (int) StarKernelInput.sharedBytes(dims, 0));
                         int[] statusValue = new int[1];
                         status.download(Pointer.to(statusValue), 4);
                         if (statusValue[0] != 0) {

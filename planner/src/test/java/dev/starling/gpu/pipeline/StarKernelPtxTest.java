@@ -121,8 +121,12 @@ class StarKernelPtxTest {
                 .map(c -> new StarKernelInput.Column(1, nulls, p.fact().column(c).type().physical().width)).toList();
         List<StarKernelInput.Key> keys = p.keyColumns().stream().map(c -> new StarKernelInput.Key(1, 4, 1000)).toList();
         List<StarKernelInput.Dimension> dims = p.dimensions().stream()
-                .map(d -> d.hashed() ? new StarKernelInput.Dimension(1, d.range(), 1, 50) : new StarKernelInput.Dimension(1, d.range()))
+                .map(d -> d.hashed() ? new StarKernelInput.Dimension(1, d.range(), 1, 50, -1) : new StarKernelInput.Dimension(1, d.range()))
                 .toList();
+        if (nullable) {
+            // the small dense dimensions probed in shared memory
+            dims = StarKernelInput.stage(dims, 0);
+        }
         List<StarKernelInput.Column> dimColumns = p.dimColumns().stream()
                 .map(c -> new StarKernelInput.Column(1, nulls, c.expr().type().physical().width)).toList();
         List<StarKernelInput.Output> outputs = p.outputs().stream()
