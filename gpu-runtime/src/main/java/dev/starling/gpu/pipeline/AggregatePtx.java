@@ -190,7 +190,7 @@ final class AggregatePtx {
             ptx.op("mov.b64 %s, 0x%016x", identity, identity(slots.get(s).kind()));
             ptx.op("mov.b64 %s, 0", zero);
             int slot = s;
-            forEachGroup(tid, ntid, groups, g -> {
+            ptx.strided(tid, ntid, groups, g -> {
                 String at = ptx.b64();
                 ptx.op("mad.lo.s64 %s, %s, 16, %s", at, g, sharedSlots[slot]);
                 ptx.op("st.shared.b64 [%s], %s", at, identity);
@@ -203,7 +203,7 @@ final class AggregatePtx {
     /** Shared accumulators, after the last tile: folds the block's groups that have rows (slot 0 counts them) into the global words. */
     void mergeShared(String[] sharedSlots, String[] globalSlots, String tid, String ntid, String groups) {
         ptx.op("bar.sync 0");
-        forEachGroup(tid, ntid, groups, g -> {
+        ptx.strided(tid, ntid, groups, g -> {
             String offset = ptx.b64();
             ptx.op("shl.b64 %s, %s, 4", offset, g);
             String count = ptx.b64();
@@ -225,21 +225,6 @@ final class AggregatePtx {
                 foldPartial("global", has, to, slots.get(s).kind(), w0, w1);
             }
         });
-    }
-
-    private void forEachGroup(String tid, String ntid, String groups, java.util.function.Consumer<String> body) {
-        String g = ptx.b64();
-        String top = ptx.label("group");
-        String done = ptx.label("groups_done");
-        ptx.op("mov.b64 %s, %s", g, tid);
-        ptx.place(top);
-        String end = ptx.pred();
-        ptx.op("setp.ge.s64 %s, %s, %s", end, g, groups);
-        ptx.op("@%s bra %s", end, done);
-        body.accept(g);
-        ptx.op("add.s64 %s, %s, %s", g, g, ntid);
-        ptx.op("bra %s", top);
-        ptx.place(done);
     }
 
     /** (low, high) += (x, xHigh) as 128-bit integers. */
@@ -317,23 +302,21 @@ final class AggregatePtx {
 
     /** Lane {@code from}'s value of a 64-bit register. */
     private String shuffleFrom(String word, String from) {
-        String lo = ptx.b32();
-        String hi = ptx.b32();
-        String out = ptx.b64();
-        ptx.op("mov.b64 {%s, %s}, %s", lo, hi, word);
-        ptx.op("shfl.sync.idx.b32 %s, %s, %s, 31, 0xffffffff", lo, lo, from);
-        ptx.op("shfl.sync.idx.b32 %s, %s, %s, 31, 0xffffffff", hi, hi, from);
-        ptx.op("mov.b64 %s, {%s, %s}", out, lo, hi);
-        return out;
+        return shuffle(word, "idx", from);
     }
 
+    /** The value of a 64-bit register in the lane whose index differs from this one's in bit {@code offset}. */
     private String shuffle(String word, int offset) {
+        return shuffle(word, "bfly", Integer.toString(offset));
+    }
+
+    private String shuffle(String word, String mode, String lane) {
         String lo = ptx.b32();
         String hi = ptx.b32();
         String out = ptx.b64();
         ptx.op("mov.b64 {%s, %s}, %s", lo, hi, word);
-        ptx.op("shfl.sync.bfly.b32 %s, %s, %d, 31, 0xffffffff", lo, lo, offset);
-        ptx.op("shfl.sync.bfly.b32 %s, %s, %d, 31, 0xffffffff", hi, hi, offset);
+        ptx.op("shfl.sync.%s.b32 %s, %s, %s, 31, 0xffffffff", mode, lo, lo, lane);
+        ptx.op("shfl.sync.%s.b32 %s, %s, %s, 31, 0xffffffff", mode, hi, hi, lane);
         ptx.op("mov.b64 %s, {%s, %s}", out, lo, hi);
         return out;
     }

@@ -225,6 +225,28 @@ final class GroupLayout {
 
     private static Vector factKey(Column column, int[] digits, long nullDigit) {
         long min = column.stats().min();
+        DataType type = column.type();
+        return keyValues(type, digits, nullDigit, d -> min + d,
+                type.kind() == DataType.Kind.VARCHAR ? StrDict.of(column.dictionary()) : null);
+    }
+
+    /** The referenced key values at codes {@code digits}, read from the key column's chunks. */
+    private static Vector referencedKey(Column key, DataType type, int[] digits, long nullDigit) {
+        List<ColumnChunk> chunks = key.chunks();
+        long[] starts = new long[chunks.size() + 1];
+        for (int c = 0; c < chunks.size(); c++) {
+            starts[c + 1] = starts[c] + chunks.get(c).rows();
+        }
+        return keyValues(type, digits, nullDigit, code -> {
+            int c = java.util.Arrays.binarySearch(starts, code);
+            c = c >= 0 ? c : -c - 2;
+            return chunks.get(c).getAsLong((int) (code - starts[c]));
+        }, null);
+    }
+
+    /** A key column from its digits: NULL at {@code nullDigit}, else {@code value} of the digit. */
+    private static Vector keyValues(DataType type, int[] digits, long nullDigit, java.util.function.IntToLongFunction value,
+                                    StrDict dict) {
         long[] values = new long[digits.length];
         boolean[] nulls = null;
         for (int i = 0; i < digits.length; i++) {
@@ -232,34 +254,10 @@ final class GroupLayout {
                 nulls = nulls == null ? new boolean[digits.length] : nulls;
                 nulls[i] = true;
             } else {
-                values[i] = min + digits[i];
+                values[i] = value.applyAsLong(digits[i]);
             }
         }
-        DataType type = column.type();
-        return new Vector(type, values, null, nulls,
-                type.kind() == DataType.Kind.VARCHAR ? StrDict.of(column.dictionary()) : null);
-    }
-
-    /** The referenced key values at codes {@code digits} (NULL at {@code nullDigit}), read from the key column's chunks. */
-    private static Vector referencedKey(Column key, DataType type, int[] digits, long nullDigit) {
-        List<ColumnChunk> chunks = key.chunks();
-        long[] starts = new long[chunks.size() + 1];
-        for (int c = 0; c < chunks.size(); c++) {
-            starts[c + 1] = starts[c] + chunks.get(c).rows();
-        }
-        long[] values = new long[digits.length];
-        boolean[] nulls = null;
-        for (int i = 0; i < digits.length; i++) {
-            if (digits[i] == nullDigit) {
-                nulls = nulls == null ? new boolean[digits.length] : nulls;
-                nulls[i] = true;
-                continue;
-            }
-            int c = java.util.Arrays.binarySearch(starts, digits[i]);
-            c = c >= 0 ? c : -c - 2;
-            values[i] = chunks.get(c).getAsLong((int) (digits[i] - starts[c]));
-        }
-        return new Vector(type, values, null, nulls, null);
+        return new Vector(type, values, null, nulls, dict);
     }
 
     private static long rows(Column column) {

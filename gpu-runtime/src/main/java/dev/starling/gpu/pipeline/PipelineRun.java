@@ -2,15 +2,37 @@ package dev.starling.gpu.pipeline;
 
 import dev.starling.exec.accel.BuildRunner;
 import dev.starling.exec.vector.Batch;
+import dev.starling.gpu.cache.GpuColumnCache;
+import dev.starling.gpu.cuda.GpuDevice;
 import java.util.Optional;
 
 /** One run of a compiled star pipeline on the GPU: its result, or empty with the reason it was handed back. */
-public interface PipelineRun {
-    Optional<Batch> run(BuildRunner builds);
-
-    /** Why the last {@link #run} returned empty. */
-    String declined();
-
+public abstract class PipelineRun {
+    protected final GpuDevice device;
+    protected final GpuColumnCache cache;
+    protected final StarPipeline pipeline;
+    /** Why the last run returned empty. */
+    protected String declined = "";
     /** The last run's times and bytes. */
-    RunStats stats();
+    protected RunStats stats;
+
+    protected PipelineRun(GpuDevice device, GpuColumnCache cache, StarPipeline pipeline) {
+        this.device = device;
+        this.cache = cache;
+        this.pipeline = pipeline;
+    }
+
+    public abstract Optional<Batch> run(BuildRunner builds);
+
+    public String declined() {
+        return declined;
+    }
+
+    public RunStats stats() {
+        return stats;
+    }
+
+    protected static double ms(long nanos) {
+        return nanos / 1e6;
+    }
 }

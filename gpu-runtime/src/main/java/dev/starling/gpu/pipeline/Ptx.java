@@ -59,6 +59,22 @@ final class Ptx {
         body.append(label).append(":\n");
     }
 
+    /** Emits {@code body} for i = from, from + step, ... while i < limit (64-bit registers; a block-stride loop). */
+    void strided(String from, String step, String limit, java.util.function.Consumer<String> body) {
+        String i = b64();
+        String top = label("loop");
+        String done = label("loop_done");
+        op("mov.b64 %s, %s", i, from);
+        place(top);
+        String end = pred();
+        op("setp.ge.s64 %s, %s, %s", end, i, limit);
+        op("@%s bra %s", end, done);
+        body.accept(i);
+        op("add.s64 %s, %s, %s", i, i, step);
+        op("bra %s", top);
+        place(done);
+    }
+
     /** A fresh predicate a AND b (either may be {@code !p}); constants fold away. */
     String and(String a, String b) {
         if (a.equals(TRUE) || b.equals(FALSE)) {

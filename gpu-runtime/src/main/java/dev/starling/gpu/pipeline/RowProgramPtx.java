@@ -90,20 +90,12 @@ final class RowProgramPtx {
             any = true;
             staged[d] = ptx.b64();
             ptx.op("add.s64 %s, %s, %s", staged[d], sharedBase, param.apply("dim" + d + "_staged"));
-            String at = ptx.b64();
-            String top = ptx.label("stage");
-            String done = ptx.label("staged");
-            ptx.op("mov.b64 %s, %s", at, tid);
-            ptx.place(top);
-            String end = ptx.pred();
-            ptx.op("setp.ge.s64 %s, %s, %s", end, at, param.apply("dim" + d + "_range"));
-            ptx.op("@%s bra %s", end, done);
-            String c = ptx.b32();
-            ptx.op("ld.global.nc.b32 %s, [%s]", c, address(param.apply("dim" + d), at, 4));
-            ptx.op("st.shared.b32 [%s], %s", address(staged[d], at, 4), c);
-            ptx.op("add.s64 %s, %s, %s", at, at, ntid);
-            ptx.op("bra %s", top);
-            ptx.place(done);
+            int dimension = d;
+            ptx.strided(tid, ntid, param.apply("dim" + d + "_range"), at -> {
+                String c = ptx.b32();
+                ptx.op("ld.global.nc.b32 %s, [%s]", c, address(param.apply("dim" + dimension), at, 4));
+                ptx.op("st.shared.b32 [%s], %s", address(staged[dimension], at, 4), c);
+            });
         }
         if (any) {
             ptx.op("bar.sync 0");

@@ -27,33 +27,15 @@ import jcuda.driver.JCudaDriver;
  * when the kernel hands the work back (an overflow or division by zero, which the CPU then
  * reports exactly as it would have) or the groups are too many for dense ids.
  */
-public final class StarAggregateRun implements PipelineRun {
+public final class StarAggregateRun extends PipelineRun {
     /** Dense group ids beyond this would mostly be empty slots: such pipelines stay on the CPU for now. */
     static final long MAX_GROUPS = 1 << 24;
     /** Aggregates live in shared memory up to this many bytes per block, so several blocks fit per SM. */
     static final long SHARED_BYTES = 32 << 10;
     private static final String SOURCE = "star_pipeline";
 
-    private final GpuDevice device;
-    private final GpuColumnCache cache;
-    private final StarPipeline pipeline;
-    private String declined = "";
-    private RunStats stats;
-
     public StarAggregateRun(GpuDevice device, GpuColumnCache cache, StarPipeline pipeline) {
-        this.device = device;
-        this.cache = cache;
-        this.pipeline = pipeline;
-    }
-
-    @Override
-    public String declined() {
-        return declined;
-    }
-
-    @Override
-    public RunStats stats() {
-        return stats;
+        super(device, cache, pipeline);
     }
 
     @Override
@@ -116,9 +98,6 @@ public final class StarAggregateRun implements PipelineRun {
         }
     }
 
-    private static double ms(long nanos) {
-        return nanos / 1e6;
-    }
 
     /** Sets every aggregate word to its slot's identity (the kernel's atomics fold into them). */
     private void initAccumulators(StarKernelInput input, DeviceBuffer acc, DeviceArrays arrays) {

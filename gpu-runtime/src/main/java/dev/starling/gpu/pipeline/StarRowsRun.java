@@ -23,29 +23,11 @@ import jcuda.Pointer;
  * built dimension rows the kernel found. The output room starts at {@link #FIRST_CAPACITY} rows;
  * when more pass, the kernel runs once more with room for exactly as many.
  */
-public final class StarRowsRun implements PipelineRun {
+public final class StarRowsRun extends PipelineRun {
     static final long FIRST_CAPACITY = 1 << 22;
 
-    private final GpuDevice device;
-    private final GpuColumnCache cache;
-    private final StarPipeline pipeline;
-    private String declined = "";
-    private RunStats stats;
-
     public StarRowsRun(GpuDevice device, GpuColumnCache cache, StarPipeline pipeline) {
-        this.device = device;
-        this.cache = cache;
-        this.pipeline = pipeline;
-    }
-
-    @Override
-    public String declined() {
-        return declined;
-    }
-
-    @Override
-    public RunStats stats() {
-        return stats;
+        super(device, cache, pipeline);
     }
 
     @Override
@@ -191,9 +173,5 @@ public final class StarRowsRun implements PipelineRun {
             out[i] = Double.longBitsToDouble(bits[i]);
         }
         return out;
-    }
-
-    private static double ms(long nanos) {
-        return nanos / 1e6;
     }
 }
