@@ -82,8 +82,9 @@ public final class DataStatementRunner {
         if (d.ifExists() && catalog.table(d.table()).isEmpty()) {
             return 0;
         }
+        String name = existing(d.table()).name();
         catalog.drop(d.table());
-        residency.release(d.table());
+        residency.release(name);
         return 0;
     }
 
