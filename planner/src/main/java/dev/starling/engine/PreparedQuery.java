@@ -8,12 +8,12 @@ import java.util.List;
 
 /**
  * A prepared statement: a query's result columns and either the physical plan that produces them
- * or, for EXPLAIN, the lines of the plan it explains; or a data statement (no result columns; it
- * reports the rows it wrote). Plans refer to the table versions they were planned against, so a
+ * or, for a statement answered while it is prepared (EXPLAIN, ANALYZE CONFLICTS), its rows; or a
+ * data statement (no result columns; it reports the rows it wrote). Plans refer to the table versions they were planned against, so a
  * prepared query keeps answering over the data as it was when prepared. A statement with
  * parameter markers ({@code ?}) has their types and no plan until values are bound.
  */
-public record PreparedQuery(String sql, List<Field> fields, PlanNode plan, List<String> explainLines,
+public record PreparedQuery(String sql, List<Field> fields, PlanNode plan, List<List<Object>> computedRows,
                             DataStatement update, List<DataType> parameters) {
 
     public PreparedQuery {
@@ -25,8 +25,9 @@ public record PreparedQuery(String sql, List<Field> fields, PlanNode plan, List<
         return !parameters.isEmpty();
     }
 
-    public boolean isExplain() {
-        return explainLines != null;
+    /** Whether its rows were computed when it was prepared (EXPLAIN, ANALYZE CONFLICTS). */
+    public boolean isComputed() {
+        return computedRows != null;
     }
 
     public boolean isUpdate() {

@@ -9,13 +9,12 @@ import dev.starling.exec.accel.Placement;
 import dev.starling.engine.data.DataStatement;
 import dev.starling.engine.data.DataStatementParser;
 import dev.starling.engine.data.ParameterBinder;
+import dev.starling.engine.data.ConflictAnalysis;
 import dev.starling.engine.data.DataStatementRunner;
 import dev.starling.exec.plan.Field;
 import dev.starling.exec.plan.PlanNode;
-import dev.starling.exec.vector.Batch;
-import dev.starling.exec.vector.StrDict;
-import dev.starling.exec.vector.Vector;
 import dev.starling.gpu.GpuBackend;
+import dev.starling.gpu.clone.BankGeometry;
 import dev.starling.gpu.cuda.GpuOutOfMemoryException;
 import dev.starling.planner.SqlPlanner;
 import dev.starling.planner.explain.PlanExplainer;
@@ -54,7 +53,7 @@ public final class Starling implements AutoCloseable {
         this.executor = new Executor(Runtime.getRuntime().availableProcessors(), catalog, gpu);
         this.dataStatements = new DataStatementRunner(catalog, (query, sink) -> {
             PreparedQuery q = prepare(query);
-            if (q.isUpdate() || q.isExplain()) {
+            if (q.isUpdate() || q.isComputed()) {
                 throw new StarlingSqlException("INSERT takes its rows from a SELECT or VALUES");
             }
             execute(q, newContext(), sink);
@@ -126,8 +125,8 @@ public final class Starling implements AutoCloseable {
         if (q.isUpdate()) {
             return new QueryResult(List.of(new Field("rows", DataType.BIGINT, false)), List.of(List.of(update(q))));
         }
-        if (q.isExplain()) {
-            return new QueryResult(q.fields(), q.explainLines().stream().map(line -> List.<Object>of(line)).toList());
+        if (q.isComputed()) {
+            return new QueryResult(q.fields(), q.computedRows());
         }
         return executor.collect(q.plan(), new QueryContext(backendMode));
     }
@@ -144,6 +143,10 @@ public final class Starling implements AutoCloseable {
     public PreparedQuery prepare(String sql, BackendMode mode) {
         int markers = ParameterBinder.markers(sql).length;
         Optional<DataStatement> data = DataStatementParser.parse(sql);
+        if (data.isPresent() && data.get() instanceof DataStatement.AnalyzeConflicts a && markers == 0) {
+            return new PreparedQuery(sql, ConflictAnalysis.FIELDS, null,
+                    ConflictAnalysis.rows(catalog, a, BankGeometry.DEFAULT), null, List.of());
+        }
         if (data.isPresent()) {
             return new PreparedQuery(sql, List.of(), null, null, data.get(),
                     markers == 0 ? List.of() : dataParameterTypes(sql, data.get(), markers));
@@ -156,7 +159,7 @@ public final class Starling implements AutoCloseable {
         if (m.find()) {
             String plan = explain(blank(sql, m.start(2), m.end(2)), mode);
             return new PreparedQuery(sql, List.of(new Field("plan", DataType.VARCHAR, false)), null,
-                    plan.lines().toList(), null, List.of());
+                    plan.lines().map(line -> List.<Object>of(line)).toList(), null, List.of());
         }
         PlanNode plan = planner.plan(sql).plan();
         return new PreparedQuery(sql, plan.output(), plan, null, null, List.of());
@@ -217,14 +220,9 @@ public final class Starling implements AutoCloseable {
         if (q.needsParameters()) {
             throw new StarlingSqlException("the query has " + q.parameters().size() + " parameters and none were bound");
         }
-        if (q.isExplain()) {
+        if (q.isComputed()) {
             sink.start(q.fields());
-            long[] codes = new long[q.explainLines().size()];
-            StrDict.Builder dict = new StrDict.Builder();
-            for (int i = 0; i < codes.length; i++) {
-                codes[i] = dict.add(q.explainLines().get(i));
-            }
-            sink.accept(new Batch(new Vector[] {Vector.ofCodes(DataType.VARCHAR, codes, null, dict.build())}, codes.length));
+            sink.accept(ComputedRows.batch(q.fields(), q.computedRows()));
             sink.finish();
             return;
         }

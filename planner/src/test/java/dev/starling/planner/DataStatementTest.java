@@ -126,6 +126,30 @@ class DataStatementTest {
     }
 
     @Test
+    void analyzeConflictsMeasuresAColumnAndItsCloneLayout() {
+        try (Starling db = Starling.inMemory()) {
+            db.query("GENERATE SSB SCALE FACTOR 0.01");
+            long rows = db.catalog().require("lineorder").rowCount();
+            List<List<Object>> r = rows(db, "ANALYZE CONFLICTS ON lineorder (lo_custkey) FOR WRITE WINDOW 16 BUDGET 4");
+            assertEquals(2, r.size());
+            assertEquals("as stored", r.get(0).get(0));
+            assertEquals((rows + 31) / 32, r.get(0).get(1));
+            double banks = (Double) r.get(0).get(2);
+            assertTrue(banks > 1 && banks <= 32, r.toString());
+            assertTrue((Double) r.get(1).get(3) <= (Double) r.get(0).get(3), "write rounds fall: " + r);
+            assertTrue((Double) r.get(1).get(6) <= 4, "within the budget: " + r);
+            assertTrue((Double) r.get(1).get(7) >= 0, "the optimizer's time: " + r);
+            assertEquals(1, rows(db, "analyze conflicts on lineorder (lo_shipmode)").size());
+            StarlingSqlException column = assertThrows(StarlingSqlException.class,
+                    () -> db.query("ANALYZE CONFLICTS ON lineorder (nope)"));
+            assertEquals("table lineorder has no column nope", column.getMessage());
+            StarlingSqlException budget = assertThrows(StarlingSqlException.class,
+                    () -> db.query("ANALYZE CONFLICTS ON lineorder (lo_custkey) BUDGET 0.5"));
+            assertEquals("line 1, column 52: a budget is from 1 to 64 copies per value, not 0.5", budget.getMessage());
+        }
+    }
+
+    @Test
     void generateMakesABenchmarkInASchema() {
         try (Starling db = Starling.inMemory()) {
             long rows = (Long) rows(db, "GENERATE SSB SCALE FACTOR 0.001 SCHEMA s").get(0).get(0);

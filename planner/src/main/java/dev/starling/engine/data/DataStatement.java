@@ -1,5 +1,6 @@
 package dev.starling.engine.data;
 
+import dev.starling.gpu.clone.AccessMode;
 import dev.starling.storage.TableSchema;
 import java.nio.file.Path;
 import java.util.List;
@@ -22,6 +23,13 @@ public sealed interface DataStatement {
 
     /** {@code ALTER TABLE t SET (gpu_resident = true | false)}: keep a table's columns in GPU memory, or stop. */
     record SetGpuResident(String table, boolean resident) implements DataStatement { }
+
+    /**
+     * {@code ANALYZE CONFLICTS ON t (c) [FOR READ | WRITE] [WINDOW n] [BUDGET b]}: how column c's
+     * codes meet shared memory's banks, and with a budget (copies per value) a clone layout's.
+     */
+    record AnalyzeConflicts(String table, String column, AccessMode mode, int window, double budget)
+            implements DataStatement { }
 
     /** Generates a benchmark's tables ({@code tpch} or {@code ssb}) at a scale factor into a schema ("" for none). */
     record Generate(String benchmark, double scaleFactor, String schema) implements DataStatement { }

@@ -1,5 +1,6 @@
 package dev.starling.engine.data;
 
+import dev.starling.gpu.clone.AccessMode;
 import dev.starling.storage.ColumnSchema;
 import dev.starling.storage.DataType;
 import dev.starling.storage.ForeignKey;
@@ -20,6 +21,7 @@ import java.util.Optional;
  * GENERATE {TPCH | SSB} [SCALE] [FACTOR] n [SCHEMA s]
  * SET backend {= | TO} {auto | gpu | cpu}
  * ALTER TABLE t SET [(] gpu_resident = {true | false} [)]
+ * ANALYZE CONFLICTS ON t (c) [FOR {READ | WRITE}] [WINDOW n] [BUDGET b]
  * </pre>
  * Anything else is not one of them (a query). Errors point at the token at fault.
  */
@@ -44,6 +46,8 @@ public final class DataStatementParser {
             statement = set(t);
         } else if (first.is("alter")) {
             statement = alter(t);
+        } else if (first.is("analyze")) {
+            statement = analyze(t);
         } else {
             return Optional.empty();
         }
@@ -221,6 +225,42 @@ public final class DataStatementParser {
             t.expect(")");
         }
         return new DataStatement.SetGpuResident(table, value.is("true"));
+    }
+
+    private static DataStatement analyze(Tokens t) {
+        t.expect("analyze");
+        t.expect("conflicts");
+        t.expect("on");
+        String table = t.tableName();
+        t.expect("(");
+        String column = t.identifier("a column name");
+        t.expect(")");
+        AccessMode mode = AccessMode.READ;
+        if (t.accept("for")) {
+            Tokens.Token m = t.next();
+            if (!m.is("read") && !m.is("write")) {
+                throw t.error(m.offset(), "expected READ or WRITE but found '" + m.text() + "'");
+            }
+            mode = m.is("read") ? AccessMode.READ : AccessMode.WRITE;
+        }
+        int window = 0;
+        if (t.accept("window")) {
+            Tokens.Token w = t.peek();
+            double n = t.number("a window in chunks");
+            if (n < 0 || n != Math.rint(n) || n > 1024) {
+                throw t.error(w.offset(), "a window is a whole number of chunks from 0 to 1024, not " + w.text());
+            }
+            window = (int) n;
+        }
+        double budget = 0;
+        if (t.accept("budget")) {
+            Tokens.Token b = t.peek();
+            budget = t.number("a budget in copies per value");
+            if (budget < 1 || budget > 64) {
+                throw t.error(b.offset(), "a budget is from 1 to 64 copies per value, not " + b.text());
+            }
+        }
+        return new DataStatement.AnalyzeConflicts(table, column, mode, window, budget);
     }
 
     private static DataStatement generate(Tokens t) {

@@ -62,6 +62,8 @@ public final class DataStatementRunner {
                 }
                 case DataStatement.SetOption o -> throw new IllegalStateException(
                         "SET is a session's, not the catalog's: " + o);
+                case DataStatement.AnalyzeConflicts a -> throw new IllegalStateException(
+                        "ANALYZE CONFLICTS returns rows; it changes nothing: " + a);
             };
         } catch (StarlingSqlException e) {
             throw e;

@@ -230,6 +230,17 @@ class FlightSqlJdbcTest {
     }
 
     @Test
+    void analyzeConflictsAnswersThroughTheDriver() throws Exception {
+        try (Connection c = connect()) {
+            List<List<String>> rows = fetch(c, "ANALYZE CONFLICTS ON ssb.lineorder (lo_orderdate) FOR WRITE BUDGET 2");
+            assertEquals(2, rows.size(), rows.toString());
+            assertEquals("as stored", rows.get(0).get(0));
+            assertEquals(8, rows.get(0).size());
+            assertTrue(rows.get(1).get(0).startsWith("clones for write"), rows.toString());
+        }
+    }
+
+    @Test
     void badSqlSaysWhereItIsWrong() throws Exception {
         try (Connection c = connect(); Statement st = c.createStatement()) {
             SQLException e = assertThrows(SQLException.class, () -> st.executeQuery("SELECT foo\nFROM orders"));
