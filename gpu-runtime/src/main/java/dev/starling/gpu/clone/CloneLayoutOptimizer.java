@@ -55,6 +55,11 @@ public final class CloneLayoutOptimizer {
         /** Per slot, the value it holds (the clone map) and the chunk that last used it. */
         private int[] slotValue;
         private long[] lastUsed;
+        /** Per value, its copies from least to most recently used: a list through the slots. */
+        private final int[] lruHead;
+        private final int[] lruTail;
+        private int[] lruNext;
+        private int[] lruPrevious;
         private int size;
         /** Per bank, the next entry past the original values that a new copy there would take. */
         private final int[] nextFree;
@@ -65,6 +70,8 @@ public final class CloneLayoutOptimizer {
         private final int[] parentBank;
         private final int[] parentItem;
         private final int[] parentSlot;
+        /** Candidate copies of one value, at most the most copies any value has. */
+        private int[] buffer = new int[16];
 
         State(int cardinality) {
             maxEntries = (long) Math.floor(budget * cardinality);
@@ -74,10 +81,18 @@ public final class CloneLayoutOptimizer {
             Arrays.fill(slotValue, -1);
             lastUsed = new long[slotValue.length];
             Arrays.fill(lastUsed, Long.MIN_VALUE / 2);
+            lruHead = new int[cardinality];
+            lruTail = new int[cardinality];
+            lruNext = new int[slotValue.length];
+            lruPrevious = new int[slotValue.length];
             for (int v = 0; v < cardinality; v++) {
                 copies[v] = new int[] {v};
                 copyCount[v] = 1;
                 slotValue[v] = v;
+                lruHead[v] = v;
+                lruTail[v] = v;
+                lruNext[v] = -1;
+                lruPrevious[v] = -1;
             }
             size = cardinality;
             nextFree = new int[banks];
@@ -113,9 +128,10 @@ public final class CloneLayoutOptimizer {
             }
             Arrays.fill(bankOwner, -1);
             for (int i = 0; i < items; i++) {
-                for (int slot : candidates(itemValue[i], k, true)) {
-                    if (bankOwner[slot % banks] < 0) {
-                        take(i, slot);
+                int n = candidates(itemValue[i], k, true, buffer);
+                for (int c = 0; c < n; c++) {
+                    if (bankOwner[buffer[c] % banks] < 0) {
+                        take(i, buffer[c]);
                         break;
                     }
                 }
@@ -123,38 +139,64 @@ public final class CloneLayoutOptimizer {
             for (int i = 0; i < items; i++) {
                 if (itemSlot[i] < 0 && !relocate(i, k, true) && !newCopy(i) && !(window > 0 && relocate(i, k, false))) {
                     // the budget is spent and no chain frees a bank: this row shares one
-                    itemSlot[i] = candidates(itemValue[i], k, false)[0];
+                    candidates(itemValue[i], k, false, buffer);
+                    itemSlot[i] = buffer[0];
                 }
             }
             for (int r = from; r < to; r++) {
                 int slot = itemSlot[itemOfRow[r - from]];
                 out[r] = slot;
-                lastUsed[slot] = k;
+                if (lastUsed[slot] != k) {
+                    lastUsed[slot] = k;
+                    moveToBack(slotValue[slot], slot);
+                }
             }
         }
 
-        /** Value v's copies in the order a chunk tries them, leaving out (when {@code windowed}) those used in the window. */
-        private int[] candidates(int v, int k, boolean windowed) {
-            int n = copyCount[v];
-            int[] out = new int[n];
+        /** Marks {@code slot} (a copy of v) the most recently used of v's copies. */
+        private void moveToBack(int v, int slot) {
+            if (lruTail[v] == slot) {
+                return;
+            }
+            int before = lruPrevious[slot];
+            int after = lruNext[slot];
+            if (before < 0) {
+                lruHead[v] = after;
+            } else {
+                lruNext[before] = after;
+            }
+            lruPrevious[after] = before;
+            append(v, slot);
+        }
+
+        private void append(int v, int slot) {
+            lruPrevious[slot] = lruTail[v];
+            lruNext[slot] = -1;
+            lruNext[lruTail[v]] = slot;
+            lruTail[v] = slot;
+        }
+
+        /**
+         * Puts value v's copies into {@code out} in the order a chunk tries them and returns how
+         * many: least recently used first under a window (leaving out, when {@code windowed}, those
+         * the window used), else starting at a different copy each chunk.
+         */
+        private int candidates(int v, int k, boolean windowed, int[] out) {
+            if (out.length < copyCount[v]) {
+                throw new IllegalStateException("candidate buffer too small");
+            }
             int m = 0;
             if (window > 0) {
-                Integer[] order = new Integer[n];
-                for (int c = 0; c < n; c++) {
-                    order[c] = copies[v][c];
+                for (int slot = lruHead[v]; slot >= 0 && (!windowed || lastUsed[slot] < k - window); slot = lruNext[slot]) {
+                    out[m++] = slot;
                 }
-                Arrays.sort(order, (a, b) -> Long.compare(lastUsed[a], lastUsed[b]));
-                for (int slot : order) {
-                    if (!windowed || lastUsed[slot] < k - window) {
-                        out[m++] = slot;
-                    }
-                }
-                return Arrays.copyOf(out, m);
+                return m;
             }
+            int n = copyCount[v];
             for (int c = 0; c < n; c++) {
                 out[m++] = copies[v][(c + k) % n];
             }
-            return out;
+            return m;
         }
 
         private void take(int item, int slot) {
@@ -170,7 +212,9 @@ public final class CloneLayoutOptimizer {
         private boolean relocate(int item, int k, boolean windowed) {
             Arrays.fill(parentBank, -2);
             ArrayDeque<Integer> queue = new ArrayDeque<>();
-            for (int slot : candidates(itemValue[item], k, windowed)) {
+            int first = candidates(itemValue[item], k, windowed, buffer);
+            for (int c = 0; c < first; c++) {
+                int slot = buffer[c];
                 int b = slot % banks;
                 if (parentBank[b] == -2) {
                     parentBank[b] = -1;
@@ -186,7 +230,9 @@ public final class CloneLayoutOptimizer {
                     apply(b);
                     return true;
                 }
-                for (int next : candidates(itemValue[owner], k, windowed)) {
+                int n = candidates(itemValue[owner], k, windowed, buffer);
+                for (int c = 0; c < n; c++) {
+                    int next = buffer[c];
                     int nb = next % banks;
                     if (parentBank[nb] == -2) {
                         parentBank[nb] = b;
@@ -226,6 +272,9 @@ public final class CloneLayoutOptimizer {
                 copies[v] = Arrays.copyOf(copies[v], copies[v].length * 2);
             }
             copies[v][copyCount[v]++] = slot;
+            if (buffer.length < copyCount[v]) {
+                buffer = new int[buffer.length * 2];
+            }
             if (slot >= slotValue.length) {
                 int grown = Math.max(slot + 1, slotValue.length * 2);
                 int[] values = Arrays.copyOf(slotValue, grown);
@@ -234,8 +283,11 @@ public final class CloneLayoutOptimizer {
                 long[] used = Arrays.copyOf(lastUsed, grown);
                 Arrays.fill(used, lastUsed.length, grown, Long.MIN_VALUE / 2);
                 lastUsed = used;
+                lruNext = Arrays.copyOf(lruNext, grown);
+                lruPrevious = Arrays.copyOf(lruPrevious, grown);
             }
             slotValue[slot] = v;
+            append(v, slot);
             size = Math.max(size, slot + 1);
             take(item, slot);
             return true;
