@@ -44,6 +44,7 @@ public final class Starling implements AutoCloseable {
     private final Executor executor;
     private final GpuBackend gpu;
     private final DataStatementRunner dataStatements;
+    private final PlanCache plans = new PlanCache();
     private volatile BackendMode backendMode = BackendMode.AUTO;
 
     private Starling(Catalog catalog) {
@@ -161,8 +162,11 @@ public final class Starling implements AutoCloseable {
             return new PreparedQuery(sql, List.of(new Field("plan", DataType.VARCHAR, false)), null,
                     plan.lines().map(line -> List.<Object>of(line)).toList(), null, List.of());
         }
-        PlanNode plan = planner.plan(sql).plan();
-        return new PreparedQuery(sql, plan.output(), plan, null, null, List.of());
+        // the version is read before planning, so a plan of tables that change meanwhile is never reused
+        return plans.get(sql, catalog.version(), () -> {
+            PlanNode plan = planner.plan(sql).plan();
+            return new PreparedQuery(sql, plan.output(), plan, null, null, List.of());
+        });
     }
 
     /**
