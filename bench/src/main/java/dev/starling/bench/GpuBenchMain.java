@@ -144,8 +144,7 @@ public final class GpuBenchMain implements Callable<Integer> {
     }
 
     private static double median(List<RunStats> runs, java.util.function.ToDoubleFunction<RunStats> field) {
-        double[] v = runs.stream().mapToDouble(field).sorted().toArray();
-        return v.length == 0 ? 0 : v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
+        return WarmTimer.median(runs.stream().mapToDouble(field).toArray());
     }
 
     private static double round(double v) {

@@ -12,7 +12,6 @@ import dev.starling.storage.DataType;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
@@ -46,7 +45,7 @@ public final class TransferBenchMain implements Callable<Integer> {
     }
 
     @Override
-    public Integer call() {
+    public Integer call() throws Exception {
         long bytes = (long) mib << 20;
         long chunk = (long) chunkMib << 20;
         try (GpuDevice device = GpuDevice.open(0, 0); Arena arena = Arena.ofConfined();
@@ -90,16 +89,8 @@ public final class TransferBenchMain implements Callable<Integer> {
         return 0;
     }
 
-    private List<Object> row(String method, long bytes, Runnable transfer) {
-        transfer.run();
-        double[] ms = new double[runs];
-        for (int r = 0; r < runs; r++) {
-            long start = System.nanoTime();
-            transfer.run();
-            ms[r] = (System.nanoTime() - start) / 1e6;
-        }
-        Arrays.sort(ms);
-        double median = ms[runs / 2];
+    private List<Object> row(String method, long bytes, WarmTimer.Run transfer) throws Exception {
+        double median = new WarmTimer(runs).medianMillis(transfer);
         double gbps = bytes / median / 1e6;
         return List.of(method, median, gbps, gbps / CEILING_GBPS);
     }

@@ -26,7 +26,16 @@ final class WarmTimer {
             query.run();
             ms[i] = (System.nanoTime() - start) / 1e6;
         }
-        Arrays.sort(ms);
-        return runs % 2 == 1 ? ms[runs / 2] : (ms[runs / 2 - 1] + ms[runs / 2]) / 2;
+        return median(ms);
+    }
+
+    /** The median of {@code values} (sorted in place), the mean of the middle two for an even count; 0 for none. */
+    static double median(double[] values) {
+        int n = values.length;
+        if (n == 0) {
+            return 0;
+        }
+        Arrays.sort(values);
+        return n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
     }
 }
