@@ -43,6 +43,7 @@ public final class StarRowsRun extends PipelineRun {
                 DeviceBuffer constants = arrays.upload(pipeline.constants(), "constants");
                 DeviceBuffer status = arrays.upload(new int[] {0}, "status");
                 DeviceBuffer counter = arrays.allocate(8, "output row counter");
+                List<StarKernelInput.Dimension> dims = StarKernelInput.stage(in.dims(), 0);
                 long capacity = Math.min(pipeline.fact().rowCount(), FIRST_CAPACITY);
                 float millis = 0;
                 while (true) {
@@ -50,7 +51,6 @@ public final class StarRowsRun extends PipelineRun {
                         counter.clear();
                         List<Written> written = outputBuffers(out, capacity);
                         List<StarKernelInput.Output> outputs = written.stream().map(Written::output).toList();
-                        List<StarKernelInput.Dimension> dims = StarKernelInput.stage(in.dims(), 0);
                         StarKernelInput input = new StarKernelInput(pipeline.code(), pipeline.constants().length, in.fact(),
                                 in.keys(), dims, in.dimColumns(), List.of(), outputs, StarKernelInput.Accumulators.ROWS,
                                 constants.address(), status.address(), counter.address(), pipeline.fact().rowCount(), capacity);
