@@ -5,6 +5,7 @@ import dev.starling.gpu.cuda.DeviceMemory;
 import dev.starling.gpu.cuda.GpuDevice;
 import dev.starling.gpu.cuda.GpuStream;
 import dev.starling.gpu.cuda.PinnedBuffer;
+import dev.starling.gpu.cuda.StagedCopy;
 import dev.starling.storage.Column;
 import dev.starling.storage.ColumnChunk;
 import java.lang.foreign.MemorySegment;
@@ -19,7 +20,6 @@ final class ColumnUploader implements AutoCloseable {
 
     private final GpuDevice device;
     private final PinnedBuffer[] staging = new PinnedBuffer[2];
-    private final GpuStream.Event[] inFlight = new GpuStream.Event[2];
     private GpuStream stream;
 
     ColumnUploader(GpuDevice device) {
@@ -57,51 +57,19 @@ final class ColumnUploader implements AutoCloseable {
             staging[0] = new PinnedBuffer(device, STAGING_BYTES);
             staging[1] = new PinnedBuffer(device, STAGING_BYTES);
         }
-        try {
-            int current = 0;
-            long deviceOffset = 0;
-            long filled = 0;
+        try (StagedCopy copy = new StagedCopy(target, staging, stream)) {
             for (ColumnChunk chunk : column.chunks()) {
                 long bytes = nullFlags ? chunk.rows() : (long) chunk.rows() * chunk.physical().width;
-                if (filled + bytes > STAGING_BYTES) {
-                    send(current, target, deviceOffset, filled);
-                    deviceOffset += filled;
-                    filled = 0;
-                    current ^= 1;
-                    awaitFree(current);
-                }
-                MemorySegment stage = staging[current].segment();
+                MemorySegment room = copy.room(bytes);
                 if (!nullFlags) {
-                    MemorySegment.copy(chunk.values(), 0, stage, filled, bytes);
+                    MemorySegment.copy(chunk.values(), 0, room, 0, bytes);
                 } else if (chunk.nulls() != null) {
-                    MemorySegment.copy(chunk.nulls(), 0, stage, filled, bytes);
+                    MemorySegment.copy(chunk.nulls(), 0, room, 0, bytes);
                 } else {
-                    stage.asSlice(filled, bytes).fill((byte) 0);
+                    room.fill((byte) 0);
                 }
-                filled += bytes;
             }
-            send(current, target, deviceOffset, filled);
-            stream.synchronize("uploading a column");
-        } finally {
-            awaitFree(0);
-            awaitFree(1);
-        }
-    }
-
-    private void send(int buffer, DeviceBuffer target, long offset, long bytes) {
-        target.uploadAsync(staging[buffer].pointer(), offset, bytes, stream);
-        inFlight[buffer] = stream.record();
-    }
-
-    /** Waits until staging buffer {@code buffer}'s last copy has left it. */
-    private void awaitFree(int buffer) {
-        if (inFlight[buffer] != null) {
-            try {
-                inFlight[buffer].await("copy from a staging buffer");
-            } finally {
-                inFlight[buffer].close();
-                inFlight[buffer] = null;
-            }
+            copy.finish("uploading a column");
         }
     }
 

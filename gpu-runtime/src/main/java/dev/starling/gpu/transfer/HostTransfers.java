@@ -6,6 +6,7 @@ import dev.starling.gpu.cuda.GpuDevice;
 import dev.starling.gpu.cuda.GpuStream;
 import dev.starling.gpu.cuda.MappedHostBuffer;
 import dev.starling.gpu.cuda.PinnedBuffer;
+import dev.starling.gpu.cuda.StagedCopy;
 import java.lang.foreign.MemorySegment;
 import jcuda.Pointer;
 import jcuda.driver.CUdeviceptr;
@@ -53,27 +54,12 @@ public final class HostTransfers {
     /** Packed into two pinned staging buffers in turn, each copied asynchronously while the other fills; then the kernel. */
     public void staged(MemorySegment source, DeviceBuffer target, PinnedBuffer[] staging, GpuStream stream, DeviceBuffer sum) {
         long chunk = staging[0].segment().byteSize();
-        GpuStream.Event[] inFlight = new GpuStream.Event[2];
-        try {
-            int buffer = 0;
-            for (long at = 0; at < source.byteSize(); at += chunk, buffer ^= 1) {
+        try (StagedCopy copy = new StagedCopy(target, staging, stream)) {
+            for (long at = 0; at < source.byteSize(); at += chunk) {
                 long bytes = Math.min(chunk, source.byteSize() - at);
-                if (inFlight[buffer] != null) {
-                    inFlight[buffer].await("staging buffer reuse");
-                    inFlight[buffer].close();
-                    inFlight[buffer] = null;
-                }
-                MemorySegment.copy(source, at, staging[buffer].segment(), 0, bytes);
-                target.uploadAsync(staging[buffer].pointer(), at, bytes, stream);
-                inFlight[buffer] = stream.record();
+                MemorySegment.copy(source, at, copy.room(bytes), 0, bytes);
             }
-            stream.synchronize("staged copy");
-        } finally {
-            for (GpuStream.Event e : inFlight) {
-                if (e != null) {
-                    e.close();
-                }
-            }
+            copy.finish("staged copy");
         }
         consume(target.pointer(), source.byteSize() / 8, sum, null);
         device.synchronize("read_words");

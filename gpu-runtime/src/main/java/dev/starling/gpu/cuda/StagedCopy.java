@@ -1,0 +1,72 @@
+package dev.starling.gpu.cuda;
+
+import java.lang.foreign.MemorySegment;
+
+/**
+ * One copy into a device buffer through two pinned staging buffers on a stream: the caller packs
+ * bytes into the room one buffer gives while the other crosses the link, and each full buffer
+ * crosses in one asynchronous copy at pinned speed. Closing it waits for copies still in flight,
+ * so the staging buffers and the target can be reused or freed, also after a failure.
+ */
+public final class StagedCopy implements AutoCloseable {
+    private final DeviceBuffer target;
+    private final PinnedBuffer[] staging;
+    private final GpuStream stream;
+    private final GpuStream.Event[] inFlight = new GpuStream.Event[2];
+    private int current;
+    private long deviceOffset;
+    private long filled;
+
+    /** {@code staging}: two buffers of the same size. */
+    public StagedCopy(DeviceBuffer target, PinnedBuffer[] staging, GpuStream stream) {
+        this.target = target;
+        this.staging = staging;
+        this.stream = stream;
+    }
+
+    /** The room for the next {@code bytes} bytes of the target (at most one staging buffer), to fill before the next call. */
+    public MemorySegment room(long bytes) {
+        if (filled + bytes > staging[current].segment().byteSize()) {
+            send();
+            current ^= 1;
+            awaitFree(current);
+        }
+        MemorySegment room = staging[current].segment().asSlice(filled, bytes);
+        filled += bytes;
+        return room;
+    }
+
+    /** Sends what is packed and waits until all of it has reached the target. */
+    public void finish(String what) {
+        send();
+        stream.synchronize(what);
+    }
+
+    private void send() {
+        target.uploadAsync(staging[current].pointer(), deviceOffset, filled, stream);
+        inFlight[current] = stream.record();
+        deviceOffset += filled;
+        filled = 0;
+    }
+
+    /** Waits until staging buffer {@code buffer}'s last copy has left it. */
+    private void awaitFree(int buffer) {
+        if (inFlight[buffer] != null) {
+            try {
+                inFlight[buffer].await("copy from a staging buffer");
+            } finally {
+                inFlight[buffer].close();
+                inFlight[buffer] = null;
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        try {
+            awaitFree(0);
+        } finally {
+            awaitFree(1);
+        }
+    }
+}
