@@ -11,8 +11,10 @@ import dev.starling.engine.data.DataStatementParser;
 import dev.starling.engine.data.ParameterBinder;
 import dev.starling.engine.data.ConflictAnalysis;
 import dev.starling.engine.data.DataStatementRunner;
+import dev.starling.exec.op.ValuesBatch;
 import dev.starling.exec.plan.Field;
 import dev.starling.exec.plan.PlanNode;
+import dev.starling.exec.plan.ValuesNode;
 import dev.starling.gpu.GpuBackend;
 import dev.starling.gpu.clone.BankGeometry;
 import dev.starling.gpu.cuda.GpuOutOfMemoryException;
@@ -226,7 +228,7 @@ public final class Starling implements AutoCloseable {
         }
         if (q.isComputed()) {
             sink.start(q.fields());
-            sink.accept(ComputedRows.batch(q.fields(), q.computedRows()));
+            sink.accept(ValuesBatch.of(new ValuesNode(q.fields(), q.computedRows())));
             sink.finish();
             return;
         }
