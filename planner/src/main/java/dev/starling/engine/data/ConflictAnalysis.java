@@ -32,7 +32,7 @@ public final class ConflictAnalysis {
     private ConflictAnalysis() { }
 
     public static List<List<Object>> rows(Catalog catalog, DataStatement.AnalyzeConflicts a, BankGeometry geometry) {
-        Table table = catalog.table(a.table()).orElseThrow(() -> new StarlingSqlException("table " + a.table() + " does not exist"));
+        Table table = DataStatementRunner.existing(catalog, a.table());
         int c = table.schema().indexOf(a.column());
         if (c < 0) {
             throw new StarlingSqlException("table " + table.name() + " has no column " + a.column());

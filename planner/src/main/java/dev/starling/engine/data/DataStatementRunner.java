@@ -155,6 +155,11 @@ public final class DataStatementRunner {
     }
 
     private Table existing(String name) {
+        return existing(catalog, name);
+    }
+
+    /** Table {@code name}, or the statement's error that it does not exist. */
+    static Table existing(Catalog catalog, String name) {
         return catalog.table(name).orElseThrow(() -> new StarlingSqlException("table " + name + " does not exist"));
     }
 }
