@@ -1,29 +1,29 @@
 package dev.starling.exec;
 
-import dev.starling.exec.accel.BackendMode;
+import dev.starling.exec.accel.Settings;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * One running query: its cancellation flag, checked by every worker at least once per morsel and
- * per batch, the backend its session asks for, and counters of the work done (chunks read and
+ * per batch, its session's settings (the backend it asks for), and counters of the work done (chunks read and
  * chunks skipped by zone maps).
  */
 public final class QueryContext {
-    private final BackendMode backendMode;
+    private final Settings settings;
     private volatile boolean cancelled;
     private final AtomicLong chunksScanned = new AtomicLong();
     private final AtomicLong chunksSkipped = new AtomicLong();
 
     public QueryContext() {
-        this(BackendMode.AUTO);
+        this(Settings.DEFAULT);
     }
 
-    public QueryContext(BackendMode backendMode) {
-        this.backendMode = backendMode;
+    public QueryContext(Settings settings) {
+        this.settings = settings;
     }
 
-    public BackendMode backendMode() {
-        return backendMode;
+    public Settings settings() {
+        return settings;
     }
 
     /** Asks the query to stop; it fails with {@link QueryCancelledException} at the next check. */

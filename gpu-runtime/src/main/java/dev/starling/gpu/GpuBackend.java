@@ -2,23 +2,32 @@ package dev.starling.gpu;
 
 import dev.starling.exec.QueryContext;
 import dev.starling.exec.accel.Accelerator;
-import dev.starling.exec.accel.BackendMode;
+import dev.starling.exec.accel.Settings;
 import dev.starling.exec.accel.BuildRunner;
 import dev.starling.exec.accel.Placement;
 import dev.starling.exec.plan.AggregateNode;
 import dev.starling.exec.plan.PlanNode;
 import dev.starling.exec.vector.Batch;
+import dev.starling.gpu.cache.ColumnKey;
 import dev.starling.gpu.cache.GpuColumnCache;
+import dev.starling.gpu.clone.ColumnCodes;
+import dev.starling.gpu.clone.ConflictStatistics;
 import dev.starling.gpu.cuda.GpuDevice;
 import dev.starling.gpu.cuda.GpuException;
 import dev.starling.gpu.cuda.GpuOutOfMemoryException;
+import dev.starling.gpu.pipeline.CloneChoice;
 import dev.starling.gpu.pipeline.PipelineRun;
 import dev.starling.gpu.pipeline.RunStats;
 import dev.starling.gpu.pipeline.StarAggregateRun;
+import dev.starling.gpu.pipeline.StarPipeline;
 import dev.starling.gpu.pipeline.StarPipelineCompiler;
 import dev.starling.gpu.pipeline.StarRowsRun;
 import dev.starling.gpu.pipeline.Unsupported;
+import dev.starling.storage.Column;
 import dev.starling.storage.Table;
+import java.lang.ref.ReferenceQueue;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
@@ -38,6 +47,9 @@ public final class GpuBackend implements Accelerator, AutoCloseable {
     private final ReentrantLock lock = new ReentrantLock();
     private volatile RunStats lastRun;
     private final java.util.concurrent.atomic.AtomicLong runs = new java.util.concurrent.atomic.AtomicLong();
+    /** Per column and window, its write conflicts as stored (computed once per column version). */
+    private final Map<ColumnKey, ConflictStatistics> storedConflicts = new HashMap<>();
+    private final ReferenceQueue<Column> collected = new ReferenceQueue<>();
 
     private GpuBackend(GpuDevice device) {
         this.device = device;
@@ -82,22 +94,52 @@ public final class GpuBackend implements Accelerator, AutoCloseable {
     }
 
     @Override
-    public Placement place(AggregateNode node, BackendMode mode) {
-        return GpuPlacement.place(node, mode, cache::isResident);
+    public Placement place(AggregateNode node, Settings settings) {
+        Placement placement = GpuPlacement.place(node, settings.backend(), cache::isResident);
+        if (!placement.accelerated()) {
+            return placement;
+        }
+        String clones;
+        try {
+            clones = cloneChoice(StarPipelineCompiler.compile(node), settings).reason();
+        } catch (Unsupported e) {
+            clones = "";
+        }
+        return clones.isEmpty() ? placement : Placement.gpu(placement.reason() + "; " + clones);
     }
 
     @Override
     public Optional<Batch> aggregate(AggregateNode node, BuildRunner builds, QueryContext ctx) {
         try {
-            return runOnDevice(new StarAggregateRun(device, cache, StarPipelineCompiler.compile(node)), builds, ctx);
+            StarPipeline pipeline = StarPipelineCompiler.compile(node);
+            return runOnDevice(new StarAggregateRun(device, cache, pipeline, cloneChoice(pipeline, ctx.settings())), builds, ctx);
         } catch (Unsupported e) {
             return Optional.empty();
         }
     }
 
+    private CloneChoice cloneChoice(StarPipeline pipeline, Settings settings) {
+        return CloneChoice.of(pipeline, settings, device.bankGeometry(), device.sharedMemoryPerBlock(), this::storedConflicts);
+    }
+
+    /** A column's conflict statistics as stored (for writes, under {@code window}), computed once per column version. */
+    private ConflictStatistics storedConflicts(Column column, int window) {
+        synchronized (storedConflicts) {
+            for (var ref = collected.poll(); ref != null; ref = collected.poll()) {
+                storedConflicts.remove(ref);
+            }
+            ConflictStatistics s = storedConflicts.get(new ColumnKey(column, window, null));
+            if (s == null) {
+                s = ConflictStatistics.of(ColumnCodes.of(column, 0).codes(), device.bankGeometry(), window);
+                storedConflicts.put(new ColumnKey(column, window, collected), s);
+            }
+            return s;
+        }
+    }
+
     @Override
-    public Placement placeRows(PlanNode top, BackendMode mode) {
-        return GpuPlacement.placeRows(top, mode);
+    public Placement placeRows(PlanNode top, Settings settings) {
+        return GpuPlacement.placeRows(top, settings.backend());
     }
 
     @Override

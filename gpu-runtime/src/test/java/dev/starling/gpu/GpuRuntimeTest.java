@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.starling.gpu.cache.DeviceColumn;
 import dev.starling.gpu.cache.GpuColumnCache;
 import dev.starling.gpu.cuda.DeviceBuffer;
 import dev.starling.gpu.cuda.GpuDevice;
@@ -88,8 +89,8 @@ class GpuRuntimeTest {
         Table t = longs("big", 6_000_000);
         try (GpuDevice device = open(0); GpuColumnCache cache = new GpuColumnCache(device)) {
             long[] back = new long[6_000_000];
-            try (GpuColumnCache.Lease lease = cache.lease(t, 0)) {
-                lease.column().values().download(Pointer.to(back), back.length * 8L);
+            try (GpuColumnCache.Lease<DeviceColumn> lease = cache.lease(t, 0)) {
+                lease.value().values().download(Pointer.to(back), back.length * 8L);
             }
             for (int r = 0; r < back.length; r++) {
                 if (back[r] != r) {
@@ -129,9 +130,9 @@ class GpuRuntimeTest {
         try (GpuDevice device = open(0); GpuColumnCache cache = new GpuColumnCache(device)) {
             long[] back = new long[rows];
             byte[] nulls = new byte[rows];
-            try (GpuColumnCache.Lease lease = cache.lease(t, 0)) {
-                lease.column().values().download(Pointer.to(back), rows * 8L);
-                lease.column().nulls().download(Pointer.to(nulls), rows);
+            try (GpuColumnCache.Lease<DeviceColumn> lease = cache.lease(t, 0)) {
+                lease.value().values().download(Pointer.to(back), rows * 8L);
+                lease.value().nulls().download(Pointer.to(nulls), rows);
             }
             long[] expected = new long[rows];
             byte[] expectedNulls = new byte[rows];

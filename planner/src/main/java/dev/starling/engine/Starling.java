@@ -5,6 +5,7 @@ import dev.starling.exec.Executor;
 import dev.starling.exec.QueryContext;
 import dev.starling.exec.QueryResult;
 import dev.starling.exec.accel.BackendMode;
+import dev.starling.exec.accel.Settings;
 import dev.starling.exec.accel.Placement;
 import dev.starling.engine.data.DataStatement;
 import dev.starling.engine.data.DataStatementParser;
@@ -47,7 +48,7 @@ public final class Starling implements AutoCloseable {
     private final GpuBackend gpu;
     private final DataStatementRunner dataStatements;
     private final PlanCache plans = new PlanCache();
-    private volatile BackendMode backendMode = BackendMode.AUTO;
+    private volatile Settings settings = Settings.DEFAULT;
 
     private Starling(Catalog catalog) {
         this.catalog = catalog;
@@ -109,13 +110,18 @@ public final class Starling implements AutoCloseable {
         return Optional.ofNullable(gpu);
     }
 
-    public BackendMode backendMode() {
-        return backendMode;
+    /** The settings the following queries run with (a server session may have its own). */
+    public Settings settings() {
+        return settings;
+    }
+
+    public void setSettings(Settings settings) {
+        this.settings = settings;
     }
 
     /** Which backend the following queries ask for: auto (the cost model chooses), gpu or cpu. */
     public void setBackendMode(BackendMode mode) {
-        this.backendMode = mode;
+        this.settings = settings.withBackend(mode);
     }
 
     /** Plans and runs one SQL query; {@code EXPLAIN query} returns the plan, one line per row. */
@@ -131,7 +137,7 @@ public final class Starling implements AutoCloseable {
         if (q.isComputed()) {
             return new QueryResult(q.fields(), q.computedRows());
         }
-        return executor.collect(q.plan(), new QueryContext(backendMode));
+        return executor.collect(q.plan(), new QueryContext(settings));
     }
 
     /**
@@ -139,11 +145,11 @@ public final class Starling implements AutoCloseable {
      * TABLE, DROP TABLE, INSERT, LOAD, GENERATE) without running it.
      */
     public PreparedQuery prepare(String sql) {
-        return prepare(sql, backendMode);
+        return prepare(sql, settings);
     }
 
-    /** As {@link #prepare(String)}, with EXPLAIN showing placements under {@code mode} (a session's setting). */
-    public PreparedQuery prepare(String sql, BackendMode mode) {
+    /** As {@link #prepare(String)}, with EXPLAIN showing placements under {@code session}'s settings. */
+    public PreparedQuery prepare(String sql, Settings session) {
         int markers = ParameterBinder.markers(sql).length;
         Optional<DataStatement> data = DataStatementParser.parse(sql);
         if (data.isPresent() && data.get() instanceof DataStatement.AnalyzeConflicts a && markers == 0) {
@@ -160,7 +166,7 @@ public final class Starling implements AutoCloseable {
         }
         Matcher m = EXPLAIN.matcher(sql);
         if (m.find()) {
-            String plan = explain(blank(sql, m.start(2), m.end(2)), mode);
+            String plan = explain(blank(sql, m.start(2), m.end(2)), session);
             return new PreparedQuery(sql, List.of(new Field("plan", DataType.VARCHAR, false)), null,
                     plan.lines().map(line -> List.<Object>of(line)).toList(), null, List.of());
         }
@@ -202,7 +208,7 @@ public final class Starling implements AutoCloseable {
     /** Runs a prepared data statement, atomically and durably; returns the rows it wrote. SET applies to this engine. */
     public long update(PreparedQuery q) {
         if (q.update() instanceof DataStatement.SetOption set) {
-            setBackendMode(BackendMode.parse(set.value()));
+            settings = settings.with(set.name(), set.value());
             return 0;
         }
         if (q.needsParameters()) {
@@ -217,7 +223,7 @@ public final class Starling implements AutoCloseable {
     /**
      * Runs a prepared query, handing its result to {@code sink} batch by batch as it is produced
      * (nothing is held whole); {@code ctx} cancels it. A context made with {@link #newContext()}
-     * carries this engine's backend mode.
+     * carries this engine's settings.
      */
     public void execute(PreparedQuery q, QueryContext ctx, BatchSink sink) {
         if (q.isUpdate()) {
@@ -235,25 +241,25 @@ public final class Starling implements AutoCloseable {
         executor.run(q.plan(), ctx, sink);
     }
 
-    /** A context for one query with this engine's current backend mode. */
+    /** A context for one query with this engine's current settings. */
     public QueryContext newContext() {
-        return new QueryContext(backendMode);
+        return new QueryContext(settings);
     }
 
-    /** A context for one query of a session that asks for {@code mode}. */
-    public QueryContext newContext(BackendMode mode) {
-        return new QueryContext(mode);
+    /** A context for one query of a session with its own settings. */
+    public QueryContext newContext(Settings session) {
+        return new QueryContext(session);
     }
 
     /** Starling's physical plan of a query, with the backend of each pipeline and why. */
     public String explain(String sql) {
-        return explain(sql, backendMode);
+        return explain(sql, settings);
     }
 
-    private String explain(String sql, BackendMode mode) {
-        Placement withoutGpu = Placement.cpu(mode == BackendMode.CPU ? "session backend is cpu" : "no GPU");
-        return PlanExplainer.explain(planner.plan(sql).plan(), a -> gpu == null ? withoutGpu : gpu.place(a, mode),
-                top -> gpu == null ? withoutGpu : gpu.placeRows(top, mode));
+    private String explain(String sql, Settings session) {
+        Placement withoutGpu = Placement.cpu(session.backend() == BackendMode.CPU ? "session backend is cpu" : "no GPU");
+        return PlanExplainer.explain(planner.plan(sql).plan(), a -> gpu == null ? withoutGpu : gpu.place(a, session),
+                top -> gpu == null ? withoutGpu : gpu.placeRows(top, session));
     }
 
     /** Replaces a range with spaces, so positions in error messages still match the text the user wrote. */

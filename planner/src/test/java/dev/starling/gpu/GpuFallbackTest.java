@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import dev.starling.exec.Executor;
 import dev.starling.exec.QueryContext;
 import dev.starling.exec.accel.BackendMode;
+import dev.starling.exec.accel.Settings;
 import dev.starling.exec.plan.PlanNode;
 import dev.starling.planner.SqlPlanner;
 import dev.starling.storage.Catalog;
@@ -27,7 +28,7 @@ class GpuFallbackTest {
         PlanNode plan = new SqlPlanner(catalog).plan(SsbQueries.query("2.1")).plan();
         try (gpu; Executor cpu = new Executor(4, catalog); Executor withGpu = new Executor(4, catalog, gpu)) {
             var expected = cpu.collect(plan);
-            var actual = withGpu.collect(plan, new QueryContext(BackendMode.GPU));
+            var actual = withGpu.collect(plan, new QueryContext(Settings.DEFAULT.withBackend(BackendMode.GPU)));
             assertEquals(expected.rows(), actual.rows());
             assertEquals(0, gpu.runs());
             assertEquals(0, gpu.device().memory().used());

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.starling.engine.Starling;
 import dev.starling.engine.StarlingSqlException;
+import dev.starling.exec.accel.Settings;
 import dev.starling.storage.DataType;
 import java.math.BigDecimal;
 import java.time.LocalDate;
@@ -90,15 +91,25 @@ class DataStatementTest {
     }
 
     @Test
-    void setBackendChangesTheEnginesMode() {
+    void setChangesTheEnginesSettings() {
         try (Starling db = Starling.inMemory()) {
             db.query("SET backend = 'cpu'");
-            assertEquals(dev.starling.exec.accel.BackendMode.CPU, db.backendMode());
+            assertEquals(dev.starling.exec.accel.BackendMode.CPU, db.settings().backend());
             assertTrue(db.explain("SELECT count(*) FROM (VALUES (1)) v(x)").contains("session backend is cpu"));
             db.query("set backend to GPU");
-            assertEquals(dev.starling.exec.accel.BackendMode.GPU, db.backendMode());
+            assertEquals(dev.starling.exec.accel.BackendMode.GPU, db.settings().backend());
+            db.query("SET clone_layouts = on");
+            db.query("SET clone_budget = 2.5");
+            db.query("SET clone_window TO 16");
+            assertEquals(new Settings(dev.starling.exec.accel.BackendMode.GPU, Settings.CloneChoice.ON, 2.5, 16), db.settings());
             StarlingSqlException e = assertThrows(StarlingSqlException.class, () -> db.query("SET parallelism = 4"));
-            assertEquals("line 1, column 5: unknown setting 'parallelism': the settings are: backend", e.getMessage());
+            assertEquals("line 1, column 5: unknown setting 'parallelism': the settings are: backend, clone_layouts, "
+                    + "clone_budget, clone_window", e.getMessage());
+            e = assertThrows(StarlingSqlException.class, () -> db.query("SET clone_budget = 0.5"));
+            assertEquals("line 1, column 20: clone_budget must be between 1 and 64 entries per value, not 0.5", e.getMessage());
+            e = assertThrows(StarlingSqlException.class, () -> db.query("SET clone_layouts = sometimes"));
+            assertEquals("line 1, column 21: clone_layouts must be auto, on or off, not 'sometimes'", e.getMessage());
+            assertEquals(2.5, db.settings().cloneBudget(), "a refused SET changes nothing");
         }
     }
 

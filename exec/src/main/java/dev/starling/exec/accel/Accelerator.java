@@ -15,8 +15,8 @@ import java.util.Optional;
  */
 public interface Accelerator {
 
-    /** Where the pipeline feeding {@code node} would run under {@code mode}, and why. */
-    Placement place(AggregateNode node, BackendMode mode);
+    /** Where the pipeline feeding {@code node} would run under {@code settings}, and why. */
+    Placement place(AggregateNode node, Settings settings);
 
     /**
      * Runs {@code node} (which {@link #place} placed on this accelerator); {@code builds} runs the
@@ -26,8 +26,8 @@ public interface Accelerator {
      */
     Optional<Batch> aggregate(AggregateNode node, BuildRunner builds, QueryContext ctx);
 
-    /** Where the pipeline producing {@code top}'s rows (no aggregation in it) would run under {@code mode}, and why. */
-    Placement placeRows(PlanNode top, BackendMode mode);
+    /** Where the pipeline producing {@code top}'s rows (no aggregation in it) would run under {@code settings}, and why. */
+    Placement placeRows(PlanNode top, Settings settings);
 
     /** The rows of {@code top} (which {@link #placeRows} placed here), or empty when they must come from the CPU after all. */
     Optional<Batch> rows(PlanNode top, BuildRunner builds, QueryContext ctx);

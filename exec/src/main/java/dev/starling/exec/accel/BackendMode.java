@@ -14,7 +14,7 @@ public enum BackendMode {
         try {
             return valueOf(text.trim().toUpperCase(Locale.ROOT));
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("unknown backend '" + text + "': expected auto, gpu or cpu");
+            throw new IllegalArgumentException("backend must be auto, gpu or cpu, not '" + text + "'");
         }
     }
 }

@@ -64,7 +64,7 @@ public final class PlanCompiler {
 
     /** A pipeline whose rows are a result (the query's, a sort's or a union's input): the accelerator's when it takes it. */
     private Stream top(PlanNode node, BitSet needed) {
-        Optional<Batch> accelerated = accelerator == null || !accelerator.placeRows(node, ctx.backendMode()).accelerated()
+        Optional<Batch> accelerated = accelerator == null || !accelerator.placeRows(node, ctx.settings()).accelerated()
                 ? Optional.empty() : accelerator.rows(node, builds(), ctx);
         return accelerated.map(b -> Stream.of(new MaterializedSource(b), node.output(), false))
                 .orElseGet(() -> compile(node, needed, List.of()));
@@ -170,7 +170,7 @@ public final class PlanCompiler {
     }
 
     private Optional<Batch> accelerate(AggregateNode a) {
-        if (accelerator == null || !accelerator.place(a, ctx.backendMode()).accelerated()) {
+        if (accelerator == null || !accelerator.place(a, ctx.settings()).accelerated()) {
             return Optional.empty();
         }
         return accelerator.aggregate(a, builds(), ctx);

@@ -5,17 +5,18 @@ import dev.starling.gpu.cuda.GpuDevice;
 import dev.starling.storage.Column;
 import dev.starling.storage.Table;
 import java.lang.ref.ReferenceQueue;
-import java.lang.ref.WeakReference;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.Function;
 
 /**
- * Columns resident in device memory, least recently used first out when an allocation needs room.
- * Entries are keyed by the identity of the storage column (a table version's column never
- * changes), held weakly: a column dropped or replaced by a newer table version is freed at the
+ * Columns resident in device memory, least recently used first out when an allocation needs room,
+ * and data derived from them (clone layouts). Entries are keyed by the identity of the storage
+ * column (a table version's column never changes) and what was derived from it, held weakly: a column dropped or replaced by a newer table version is freed at the
  * next access once the JVM has collected it. A column in use by a running pipeline is leased and
  * never evicted under it. Columns of a table kept resident (by configuration or {@code ALTER TABLE
  * ... SET (gpu_resident = true)}) are never evicted either, in any version of the table, until it
@@ -23,7 +24,7 @@ import java.util.TreeSet;
  */
 public final class GpuColumnCache implements DeviceMemory.Reclaimer, AutoCloseable {
     private final ColumnUploader uploader;
-    private final Map<Key, Entry> entries = new LinkedHashMap<>(16, 0.75f, true);
+    private final Map<ColumnKey, Entry> entries = new LinkedHashMap<>(16, 0.75f, true);
     private final ReferenceQueue<Column> collected = new ReferenceQueue<>();
     private final Set<String> residentTables = new TreeSet<>();
     private long bytes;
@@ -33,17 +34,19 @@ public final class GpuColumnCache implements DeviceMemory.Reclaimer, AutoCloseab
         device.memory().setReclaimer(this);
     }
 
-    /** A column held resident until the lease is closed. */
-    public final class Lease implements AutoCloseable {
+    /** A column (or what was derived from one) held resident until the lease is closed. */
+    public final class Lease<T extends DeviceResident> implements AutoCloseable {
         private final Entry entry;
+        private final T value;
         private boolean closed;
 
-        private Lease(Entry entry) {
+        private Lease(Entry entry, T value) {
             this.entry = entry;
+            this.value = value;
         }
 
-        public DeviceColumn column() {
-            return entry.column;
+        public T value() {
+            return value;
         }
 
         @Override
@@ -58,48 +61,42 @@ public final class GpuColumnCache implements DeviceMemory.Reclaimer, AutoCloseab
     }
 
     private static final class Entry {
-        final DeviceColumn column;
+        final DeviceResident value;
         final String table;
         int leases;
 
-        Entry(DeviceColumn column, String table) {
-            this.column = column;
+        Entry(DeviceResident value, String table) {
+            this.value = value;
             this.table = table;
         }
     }
 
-    private static final class Key extends WeakReference<Column> {
-        private final int hash;
-
-        Key(Column column, ReferenceQueue<Column> queue) {
-            super(column, queue);
-            hash = System.identityHashCode(column);
-        }
-
-        @Override
-        public boolean equals(Object o) {
-            return o == this || (o instanceof Key k && k.get() != null && k.get() == get());
-        }
-
-        @Override
-        public int hashCode() {
-            return hash;
-        }
+    /** Column {@code c} of {@code table} in device memory, uploaded first when it is not resident. */
+    public Lease<DeviceColumn> lease(Table table, int c) {
+        return lease(table, c, null, column -> uploader.upload(column, table.name() + "." + column.name()));
     }
 
-    /** Column {@code c} of {@code table} in device memory, uploaded first when it is not resident. */
-    public synchronized Lease lease(Table table, int c) {
+    /**
+     * Data derived from column {@code c} of {@code table} (identified by {@code derived}, which
+     * must have value equality), made by {@code make} when it is not resident. It lives, and is
+     * evicted, like the column's values, and goes with the column's table version.
+     */
+    public <T extends DeviceResident> Lease<T> leaseDerived(Table table, int c, Object derived, Function<Column, T> make) {
+        return lease(table, c, Objects.requireNonNull(derived), make);
+    }
+
+    @SuppressWarnings("unchecked")
+    private synchronized <T extends DeviceResident> Lease<T> lease(Table table, int c, Object derived, Function<Column, T> make) {
         purgeCollected();
         Column column = table.column(c);
-        Key key = new Key(column, null);
-        Entry e = entries.get(key);
+        Entry e = entries.get(new ColumnKey(column, derived, null));
         if (e == null) {
-            e = new Entry(uploader.upload(column, table.name() + "." + column.name()), table.name());
-            entries.put(new Key(column, collected), e);
-            bytes += e.column.bytes();
+            e = new Entry(make.apply(column), table.name());
+            entries.put(new ColumnKey(column, derived, collected), e);
+            bytes += e.value.bytes();
         }
         e.leases++;
-        return new Lease(e);
+        return new Lease<>(e, (T) e.value);
     }
 
     /**
@@ -131,7 +128,7 @@ public final class GpuColumnCache implements DeviceMemory.Reclaimer, AutoCloseab
     }
 
     public synchronized boolean isResident(Column column) {
-        return entries.containsKey(new Key(column, null));
+        return entries.containsKey(new ColumnKey(column, null, null));
     }
 
     public synchronized long residentBytes() {
@@ -168,8 +165,8 @@ public final class GpuColumnCache implements DeviceMemory.Reclaimer, AutoCloseab
     }
 
     private long evict(Entry e) {
-        long b = e.column.bytes();
-        e.column.free();
+        long b = e.value.bytes();
+        e.value.free();
         bytes -= b;
         return b;
     }
@@ -177,7 +174,7 @@ public final class GpuColumnCache implements DeviceMemory.Reclaimer, AutoCloseab
     @Override
     public synchronized void close() {
         for (Entry e : entries.values()) {
-            e.column.free();
+            e.value.free();
         }
         entries.clear();
         bytes = 0;

@@ -1,5 +1,6 @@
 package dev.starling.gpu.cuda;
 
+import dev.starling.gpu.clone.BankGeometry;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -35,6 +36,7 @@ public final class GpuDevice implements AutoCloseable {
     private final long totalMemory;
     private final int multiprocessors;
     private final int sharedMemoryPerBlock;
+    private final int warpSize;
     private final int computeCapability;
     private final DeviceMemory memory;
     private final Map<String, CUmodule> modules = new HashMap<>();
@@ -59,6 +61,7 @@ public final class GpuDevice implements AutoCloseable {
         totalMemory = total[0];
         multiprocessors = attribute(CUdevice_attribute.CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT);
         sharedMemoryPerBlock = attribute(CUdevice_attribute.CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN);
+        warpSize = attribute(CUdevice_attribute.CU_DEVICE_ATTRIBUTE_WARP_SIZE);
         computeCapability = 10 * attribute(CUdevice_attribute.CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR)
                 + attribute(CUdevice_attribute.CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR);
         long[] free = new long[1];
@@ -201,8 +204,18 @@ public final class GpuDevice implements AutoCloseable {
         return multiprocessors;
     }
 
+    /** The most shared memory a block can have, asking the driver for more than the default 48 KB. */
     public int sharedMemoryPerBlock() {
         return sharedMemoryPerBlock;
+    }
+
+    /**
+     * The shared-memory shape clone layouts are made for: a warp's threads access a chunk of rows
+     * at once; 32 banks of 4-byte words (no driver attribute reports the banks: every NVIDIA GPU
+     * since Kepler has 32).
+     */
+    public BankGeometry bankGeometry() {
+        return new BankGeometry(32, warpSize);
     }
 
     public int computeCapability() {

@@ -36,10 +36,20 @@ final class AggregatePtx {
 
     /** Each slot's words, {@code count} groups from {@code base}: base + slot * groups * 16. */
     String[] slotBases(String base, String groups) {
+        return arrayBases(base, groups, 16);
+    }
+
+    /** Each count slot's 32-bit counters, {@code entries} from {@code base}: base + slot * entries * 4. */
+    String[] counterBases(String base, String entries) {
+        return arrayBases(base, entries, 4);
+    }
+
+    /** Where each slot's array of {@code count} elements of {@code width} bytes starts, the arrays end to end from {@code base}. */
+    private String[] arrayBases(String base, String count, int width) {
         String[] out = new String[slots.size()];
         for (int s = 0; s < out.length; s++) {
             out[s] = ptx.b64();
-            ptx.op("mul.lo.s64 %s, %s, %d", out[s], groups, s * 16L);
+            ptx.op("mul.lo.s64 %s, %s, %d", out[s], count, (long) s * width);
             ptx.op("add.s64 %s, %s, %s", out[s], out[s], base);
         }
         return out;
@@ -223,6 +233,68 @@ final class AggregatePtx {
                 ptx.opIf(has, "ld.shared.b64 %s, [%s]", w0, from);
                 ptx.opIf(has, "ld.shared.b64 %s, [%s+8]", w1, from);
                 foldPartial("global", has, to, slots.get(s).kind(), w0, w1);
+            }
+        });
+    }
+
+    /** Counters: every thread of the block zeroes its share, then the block waits. */
+    void initCounters(String[] counterSlots, String tid, String ntid, String entries) {
+        for (String base : counterSlots) {
+            ptx.strided(tid, ntid, entries, e -> {
+                String at = ptx.b64();
+                ptx.op("mad.lo.s64 %s, %s, 4, %s", at, e, base);
+                ptx.op("st.shared.b32 [%s], 0", at);
+            });
+        }
+        ptx.op("bar.sync 0");
+    }
+
+    /**
+     * Counters: each counting row adds one at its entry, the slot a clone layout gives the row
+     * ({@code slotColumn}, per fact row) or, without one (null), its group.
+     */
+    void foldCounters(RowProgramPtx rows, String[] counterSlots, String slotColumn) {
+        for (int i = 0; i < rows.alive.length; i++) {
+            String entry = rows.group[i];
+            if (slotColumn != null) {
+                entry = ptx.b64();
+                String entry32 = ptx.b32();
+                ptx.op("mov.b32 %s, 0", entry32);
+                ptx.opIf(rows.alive[i], "ld.global.nc.u32 %s, [%s]", entry32, ptx.address(slotColumn, rows.row[i], 4));
+                ptx.op("cvt.u64.u32 %s, %s", entry, entry32);
+            }
+            for (int s = 0; s < slots.size(); s++) {
+                ptx.opIf(rows.counts(slots.get(s), i), "red.shared.add.u32 [%s], 1", ptx.address(counterSlots[s], entry, 4));
+            }
+        }
+    }
+
+    /**
+     * Counters, after the last tile: each entry with rows (slot 0 counts every row) adds its counts
+     * to its group: the one the clone map ({@code map}) gives it, or without one (null) its own.
+     */
+    void mergeCounters(String[] counterSlots, String[] globalSlots, String tid, String ntid, String entries, String map) {
+        ptx.op("bar.sync 0");
+        ptx.strided(tid, ntid, entries, e -> {
+            String[] counts = new String[slots.size()];
+            for (int s = 0; s < counts.length; s++) {
+                String count32 = ptx.b32();
+                ptx.op("ld.shared.u32 %s, [%s]", count32, ptx.address(counterSlots[s], e, 4));
+                counts[s] = ptx.b64();
+                ptx.op("cvt.u64.u32 %s, %s", counts[s], count32);
+            }
+            String has = ptx.pred();
+            ptx.op("setp.ne.u64 %s, %s, 0", has, counts[0]);
+            String group = e;
+            if (map != null) {
+                String group32 = ptx.b32();
+                ptx.op("mov.b32 %s, 0", group32);
+                ptx.opIf(has, "ld.global.nc.s32 %s, [%s]", group32, ptx.address(map, e, 4));
+                group = ptx.b64();
+                ptx.op("cvt.s64.s32 %s, %s", group, group32);
+            }
+            for (int s = 0; s < counts.length; s++) {
+                ptx.opIf(has, "red.global.add.u64 [%s], %s", ptx.address(globalSlots[s], group, 16), counts[s]);
             }
         });
     }

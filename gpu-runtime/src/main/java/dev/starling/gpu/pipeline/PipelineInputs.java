@@ -6,7 +6,11 @@ import dev.starling.exec.vector.Batch;
 import dev.starling.exec.vector.Vector;
 import dev.starling.gpu.cache.DeviceColumn;
 import dev.starling.gpu.cache.GpuColumnCache;
+import dev.starling.gpu.clone.CloneSpec;
+import dev.starling.gpu.clone.ColumnCodes;
+import dev.starling.gpu.clone.DeviceCloneLayout;
 import dev.starling.gpu.cuda.DeviceBuffer;
+import dev.starling.gpu.cuda.DeviceMemory;
 import dev.starling.gpu.cuda.GpuDevice;
 import dev.starling.storage.Column;
 import dev.starling.storage.Table;
@@ -28,7 +32,8 @@ import java.util.function.IntBinaryOperator;
 final class PipelineInputs implements AutoCloseable {
     private final StarPipeline pipeline;
     private final DeviceArrays arrays;
-    private final List<GpuColumnCache.Lease> leases = new ArrayList<>();
+    private final DeviceMemory memory;
+    private final List<GpuColumnCache.Lease<?>> leases = new ArrayList<>();
     private final List<StarKernelInput.Column> fact = new ArrayList<>();
     private final List<StarKernelInput.Key> keys = new ArrayList<>();
     private final List<StarKernelInput.Dimension> dims = new ArrayList<>();
@@ -45,6 +50,7 @@ final class PipelineInputs implements AutoCloseable {
 
     private PipelineInputs(GpuDevice device, StarPipeline pipeline) {
         this.pipeline = pipeline;
+        this.memory = device.memory();
         this.arrays = new DeviceArrays(device.memory());
     }
 
@@ -103,18 +109,18 @@ final class PipelineInputs implements AutoCloseable {
     private void leaseColumns(GpuColumnCache cache, Map<Integer, Referenced> referenced) {
         long residentBefore = cache.residentBytes();
         for (int c : pipeline.factColumns()) {
-            GpuColumnCache.Lease lease = cache.lease(pipeline.fact(), c);
+            GpuColumnCache.Lease<DeviceColumn> lease = cache.lease(pipeline.fact(), c);
             leases.add(lease);
-            DeviceColumn dc = lease.column();
+            DeviceColumn dc = lease.value();
             factBytes += dc.bytes();
             fact.add(new StarKernelInput.Column(dc.values().address(), dc.nulls() == null ? 0 : dc.nulls().address(),
                     dc.width()));
         }
         for (int c : pipeline.keyColumns()) {
             Referenced r = referenced.get(c);
-            GpuColumnCache.Lease lease = cache.lease(r.table(), r.column());
+            GpuColumnCache.Lease<DeviceColumn> lease = cache.lease(r.table(), r.column());
             leases.add(lease);
-            keys.add(new StarKernelInput.Key(lease.column().values().address(), lease.column().width(), r.table().rowCount()));
+            keys.add(new StarKernelInput.Key(lease.value().values().address(), lease.value().width(), r.table().rowCount()));
         }
         uploadedBytes += cache.residentBytes() - residentBefore;
     }
@@ -138,7 +144,7 @@ final class PipelineInputs implements AutoCloseable {
             }
             DeviceBuffer t = arrays.upload(table.get().slots(), "dimension " + d + " hash table");
             uploadedBytes += t.bytes();
-            dims.add(new StarKernelInput.Dimension(b.address(), byPosition.length, t.address(), table.get().shift(), -1));
+            dims.add(new StarKernelInput.Dimension(b.address(), byPosition.length, t.address(), table.get().shift(), -1, null));
         }
         for (StarPipeline.DimColumn dc : pipeline.dimColumns()) {
             dimColumns.add(dimColumn(dc, dimRows.get(dc.dimension())));
@@ -190,6 +196,21 @@ final class PipelineInputs implements AutoCloseable {
     }
 
     /** For the run's own buffers, freed with these. */
+    /**
+     * The clone layout {@code spec} of fact column {@code c} (a foreign key into a table of
+     * {@code referencedRows} rows, else ignored), leased from the column cache (built and uploaded
+     * there first when it is not resident).
+     */
+    StarKernelInput.Clones leaseCloneLayout(GpuColumnCache cache, int c, long referencedRows, CloneSpec spec) {
+        Table fact = pipeline.fact();
+        GpuColumnCache.Lease<DeviceCloneLayout> lease = cache.leaseDerived(fact, c, spec, column -> DeviceCloneLayout.build(
+                memory, ColumnCodes.of(column, referencedRows), spec,
+                fact.name() + "." + column.name() + " clone layout (" + spec + ")"));
+        leases.add(lease);
+        DeviceCloneLayout layout = lease.value();
+        return new StarKernelInput.Clones(layout.slots().address(), layout.cloneMap().address(), layout.entries());
+    }
+
     DeviceArrays arrays() {
         return arrays;
     }

@@ -75,6 +75,13 @@ final class Ptx {
         place(done);
     }
 
+    /** A fresh register holding base + index * width: element {@code index} of an array of {@code width}-byte elements. */
+    String address(String base, String index, int width) {
+        String a = b64();
+        op("mad.lo.s64 %s, %s, %d, %s", a, index, width, base);
+        return a;
+    }
+
     /** A fresh predicate a AND b (either may be {@code !p}); constants fold away. */
     String and(String a, String b) {
         if (a.equals(TRUE) || b.equals(FALSE)) {

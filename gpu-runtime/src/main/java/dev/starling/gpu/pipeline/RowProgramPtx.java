@@ -91,15 +91,36 @@ final class RowProgramPtx {
             staged[d] = ptx.b64();
             ptx.op("add.s64 %s, %s, %s", staged[d], sharedBase, param.apply("dim" + d + "_staged"));
             int dimension = d;
-            ptx.strided(tid, ntid, param.apply("dim" + d + "_range"), at -> {
-                String c = ptx.b32();
-                ptx.op("ld.global.nc.b32 %s, [%s]", c, address(param.apply("dim" + dimension), at, 4));
-                ptx.op("st.shared.b32 [%s], %s", address(staged[dimension], at, 4), c);
-            });
+            if (dim.clones() == null) {
+                ptx.strided(tid, ntid, param.apply("dim" + d + "_range"), at -> {
+                    String c = ptx.b32();
+                    ptx.op("ld.global.nc.b32 %s, [%s]", c, ptx.address(param.apply("dim" + dimension), at, 4));
+                    ptx.op("st.shared.b32 [%s], %s", ptx.address(staged[dimension], at, 4), c);
+                });
+            } else {
+                ptx.strided(tid, ntid, param.apply("dim" + d + "_entries"), at -> stageCopy(dimension, at));
+            }
         }
         if (any) {
             ptx.op("bar.sync 0");
         }
+    }
+
+    /**
+     * Entry {@code at} of a cloned dimension's table: the contribution of the code whose copy the
+     * clone map puts there; -1 (no row) for a hole or the NULL code, which no probe reaches.
+     */
+    private void stageCopy(int dim, String at) {
+        String code32 = ptx.b32();
+        ptx.op("ld.global.nc.s32 %s, [%s]", code32, ptx.address(param.apply("dim" + dim + "_map"), at, 4));
+        String code = ptx.b64();
+        ptx.op("cvt.s64.s32 %s, %s", code, code32);
+        String valid = ptx.pred();
+        ptx.op("setp.lt.u64 %s, %s, %s", valid, code, param.apply("dim" + dim + "_range"));
+        String c = ptx.b32();
+        ptx.op("mov.b32 %s, -1", c);
+        ptx.opIf(valid, "ld.global.nc.b32 %s, [%s]", c, ptx.address(param.apply("dim" + dim), code, 4));
+        ptx.op("st.shared.b32 [%s], %s", ptx.address(staged[dim], at, 4), c);
     }
 
     /** Starts a tile: rows below {@code rows} are alive, with group id 0. */
@@ -234,12 +255,12 @@ final class RowProgramPtx {
     private void load(int d, int i, String name, StarKernelInput.Column column, String index, String guard) {
         String v = ptx.b64();
         ptx.opIf(guard, "ld.global.nc.%s %s, [%s]", loadType(column.width()), v,
-                address(param.apply(name), index, column.width()));
+                ptx.address(param.apply(name), index, column.width()));
         String n = null;
         if (column.nullable()) {
             String flag = ptx.b64();
             ptx.op("mov.b64 %s, 0", flag);
-            ptx.opIf(guard, "ld.global.nc.u8 %s, [%s]", flag, address(param.apply(name + "_nulls"), index, 1));
+            ptx.opIf(guard, "ld.global.nc.u8 %s, [%s]", flag, ptx.address(param.apply(name + "_nulls"), index, 1));
             n = ptx.pred();
             ptx.op("setp.ne.u64 %s, %s, 0", n, flag);
         }
@@ -261,12 +282,6 @@ final class RowProgramPtx {
         set(d, i, value[d][i], nulls[code][i]);
     }
 
-    private String address(String base, String index, int width) {
-        String a = ptx.b64();
-        ptx.op("mad.lo.s64 %s, %s, %d, %s", a, index, width, base);
-        return a;
-    }
-
     private static String loadType(int width) {
         return switch (width) {
             case 1 -> "s8";
@@ -284,7 +299,16 @@ final class RowProgramPtx {
         ptx.op("setp.lt.u64 %s, %s, %s", inRange, value[key][i], param.apply("dim" + dim + "_range"));
         fail(Ptx.not(inRange), BAD_CODE, i, null);
         alive[i] = ptx.and(alive[i], inRange);
-        contribute(dim, value[key][i], i);
+        String index = value[key][i];
+        if (input.dimensions().get(dim).clones() != null) {
+            // the row's copy of its dimension row, in a bank its warp's other rows leave free
+            String slot32 = ptx.b32();
+            ptx.op("mov.b32 %s, 0", slot32);
+            ptx.opIf(alive[i], "ld.global.nc.u32 %s, [%s]", slot32, ptx.address(param.apply("dim" + dim + "_slots"), row[i], 4));
+            index = ptx.b64();
+            ptx.op("cvt.u64.u32 %s, %s", index, slot32);
+        }
+        contribute(dim, index, i);
     }
 
     /** A live row with dimension row {@code index} goes on if that row passed the dimension's filters, adding its part of the group id. */
@@ -292,9 +316,9 @@ final class RowProgramPtx {
         String contribution = ptx.b32();
         ptx.op("mov.b32 %s, -1", contribution);
         if (staged[dim] != null) {
-            ptx.opIf(alive[i], "ld.shared.s32 %s, [%s]", contribution, address(staged[dim], index, 4));
+            ptx.opIf(alive[i], "ld.shared.s32 %s, [%s]", contribution, ptx.address(staged[dim], index, 4));
         } else {
-            ptx.opIf(alive[i], "ld.global.nc.s32 %s, [%s]", contribution, address(param.apply("dim" + dim), index, 4));
+            ptx.opIf(alive[i], "ld.global.nc.s32 %s, [%s]", contribution, ptx.address(param.apply("dim" + dim), index, 4));
         }
         String found = ptx.pred();
         ptx.op("setp.ge.s32 %s, %s, 0", found, contribution);
@@ -324,7 +348,7 @@ final class RowProgramPtx {
         ptx.op("mul.lo.u64 %s, %s, 0x%016x", slot, value[key][i], DimensionHashTable.MULTIPLIER);
         ptx.op("shr.u64 %s, %s, %s", slot, slot, hashShift[dim]);
         ptx.place(top);
-        ptx.op("ld.global.nc.v2.b64 {%s, %s}, [%s]", slotKey, slotRow, address(param.apply("dim" + dim + "_table"), slot, 16));
+        ptx.op("ld.global.nc.v2.b64 {%s, %s}, [%s]", slotKey, slotRow, ptx.address(param.apply("dim" + dim + "_table"), slot, 16));
         String empty = ptx.pred();
         ptx.op("setp.lt.s64 %s, %s, 0", empty, slotRow);
         ptx.op("@%s bra %s", empty, done);

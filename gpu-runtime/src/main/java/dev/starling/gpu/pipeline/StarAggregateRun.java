@@ -6,6 +6,7 @@ import dev.starling.exec.plan.AggregateNode.AggCall;
 import dev.starling.exec.vector.Batch;
 import dev.starling.exec.vector.Vector;
 import dev.starling.gpu.cache.GpuColumnCache;
+import dev.starling.gpu.clone.AccessMode;
 import dev.starling.gpu.cuda.Cuda;
 import dev.starling.gpu.cuda.DeviceBuffer;
 import dev.starling.gpu.cuda.GpuDevice;
@@ -33,9 +34,12 @@ public final class StarAggregateRun extends PipelineRun {
     /** Aggregates live in shared memory up to this many bytes per block, so several blocks fit per SM. */
     static final long SHARED_BYTES = 32 << 10;
     private static final String SOURCE = "star_pipeline";
+    private final CloneChoice clones;
 
-    public StarAggregateRun(GpuDevice device, GpuColumnCache cache, StarPipeline pipeline) {
+    /** {@code clones}: whether the grouped counts, or a probed dimension, go through a clone layout, and which. */
+    public StarAggregateRun(GpuDevice device, GpuColumnCache cache, StarPipeline pipeline, CloneChoice clones) {
         super(device, cache, pipeline);
+        this.clones = clones;
     }
 
     @Override
@@ -66,16 +70,32 @@ public final class StarAggregateRun extends PipelineRun {
             DeviceBuffer constants = arrays.upload(constantValues, "constants");
             DeviceBuffer status = arrays.upload(new int[] {0}, "status");
             DeviceBuffer acc = arrays.allocate((long) groups * slots * 16, "aggregate states");
-            StarKernelInput.Accumulators mode = groups == 1 ? StarKernelInput.Accumulators.SCALAR
+            StarKernelInput.Clones counters = clones.used() && clones.mode() == AccessMode.WRITE && groups > 1
+                    ? in.leaseCloneLayout(cache, clones.factColumn(), 0, clones.spec()) : null;
+            if (counters == null && groups > StarKernelInput.WARP_GROUPS && CloneChoice.countsOnly(pipeline)
+                    && (long) groups * slots * 4 <= SHARED_BYTES) {
+                counters = StarKernelInput.Clones.perGroup(groups);
+            }
+            StarKernelInput.Accumulators mode = counters != null ? StarKernelInput.Accumulators.COUNTERS
+                    : groups == 1 ? StarKernelInput.Accumulators.SCALAR
                     : (long) groups * slots * 16 > SHARED_BYTES ? StarKernelInput.Accumulators.GLOBAL
                     : groups <= StarKernelInput.WARP_GROUPS ? StarKernelInput.Accumulators.WARP_GROUPED
                     : StarKernelInput.Accumulators.SHARED;
-            boolean shared = mode == StarKernelInput.Accumulators.SHARED || mode == StarKernelInput.Accumulators.WARP_GROUPED;
-            long accBytes = shared ? (long) groups * slots * 16 : 0;
-            List<StarKernelInput.Dimension> dims = StarKernelInput.stage(in.dims(), accBytes);
+            long accBytes = switch (mode) {
+                case SHARED, WARP_GROUPED -> (long) groups * slots * 16;
+                case COUNTERS -> counters.sharedBytes(slots);
+                default -> 0;
+            };
+            List<StarKernelInput.Dimension> dims = new ArrayList<>(in.dims());
+            if (clones.used() && clones.mode() == AccessMode.READ) {
+                StarKernelInput.Dimension probed = dims.get(clones.dimension());
+                dims.set(clones.dimension(), probed.withClones(
+                        in.leaseCloneLayout(cache, clones.factColumn(), probed.range(), clones.spec())));
+            }
+            dims = StarKernelInput.stage(dims, accBytes);
             StarKernelInput input = new StarKernelInput(pipeline.code(), constantValues.length, in.fact(), in.keys(),
-                    dims, in.dimColumns(), pipeline.slots(), List.of(), mode, constants.address(), status.address(),
-                    acc.address(), pipeline.fact().rowCount(), groups);
+                    dims, in.dimColumns(), pipeline.slots(), List.of(), mode, counters, constants.address(),
+                    status.address(), acc.address(), pipeline.fact().rowCount(), groups);
             StarKernelLauncher.Kernel kernel = StarKernelLauncher.compile(device, input);
             long t4 = System.nanoTime();
             initAccumulators(input, acc, arrays);

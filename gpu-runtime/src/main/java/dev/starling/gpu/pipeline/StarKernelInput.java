@@ -9,11 +9,40 @@ import java.util.List;
  * device addresses and sizes passed as its parameters. Two inputs of the same shape share one
  * compiled kernel. An aggregation folds into {@code slots} at {@code acc}, {@code groups} groups;
  * a selection ({@link Accumulators#ROWS}) writes its surviving rows' {@code outputs}, counting
- * them at {@code acc}, room for {@code groups} rows.
+ * them at {@code acc}, room for {@code groups} rows. {@code clones}: the entries the
+ * {@link Accumulators#COUNTERS} fold counts at (else null).
  */
 record StarKernelInput(int[] code, int constantCount, List<Column> fact, List<Key> keys, List<Dimension> dimensions,
                        List<Column> dimColumns, List<StarPipeline.Slot> slots, List<Output> outputs,
-                       Accumulators accumulators, long constants, long status, long acc, long rows, long groups) {
+                       Accumulators accumulators, Clones clones, long constants, long status, long acc, long rows,
+                       long groups) {
+
+    StarKernelInput {
+        if ((accumulators == Accumulators.COUNTERS) != (clones != null)) {
+            throw new IllegalArgumentException("the COUNTERS fold, and only it, has counter entries");
+        }
+    }
+
+    /**
+     * The entries of a shared-memory table: with a clone layout ({@code slots} != 0), per fact
+     * row the entry it accesses ({@code slots}, 32-bit) and per entry the code (for counters, the
+     * group) whose copy it holds ({@code map}, 32-bit); without one, an entry per code or group.
+     */
+    record Clones(long slots, long map, long entries) {
+        /** One counter per group, no layout. */
+        static Clones perGroup(long groups) {
+            return new Clones(0, 0, groups);
+        }
+
+        boolean remapped() {
+            return slots != 0;
+        }
+
+        /** Shared memory the counters take: one 32-bit word per entry and slot, rounded to 16 bytes. */
+        long sharedBytes(int slots) {
+            return (entries * 4 * slots + 15) & ~15L;
+        }
+    }
 
     /** A column's values ({@code width} bytes each) and NULL flags (0: the column has no NULLs). */
     record Column(long values, long nulls, int width) {
@@ -29,11 +58,13 @@ record StarKernelInput(int[] code, int constantCount, List<Column> fact, List<Ke
      * A dimension's group contribution per code (dense) or per row (hashed), and how many codes it
      * has; a hashed dimension also has its hash table ({@link DimensionHashTable}) and the shift
      * that turns a key's hash into a slot. {@code staged} >= 0: a dense dimension's contributions
-     * are copied into each block's shared memory at that byte offset, and probed there.
+     * are copied into each block's shared memory at that byte offset, and probed there; with
+     * {@code clones} (a read clone layout of the foreign key), replicated as the layout's entries
+     * and probed at each row's slot.
      */
-    record Dimension(long contribution, long range, long table, long shift, long staged) {
+    record Dimension(long contribution, long range, long table, long shift, long staged, Clones clones) {
         Dimension(long contribution, long range) {
-            this(contribution, range, 0, 0, -1);
+            this(contribution, range, 0, 0, -1, null);
         }
 
         boolean hashed() {
@@ -42,6 +73,15 @@ record StarKernelInput(int[] code, int constantCount, List<Column> fact, List<Ke
 
         boolean isStaged() {
             return staged >= 0;
+        }
+
+        /** The entries of its table in shared memory: one per code, or the clone layout's. */
+        long entries() {
+            return clones == null ? range : clones.entries();
+        }
+
+        Dimension withClones(Clones c) {
+            return new Dimension(contribution, range, table, shift, staged, c);
         }
     }
 
@@ -52,18 +92,19 @@ record StarKernelInput(int[] code, int constantCount, List<Column> fact, List<Ke
 
     /**
      * {@code dims} with the small dense ones staged in shared memory after {@code used} bytes (the
-     * accumulators'), as long as the block's total stays within {@link #SHARED_MEMORY_BYTES}.
+     * accumulators'), as long as the block's total stays within {@link #SHARED_MEMORY_BYTES}. A
+     * dimension with a clone layout is staged wherever it fits; one that does not loses its layout.
      */
     static List<Dimension> stage(List<Dimension> dims, long used) {
         List<Dimension> out = new ArrayList<>();
         long end = (used + 15) & ~15L;
         for (Dimension d : dims) {
-            long bytes = (d.range() * 4 + 15) & ~15L;
-            if (!d.hashed() && bytes <= STAGED_DIMENSION_BYTES && end + bytes <= SHARED_MEMORY_BYTES) {
-                out.add(new Dimension(d.contribution(), d.range(), 0, 0, end));
+            long bytes = (d.entries() * 4 + 15) & ~15L;
+            if (!d.hashed() && (bytes <= STAGED_DIMENSION_BYTES || d.clones() != null) && end + bytes <= SHARED_MEMORY_BYTES) {
+                out.add(new Dimension(d.contribution(), d.range(), 0, 0, end, d.clones()));
                 end += bytes;
             } else {
-                out.add(d);
+                out.add(d.withClones(null));
             }
         }
         return out;
@@ -74,7 +115,7 @@ record StarKernelInput(int[] code, int constantCount, List<Column> fact, List<Ke
         long end = used;
         for (Dimension d : dims) {
             if (d.isStaged()) {
-                end = Math.max(end, d.staged() + d.range() * 4);
+                end = Math.max(end, d.staged() + d.entries() * 4);
             }
         }
         return end;
@@ -92,6 +133,14 @@ record StarKernelInput(int[] code, int constantCount, List<Column> fact, List<Ke
          * on the same shared words.
          */
         WARP_GROUPED,
+        /**
+         * Counts only: a block's 32-bit counters in shared memory (a quarter of SHARED's words, and
+         * 32-bit atomics, which Hopper does natively where 64-bit ones contend), one per group, or
+         * one per entry of a clone layout's replicated table ({@link Clones}), each row counting
+         * at the entry its slot names (chosen so a warp's rows meet few bank and value conflicts);
+         * each entry is merged into its group at the end.
+         */
+        COUNTERS,
         /** Many groups: atomics on the global states. */
         GLOBAL,
         /** No aggregation: the rows that pass are written out, compacted, in no particular order. */
@@ -123,6 +172,11 @@ record StarKernelInput(int[] code, int constantCount, List<Column> fact, List<Ke
             if (dim.isStaged()) {
                 out.add(new Parameter("dim" + d + "_staged", dim.staged()));
             }
+            if (dim.clones() != null) {
+                out.add(new Parameter("dim" + d + "_slots", dim.clones().slots()));
+                out.add(new Parameter("dim" + d + "_map", dim.clones().map()));
+                out.add(new Parameter("dim" + d + "_entries", dim.clones().entries()));
+            }
             if (dim.hashed()) {
                 out.add(new Parameter("dim" + d + "_table", dim.table()));
                 out.add(new Parameter("dim" + d + "_shift", dim.shift()));
@@ -136,6 +190,13 @@ record StarKernelInput(int[] code, int constantCount, List<Column> fact, List<Ke
         for (int o = 0; o < outputs.size(); o++) {
             out.add(new Parameter("out" + o, outputs.get(o).values()));
             out.add(new Parameter("out" + o + "_nulls", outputs.get(o).nulls()));
+        }
+        if (clones != null) {
+            if (clones.remapped()) {
+                out.add(new Parameter("clone_slots", clones.slots()));
+                out.add(new Parameter("clone_map", clones.map()));
+            }
+            out.add(new Parameter("clone_entries", clones.entries()));
         }
         out.add(new Parameter("constants", constants));
         out.add(new Parameter("status", status));

@@ -6,6 +6,7 @@ import java.util.List;
 import jcuda.Pointer;
 import jcuda.driver.CUevent;
 import jcuda.driver.CUfunction;
+import jcuda.driver.CUfunction_attribute;
 import jcuda.driver.JCudaDriver;
 
 /** Compiles a star pipeline's kernel for its input and launches it, timed with CUDA events. */
@@ -35,6 +36,11 @@ final class StarKernelLauncher {
     /** Runs the kernel over all fact rows with {@code sharedBytes} of dynamic shared memory a block; returns its milliseconds. */
     static float launch(GpuDevice device, Kernel kernel, StarKernelInput input, int sharedBytes) {
         device.makeCurrent();
+        if (sharedBytes > StarKernelInput.SHARED_MEMORY_BYTES) {
+            Cuda.check(JCudaDriver.cuFuncSetAttribute(kernel.function(),
+                    CUfunction_attribute.CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, sharedBytes),
+                    "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES, " + sharedBytes + ")");
+        }
         // One wave of resident blocks: a grid larger than that leaves the last wave's SMs half idle.
         int[] perSm = new int[1];
         Cuda.check(JCudaDriver.cuOccupancyMaxActiveBlocksPerMultiprocessor(perSm, kernel.function(), THREADS, sharedBytes),

@@ -72,6 +72,10 @@ final class StarKernelPtx {
                 sharedSlots = aggregates.slotBases(sharedBase, groups);
                 aggregates.initShared(sharedSlots, tid, ntid, groups);
             }
+            case COUNTERS -> {
+                sharedSlots = aggregates.counterBases(sharedBase, param.get("clone_entries"));
+                aggregates.initCounters(sharedSlots, tid, ntid, param.get("clone_entries"));
+            }
             case GLOBAL, ROWS -> { }
         }
         ptx.place(top);
@@ -88,6 +92,7 @@ final class StarKernelPtx {
             case SCALAR -> aggregates.accumulate(program);
             case SHARED -> aggregates.foldRows(program, "shared", sharedSlots);
             case WARP_GROUPED -> aggregates.foldRowsByWarpGroup(program, sharedSlots, lane);
+            case COUNTERS -> aggregates.foldCounters(program, sharedSlots, param.get("clone_slots"));
             case GLOBAL -> aggregates.foldRows(program, "global", globalSlots);
             case ROWS -> new RowsOutputPtx(ptx, in.outputs()).write(program, param::get, lane);
         }
@@ -98,6 +103,8 @@ final class StarKernelPtx {
         switch (in.accumulators()) {
             case SCALAR -> aggregates.foldWarp(lane, globalSlots);
             case SHARED, WARP_GROUPED -> aggregates.mergeShared(sharedSlots, globalSlots, tid, ntid, groups);
+            case COUNTERS -> aggregates.mergeCounters(sharedSlots, globalSlots, tid, ntid, param.get("clone_entries"),
+                    param.get("clone_map"));
             case GLOBAL, ROWS -> { }
         }
         String failed = ptx.pred();

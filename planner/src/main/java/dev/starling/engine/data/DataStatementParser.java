@@ -1,5 +1,6 @@
 package dev.starling.engine.data;
 
+import dev.starling.exec.accel.Settings;
 import dev.starling.gpu.clone.AccessMode;
 import dev.starling.storage.ColumnSchema;
 import dev.starling.storage.DataType;
@@ -19,7 +20,7 @@ import java.util.Optional;
  * INSERT INTO t [(c, ...)] {SELECT ... | VALUES ...}
  * LOAD [INTO] [TABLE] t FROM 'file' [FORMAT TBL | CSV]
  * GENERATE {TPCH | SSB} [SCALE] [FACTOR] n [SCHEMA s]
- * SET backend {= | TO} {auto | gpu | cpu}
+ * SET {backend | clone_layouts | clone_budget | clone_window} {= | TO} value
  * ALTER TABLE t SET [(] gpu_resident = {true | false} [)]
  * ANALYZE CONFLICTS ON t (c) [FOR {READ | WRITE}] [WINDOW n] [BUDGET b]
  * </pre>
@@ -186,21 +187,28 @@ public final class DataStatementParser {
         return new DataStatement.Load(table, file, format);
     }
 
-    /** {@code SET backend = 'gpu'} (or {@code TO}, with or without quotes): the one setting is the backend. */
+    /**
+     * {@code SET backend = 'gpu'} (or {@code TO}, with or without quotes): one of the session's
+     * {@link Settings}, its value checked here so a bad one points at itself.
+     */
     private static DataStatement set(Tokens t) {
         t.expect("set");
         Tokens.Token name = t.peek();
         String option = t.identifier("a setting name");
-        if (!option.equals("backend")) {
-            throw t.error(name.offset(), "unknown setting '" + name.text() + "': the settings are: backend");
+        if (!Settings.NAMES.contains(option)) {
+            throw t.error(name.offset(), "unknown setting '" + name.text() + "': the settings are: "
+                    + String.join(", ", Settings.NAMES));
         }
         if (!t.accept("=")) {
             t.expect("to");
         }
         Tokens.Token value = t.next();
-        String v = value.kind() == Tokens.Kind.STRING ? value.text().toLowerCase(java.util.Locale.ROOT) : value.name();
-        if (!v.equals("auto") && !v.equals("gpu") && !v.equals("cpu")) {
-            throw t.error(value.offset(), "backend must be auto, gpu or cpu, not '" + value.text() + "'");
+        String v = value.kind() == Tokens.Kind.STRING || value.kind() == Tokens.Kind.NUMBER
+                ? value.text().toLowerCase(java.util.Locale.ROOT) : value.name();
+        try {
+            Settings.DEFAULT.with(option, v);
+        } catch (IllegalArgumentException e) {
+            throw t.error(value.offset(), e.getMessage());
         }
         return new DataStatement.SetOption(option, v);
     }

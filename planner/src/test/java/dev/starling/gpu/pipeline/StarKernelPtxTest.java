@@ -77,8 +77,11 @@ class StarKernelPtxTest {
                     "a foreign key's values group by their codes and are read through the referenced key");
             pipelines.add(StarPipelineCompiler.compileRows(planner.plan(
                     "SELECT f.id, h.name, f.amt * h.weight, f.gk FROM f JOIN h ON f.n = h.code WHERE f.amt > 10").plan()));
+            compileAll(planner, "SELECT n, COUNT(*), COUNT(amt) FROM f WHERE id > 3 GROUP BY n", pipelines);
+            assertTrue(CloneChoice.groupColumn(pipelines.get(pipelines.size() - 1)) >= 0,
+                    "counts grouped by an integer column can go through a clone layout");
         }
-        assertTrue(pipelines.size() >= 13 + 8 + 2 + 3, pipelines.size() + " pipelines");
+        assertTrue(pipelines.size() >= 13 + 8 + 2 + 4, pipelines.size() + " pipelines");
         List<String> kernels = new ArrayList<>();
         for (StarPipeline p : pipelines) {
             for (boolean nullable : new boolean[] {false, true}) {
@@ -111,8 +114,15 @@ class StarKernelPtxTest {
         if (!(p.node() instanceof AggregateNode)) {
             return List.of(StarKernelInput.Accumulators.ROWS);
         }
-        return p.keys().isEmpty() ? List.of(StarKernelInput.Accumulators.SCALAR) : List.of(StarKernelInput.Accumulators.SHARED,
-                StarKernelInput.Accumulators.WARP_GROUPED, StarKernelInput.Accumulators.GLOBAL);
+        if (p.keys().isEmpty()) {
+            return List.of(StarKernelInput.Accumulators.SCALAR);
+        }
+        List<StarKernelInput.Accumulators> modes = new ArrayList<>(List.of(StarKernelInput.Accumulators.SHARED,
+                StarKernelInput.Accumulators.WARP_GROUPED, StarKernelInput.Accumulators.GLOBAL));
+        if (CloneChoice.countsOnly(p)) {
+            modes.add(StarKernelInput.Accumulators.COUNTERS);
+        }
+        return modes;
     }
 
     private static StarKernelInput input(StarPipeline p, boolean nullable, StarKernelInput.Accumulators mode) {
@@ -121,10 +131,16 @@ class StarKernelPtxTest {
                 .map(c -> new StarKernelInput.Column(1, nulls, p.fact().column(c).type().physical().width)).toList();
         List<StarKernelInput.Key> keys = p.keyColumns().stream().map(c -> new StarKernelInput.Key(1, 4, 1000)).toList();
         List<StarKernelInput.Dimension> dims = p.dimensions().stream()
-                .map(d -> d.hashed() ? new StarKernelInput.Dimension(1, d.range(), 1, 50, -1) : new StarKernelInput.Dimension(1, d.range()))
+                .map(d -> d.hashed() ? new StarKernelInput.Dimension(1, d.range(), 1, 50, -1, null) : new StarKernelInput.Dimension(1, d.range()))
                 .toList();
         if (nullable) {
-            // the small dense dimensions probed in shared memory
+            // the small dense dimensions probed in shared memory, a foreign key's through a read clone layout
+            int probe = CloneChoice.probedByForeignKey(p);
+            if (probe >= 0) {
+                int d = p.code()[probe + 3];
+                dims = new ArrayList<>(dims);
+                dims.set(d, dims.get(d).withClones(new StarKernelInput.Clones(1, 1, 500)));
+            }
             dims = StarKernelInput.stage(dims, 0);
         }
         List<StarKernelInput.Column> dimColumns = p.dimColumns().stream()
@@ -137,8 +153,11 @@ class StarKernelPtxTest {
                     case StarPipeline.Output.DimensionValue d -> d.register();
                     case StarPipeline.Output.Constant c -> -1;
                 }, 1, 1)).toList();
+        // counters per group, and through a clone layout
+        StarKernelInput.Clones clones = mode != StarKernelInput.Accumulators.COUNTERS ? null
+                : nullable ? StarKernelInput.Clones.perGroup(100) : new StarKernelInput.Clones(1, 1, 300);
         return new StarKernelInput(p.code(), p.constants().length, fact, keys, dims, dimColumns, p.slots(), outputs, mode,
-                1, 1, 1, 1000, p.keys().isEmpty() ? 1 : 100);
+                clones, 1, 1, 1, 1000, p.keys().isEmpty() ? 1 : 100);
     }
 
     private void assembleWhereCudaIsInstalled(List<String> kernels) throws IOException, InterruptedException {

@@ -6,7 +6,7 @@ import dev.starling.exec.ArrowBatches;
 import dev.starling.exec.BatchSink;
 import dev.starling.exec.QueryCancelledException;
 import dev.starling.exec.QueryContext;
-import dev.starling.exec.accel.BackendMode;
+import dev.starling.exec.accel.Settings;
 import dev.starling.exec.vector.Batch;
 import dev.starling.exec.vector.BatchBuffer;
 import dev.starling.server.metrics.QueryMetrics;
@@ -62,8 +62,8 @@ final class ResultStreamer {
     }
 
     /** Streams {@code query} for {@code ticket} (the bytes of the ticket the client reads) on the session's backend. */
-    void stream(PreparedQuery query, byte[] ticket, BackendMode mode, ServerStreamListener listener) {
-        QueryContext ctx = db.newContext(mode);
+    void stream(PreparedQuery query, byte[] ticket, Settings settings, ServerStreamListener listener) {
+        QueryContext ctx = db.newContext(settings);
         ByteBuffer key = ByteBuffer.wrap(ticket);
         if (cancelledBeforeStart.remove(key)) {
             ctx.cancel();

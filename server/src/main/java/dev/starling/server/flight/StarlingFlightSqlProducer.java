@@ -8,7 +8,7 @@ import com.google.protobuf.Message;
 import dev.starling.engine.PreparedQuery;
 import dev.starling.engine.Starling;
 import dev.starling.engine.data.DataStatement;
-import dev.starling.exec.accel.BackendMode;
+import dev.starling.exec.accel.Settings;
 import dev.starling.server.metrics.QueryMetrics;
 import dev.starling.exec.ArrowBatches;
 import dev.starling.exec.plan.Field;
@@ -80,8 +80,8 @@ public final class StarlingFlightSqlProducer extends NoOpFlightSqlProducer {
     public static final FlightServerMiddleware.Key<ServerSessionMiddleware> SESSION =
             FlightServerMiddleware.Key.of("starling-session");
     private static final int UUID_LENGTH = 36;
-    /** Each session's SET backend; sessions idle this long are forgotten (and get the server's default). */
-    private final Cache<String, BackendMode> sessionModes =
+    /** Each session's settings (SET); sessions idle this long are forgotten (and get the server's). */
+    private final Cache<String, Settings> sessionSettings =
             CacheBuilder.newBuilder().expireAfterAccess(Duration.ofHours(12)).build();
     private final Map<ByteString, Prepared> prepared = new ConcurrentHashMap<>();
     /** Ad hoc queries planned for a FlightInfo, by ticket id, until their ticket is read. */
@@ -129,7 +129,7 @@ public final class StarlingFlightSqlProducer extends NoOpFlightSqlProducer {
                                         StreamListener<Result> listener) {
         try {
             long version = db.catalog().version();
-            PreparedQuery query = db.prepare(request.getQuery(), mode(context));
+            PreparedQuery query = db.prepare(request.getQuery(), settings(context));
             ByteString handle = ByteString.copyFromUtf8(UUID.randomUUID().toString());
             prepared.put(handle, new Prepared(query, version, null));
             List<Field> parameters = new ArrayList<>();
@@ -164,7 +164,7 @@ public final class StarlingFlightSqlProducer extends NoOpFlightSqlProducer {
     @Override
     public void getStreamPreparedStatement(CommandPreparedStatementQuery command, CallContext context,
                                            ServerStreamListener listener) {
-        streamer.stream(preparedQuery(command, context), Any.pack(command).toByteArray(), mode(context), listener);
+        streamer.stream(preparedQuery(command, context), Any.pack(command).toByteArray(), settings(context), listener);
     }
 
     @Override
@@ -198,7 +198,7 @@ public final class StarlingFlightSqlProducer extends NoOpFlightSqlProducer {
             listener.error(FlightErrors.of(e));
             return;
         }
-        streamer.stream(query, Any.pack(ticket).toByteArray(), mode(context), listener);
+        streamer.stream(query, Any.pack(ticket).toByteArray(), settings(context), listener);
     }
 
     @Override
@@ -309,19 +309,19 @@ public final class StarlingFlightSqlProducer extends NoOpFlightSqlProducer {
         sqlInfo.send(command.getInfoList(), listener);
     }
 
-    /** The backend the calling session asked for with SET backend, else the server's. */
-    private BackendMode mode(CallContext context) {
+    /** The calling session's settings (its SET statements over the server's), else the server's. */
+    private Settings settings(CallContext context) {
         ServerSessionMiddleware sessions = context.getMiddleware(SESSION);
         if (sessions == null || !sessions.hasSession()) {
-            return db.backendMode();
+            return db.settings();
         }
-        BackendMode mode = sessionModes.getIfPresent(sessions.getSession().id);
-        return mode == null ? db.backendMode() : mode;
+        Settings settings = sessionSettings.getIfPresent(sessions.getSession().id);
+        return settings == null ? db.settings() : settings;
     }
 
     private PreparedQuery plan(String sql, CallContext context) {
         try {
-            return db.prepare(sql, mode(context));
+            return db.prepare(sql, settings(context));
         } catch (RuntimeException e) {
             throw FlightErrors.of(e);
         }
@@ -455,9 +455,9 @@ public final class StarlingFlightSqlProducer extends NoOpFlightSqlProducer {
                             + q.sql()).toRuntimeException();
                 }
                 if (q.update() instanceof DataStatement.SetOption set) {
-                    // A session's setting: it must not change the other clients' backend.
+                    // A session's setting: it must not change the other clients' settings.
                     ServerSessionMiddleware sessions = context.getMiddleware(SESSION);
-                    sessionModes.put(sessions.getSession().id, BackendMode.parse(set.value()));
+                    sessionSettings.put(sessions.getSession().id, settings(context).with(set.name(), set.value()));
                     continue;
                 }
                 rows += db.update(q);
