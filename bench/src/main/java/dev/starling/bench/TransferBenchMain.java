@@ -48,7 +48,7 @@ public final class TransferBenchMain implements Callable<Integer> {
     public Integer call() throws Exception {
         long bytes = (long) mib << 20;
         long chunk = (long) chunkMib << 20;
-        try (GpuDevice device = GpuDevice.open(0, 0); Arena arena = Arena.ofConfined();
+        try (GpuDevice device = GpuDevice.open(0, 0); Arena arena = Arena.ofShared();
              DeviceBuffer target = device.memory().allocate(bytes, "target");
              DeviceBuffer sum = device.memory().allocate(8, "sum");
              PinnedBuffer pinned = new PinnedBuffer(device, Math.toIntExact(bytes));

@@ -33,12 +33,12 @@ class GpuTransferTest {
         }
         long bytes = WORDS * 8L;
         long expected = (long) WORDS * (WORDS - 1) / 2;
-        try (device; Arena arena = Arena.ofConfined();
+        try (device; Arena arena = Arena.ofShared();
              DeviceBuffer target = device.memory().allocate(bytes, "target");
              DeviceBuffer sum = device.memory().allocate(8, "sum");
              PinnedBuffer pinned = new PinnedBuffer(device, (int) bytes);
-             PinnedBuffer stageA = new PinnedBuffer(device, 4 << 20);
-             PinnedBuffer stageB = new PinnedBuffer(device, 4 << 20);
+             PinnedBuffer stageA = new PinnedBuffer(device, 12 << 20);
+             PinnedBuffer stageB = new PinnedBuffer(device, 12 << 20);
              MappedHostBuffer mapped = new MappedHostBuffer(device, bytes);
              GpuStream s0 = new GpuStream(device);
              GpuStream s1 = new GpuStream(device);

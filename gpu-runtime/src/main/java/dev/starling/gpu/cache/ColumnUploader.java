@@ -8,12 +8,11 @@ import dev.starling.gpu.cuda.PinnedBuffer;
 import dev.starling.gpu.cuda.StagedCopy;
 import dev.starling.storage.Column;
 import dev.starling.storage.ColumnChunk;
-import java.lang.foreign.MemorySegment;
 
 /**
  * Copies a column's off-heap chunks to the device through two pinned staging buffers on a stream
- * of its own: chunks are packed into one buffer on the host while the other crosses the link, and
- * each full buffer crosses in one copy at pinned speed.
+ * of its own: chunks are packed into one buffer on the host (by several threads) while the other
+ * crosses the link, and each full buffer crosses in one copy at pinned speed.
  */
 final class ColumnUploader implements AutoCloseable {
     private static final int STAGING_BYTES = 32 << 20;
@@ -60,13 +59,12 @@ final class ColumnUploader implements AutoCloseable {
         try (StagedCopy copy = new StagedCopy(target, staging, stream)) {
             for (ColumnChunk chunk : column.chunks()) {
                 long bytes = nullFlags ? chunk.rows() : (long) chunk.rows() * chunk.physical().width;
-                MemorySegment room = copy.room(bytes);
                 if (!nullFlags) {
-                    MemorySegment.copy(chunk.values(), 0, room, 0, bytes);
+                    copy.put(chunk.values(), 0, bytes);
                 } else if (chunk.nulls() != null) {
-                    MemorySegment.copy(chunk.nulls(), 0, room, 0, bytes);
+                    copy.put(chunk.nulls(), 0, bytes);
                 } else {
-                    room.fill((byte) 0);
+                    copy.room(bytes).fill((byte) 0);
                 }
             }
             copy.finish("uploading a column");

@@ -1,18 +1,23 @@
 package dev.starling.gpu.cuda;
 
 import java.lang.foreign.MemorySegment;
+import java.util.stream.LongStream;
 
 /**
  * One copy into a device buffer through two pinned staging buffers on a stream: the caller packs
  * bytes into the room one buffer gives while the other crosses the link, and each full buffer
  * crosses in one asynchronous copy at pinned speed. Closing it waits for copies still in flight,
- * so the staging buffers and the target can be reused or freed, also after a failure.
+ * so the staging buffers and the target can be reused or freed, also after a failure. Packing
+ * large pieces is split over the common pool's threads: one host thread copies memory at about
+ * 10 GB/s, a fifth of what the link takes.
  */
 public final class StagedCopy implements AutoCloseable {
     private final DeviceBuffer target;
     private final PinnedBuffer[] staging;
     private final GpuStream stream;
     private final GpuStream.Event[] inFlight = new GpuStream.Event[2];
+    /** Pieces packed by one thread; larger ones are split over several. */
+    private static final long PIECE = 4 << 20;
     private int current;
     private long deviceOffset;
     private long filled;
@@ -34,6 +39,26 @@ public final class StagedCopy implements AutoCloseable {
         MemorySegment room = staging[current].segment().asSlice(filled, bytes);
         filled += bytes;
         return room;
+    }
+
+    /** Packs the next {@code bytes} of the target from {@code source} at {@code offset} (memory any thread may read: not a confined arena's). */
+    public void put(MemorySegment source, long offset, long bytes) {
+        long size = staging[0].segment().byteSize();
+        for (long at = 0; at < bytes; ) {
+            long n = Math.min(bytes - at, size);
+            MemorySegment room = room(n);
+            long from = offset + at;
+            long pieces = (n + PIECE - 1) / PIECE;
+            if (pieces == 1) {
+                MemorySegment.copy(source, from, room, 0, n);
+            } else {
+                LongStream.range(0, pieces).parallel().forEach(p -> {
+                    long start = p * PIECE;
+                    MemorySegment.copy(source, from + start, room, start, Math.min(PIECE, n - start));
+                });
+            }
+            at += n;
+        }
     }
 
     /** Sends what is packed and waits until all of it has reached the target. */

@@ -53,12 +53,8 @@ public final class HostTransfers {
 
     /** Packed into two pinned staging buffers in turn, each copied asynchronously while the other fills; then the kernel. */
     public void staged(MemorySegment source, DeviceBuffer target, PinnedBuffer[] staging, GpuStream stream, DeviceBuffer sum) {
-        long chunk = staging[0].segment().byteSize();
         try (StagedCopy copy = new StagedCopy(target, staging, stream)) {
-            for (long at = 0; at < source.byteSize(); at += chunk) {
-                long bytes = Math.min(chunk, source.byteSize() - at);
-                MemorySegment.copy(source, at, copy.room(bytes), 0, bytes);
-            }
+            copy.put(source, 0, source.byteSize());
             copy.finish("staged copy");
         }
         consume(target.pointer(), source.byteSize() / 8, sum, null);
