@@ -2,6 +2,7 @@ package dev.starling.gpu.clone;
 
 import java.util.Arrays;
 import java.util.SplittableRandom;
+import java.util.stream.IntStream;
 
 /**
  * Codes 0..cardinality-1 drawn from a Zipf distribution with exponent {@code theta} (0: uniform,
@@ -9,6 +10,9 @@ import java.util.SplittableRandom;
  * next to each other: the synthetic fact columns of the clone-layout experiments.
  */
 public final class ZipfCodes {
+    /** Draws taken in sequence, then looked up in parallel, at a time. */
+    private static final int BLOCK = 1 << 20;
+
     private ZipfCodes() { }
 
     public static int[] generate(int rows, int cardinality, double theta, long seed) {
@@ -30,9 +34,18 @@ public final class ZipfCodes {
             codeOfRank[other] = t;
         }
         int[] out = new int[rows];
-        for (int i = 0; i < rows; i++) {
-            int rank = Arrays.binarySearch(cumulative, random.nextDouble() * total);
-            out[i] = codeOfRank[Math.min(cardinality - 1, rank >= 0 ? rank : -rank - 1)];
+        double[] draws = new double[Math.min(rows, BLOCK)];
+        for (int from = 0; from < rows; from += BLOCK) {
+            int n = Math.min(BLOCK, rows - from);
+            for (int i = 0; i < n; i++) {
+                draws[i] = random.nextDouble() * total;
+            }
+            // the draws stay in sequence; the searches (a cache miss per step over a large table) run in parallel
+            int base = from;
+            IntStream.range(0, n).parallel().forEach(i -> {
+                int rank = Arrays.binarySearch(cumulative, draws[i]);
+                out[base + i] = codeOfRank[Math.min(cardinality - 1, rank >= 0 ? rank : -rank - 1)];
+            });
         }
         return out;
     }
