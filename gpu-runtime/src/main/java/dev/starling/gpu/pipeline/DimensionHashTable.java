@@ -9,8 +9,8 @@ import java.util.Optional;
  * most half full. A key's home slot is {@code (key * MULTIPLIER) >>> shift} (Fibonacci hashing);
  * the kernel computes the same. NULL keys match nothing and are left out.
  */
-final class DimensionHashTable {
-    static final long MULTIPLIER = 0x9E3779B97F4A7C15L;
+public final class DimensionHashTable {
+    public static final long MULTIPLIER = 0x9E3779B97F4A7C15L;
 
     private final long[] slots;
     private final int shift;
@@ -21,7 +21,7 @@ final class DimensionHashTable {
     }
 
     /** The table over the first {@code rows} keys, or empty when a key repeats (a join that would multiply rows). */
-    static Optional<DimensionHashTable> build(Vector keys, int rows) {
+    public static Optional<DimensionHashTable> build(Vector keys, int rows) {
         int capacity = Integer.highestOneBit(Math.max(8, rows) * 2 - 1) << 1;
         int shift = 64 - Integer.numberOfTrailingZeros(capacity);
         long[] slots = new long[capacity * 2];
@@ -49,11 +49,11 @@ final class DimensionHashTable {
     }
 
     /** The slots as (key, row) pairs of longs, as uploaded. */
-    long[] slots() {
+    public long[] slots() {
         return slots;
     }
 
-    int shift() {
+    public int shift() {
         return shift;
     }
 }
