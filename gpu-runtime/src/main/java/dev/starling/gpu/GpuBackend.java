@@ -47,7 +47,8 @@ public final class GpuBackend implements Accelerator, AutoCloseable {
     private final ReentrantLock lock = new ReentrantLock();
     private volatile RunStats lastRun;
     private final java.util.concurrent.atomic.AtomicLong runs = new java.util.concurrent.atomic.AtomicLong();
-    /** Per column and window, its write conflicts as stored (computed once per column version). */
+    private static final long CONFLICT_SAMPLE_ROWS = 1 << 21;
+    /** Per column and window, its conflicts as stored (estimated once per column version). */
     private final Map<ColumnKey, ConflictStatistics> storedConflicts = new HashMap<>();
     private final ReferenceQueue<Column> collected = new ReferenceQueue<>();
 
@@ -122,7 +123,11 @@ public final class GpuBackend implements Accelerator, AutoCloseable {
         return CloneChoice.of(pipeline, settings, device.bankGeometry(), device.sharedMemoryPerBlock(), this::storedConflicts);
     }
 
-    /** A column's conflict statistics as stored (for writes, under {@code window}), computed once per column version. */
+    /**
+     * A column's conflict statistics as stored (under {@code window}), estimated from its first
+     * {@link #CONFLICT_SAMPLE_ROWS} rows once per column version: the planner's rule reads them at
+     * every placement, and a full pass over a large column would cost the first query seconds.
+     */
     private ConflictStatistics storedConflicts(Column column, int window) {
         synchronized (storedConflicts) {
             for (var ref = collected.poll(); ref != null; ref = collected.poll()) {
@@ -130,7 +135,7 @@ public final class GpuBackend implements Accelerator, AutoCloseable {
             }
             ConflictStatistics s = storedConflicts.get(new ColumnKey(column, window, null));
             if (s == null) {
-                s = ConflictStatistics.of(ColumnCodes.of(column, 0).codes(), device.bankGeometry(), window);
+                s = ConflictStatistics.of(ColumnCodes.of(column, 0, CONFLICT_SAMPLE_ROWS).codes(), device.bankGeometry(), window);
                 storedConflicts.put(new ColumnKey(column, window, collected), s);
             }
             return s;

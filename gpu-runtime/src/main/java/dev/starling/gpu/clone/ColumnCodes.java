@@ -16,6 +16,11 @@ public record ColumnCodes(int[] codes, int cardinality) {
 
     /** The codes of {@code column}; {@code referencedRows}: the rows of the table a foreign key refers to (else ignored). */
     public static ColumnCodes of(Column column, long referencedRows) {
+        return of(column, referencedRows, Long.MAX_VALUE);
+    }
+
+    /** The codes of the first {@code limit} rows of {@code column} (a sample for an estimate), as {@link #of(Column, long)}. */
+    public static ColumnCodes of(Column column, long referencedRows, long limit) {
         long base;
         long values;
         ColumnStats stats = column.stats();
@@ -36,12 +41,12 @@ public record ColumnCodes(int[] codes, int cardinality) {
             throw new IllegalArgumentException("column " + column.name() + " has " + values + " codes, more than "
                     + MAX_CARDINALITY + " a shared-memory table could hold");
         }
-        long rows = column.chunks().stream().mapToLong(ColumnChunk::rows).sum();
+        long rows = Math.min(limit, column.chunks().stream().mapToLong(ColumnChunk::rows).sum());
         int[] codes = new int[Math.toIntExact(rows)];
         int at = 0;
         boolean nulls = false;
         for (ColumnChunk chunk : column.chunks()) {
-            for (int r = 0; r < chunk.rows(); r++) {
+            for (int r = 0; r < chunk.rows() && at < codes.length; r++) {
                 boolean isNull = chunk.isNull(r);
                 nulls |= isNull;
                 codes[at++] = isNull ? (int) values : (int) (chunk.getAsLong(r) - base);
