@@ -44,6 +44,24 @@ public final class DeviceMemory {
         return used;
     }
 
+    /**
+     * The bytes an allocation could still take under the budget, having first evicted cached data
+     * no one is using, up to what {@code wanted} bytes would need.
+     */
+    public long available(long wanted) {
+        long free;
+        synchronized (this) {
+            free = budget - used;
+        }
+        if (free < wanted) {
+            // as in reserve(): the reclaimer takes the cache's lock, so never hold this one meanwhile
+            reclaimer.reclaim(wanted - free);
+        }
+        synchronized (this) {
+            return Math.max(0, budget - used);
+        }
+    }
+
     /** Allocates {@code bytes} of device memory (uninitialized); {@code what} names it in errors. */
     public DeviceBuffer allocate(long bytes, String what) {
         long size = Math.max(bytes, MIN_BYTES);

@@ -67,6 +67,16 @@ public final class SplitTable implements AutoCloseable {
         }
     }
 
+    /** Where the device part starts (0 when every slot is on the host). */
+    public long deviceAddress() {
+        return devicePart == null ? 0 : devicePart.address();
+    }
+
+    /** Where kernels read the host part (0 when every slot is on the device). */
+    public long hostAddress() {
+        return hostPart == null ? 0 : hostPart.address();
+    }
+
     /** Slots in device memory; the rest are on the host. */
     public long split() {
         return split;

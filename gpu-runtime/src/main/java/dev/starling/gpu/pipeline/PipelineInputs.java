@@ -11,6 +11,8 @@ import dev.starling.gpu.clone.ColumnCodes;
 import dev.starling.gpu.clone.DeviceCloneLayout;
 import dev.starling.gpu.cuda.DeviceBuffer;
 import dev.starling.gpu.cuda.DeviceMemory;
+import dev.starling.gpu.cuda.GpuOutOfMemoryException;
+import dev.starling.gpu.hybrid.SplitTable;
 import dev.starling.gpu.cuda.GpuDevice;
 import dev.starling.storage.Column;
 import dev.starling.storage.Table;
@@ -31,8 +33,17 @@ import java.util.function.IntBinaryOperator;
  */
 final class PipelineInputs implements AutoCloseable {
     private final StarPipeline pipeline;
+    /**
+     * A hybrid hash table keeps this share of the budget (1/n) free for what the run allocates after
+     * it (dimension columns, aggregate states).
+     */
+    private static final long HYBRID_RESERVE = 8;
+
+    private final GpuDevice device;
     private final DeviceArrays arrays;
     private final DeviceMemory memory;
+    private final List<SplitTable> splitTables = new ArrayList<>();
+    private long hostTableBytes;
     private final List<GpuColumnCache.Lease<?>> leases = new ArrayList<>();
     private final List<StarKernelInput.Column> fact = new ArrayList<>();
     private final List<StarKernelInput.Key> keys = new ArrayList<>();
@@ -49,6 +60,7 @@ final class PipelineInputs implements AutoCloseable {
     }
 
     private PipelineInputs(GpuDevice device, StarPipeline pipeline) {
+        this.device = device;
         this.pipeline = pipeline;
         this.memory = device.memory();
         this.arrays = new DeviceArrays(device.memory());
@@ -142,12 +154,31 @@ final class PipelineInputs implements AutoCloseable {
             if (table.isEmpty()) {
                 throw new Unsupported("the build side of hash join " + d + " has duplicate keys");
             }
-            DeviceBuffer t = arrays.upload(table.get().slots(), "dimension " + d + " hash table");
-            uploadedBytes += t.bytes();
-            dims.add(new StarKernelInput.Dimension(b.address(), byPosition.length, t.address(), table.get().shift(), -1, null));
+            dims.add(new StarKernelInput.Dimension(b.address(), byPosition.length, place(d, table.get()), -1, null));
         }
         for (StarPipeline.DimColumn dc : pipeline.dimColumns()) {
             dimColumns.add(dimColumn(dc, dimRows.get(dc.dimension())));
+        }
+    }
+
+    /**
+     * Dimension {@code d}'s hash table in device memory, or, when the budget cannot hold it, a
+     * hybrid table: as many slots on the device as leave {@link #HYBRID_RESERVE} of the budget for
+     * the rest of the run, the others in mapped host memory the kernel reads over the link.
+     */
+    private StarKernelInput.HashTable place(int d, DimensionHashTable table) {
+        long bytes = table.slots().length * 8L;
+        try {
+            DeviceBuffer t = arrays.upload(table.slots(), "dimension " + d + " hash table");
+            uploadedBytes += t.bytes();
+            return new StarKernelInput.HashTable(t.address(), 0, 0, table.shift());
+        } catch (GpuOutOfMemoryException e) {
+            long onDevice = Math.max(0, memory.available(bytes) - memory.budget() / HYBRID_RESERVE);
+            SplitTable split = SplitTable.place(device, table.slots(), table.shift(), onDevice);
+            splitTables.add(split);
+            uploadedBytes += split.split() * 16;
+            hostTableBytes += bytes - split.split() * 16;
+            return new StarKernelInput.HashTable(split.deviceAddress(), split.hostAddress(), split.split(), table.shift());
         }
     }
 
@@ -195,7 +226,6 @@ final class PipelineInputs implements AutoCloseable {
         return new StarKernelInput.Column(vb.address(), nb == null ? 0 : nb.address(), width);
     }
 
-    /** For the run's own buffers, freed with these. */
     /**
      * The clone layout {@code spec} of fact column {@code c} (a foreign key into a table of
      * {@code referencedRows} rows, else ignored), leased from the column cache (built and uploaded
@@ -211,6 +241,7 @@ final class PipelineInputs implements AutoCloseable {
         return new StarKernelInput.Clones(layout.slots().address(), layout.cloneMap().address(), layout.entries());
     }
 
+    /** For the run's own buffers, freed with these. */
     DeviceArrays arrays() {
         return arrays;
     }
@@ -241,12 +272,21 @@ final class PipelineInputs implements AutoCloseable {
         return uploadedBytes;
     }
 
+    /** Bytes of hash tables left in host memory (hybrid tables), which the kernel reads over the link. */
+    long hostTableBytes() {
+        return hostTableBytes;
+    }
+
     @Override
     public void close() {
         try {
             leases.forEach(GpuColumnCache.Lease::close);
         } finally {
-            arrays.close();
+            try {
+                splitTables.forEach(SplitTable::close);
+            } finally {
+                arrays.close();
+            }
         }
     }
 }

@@ -348,7 +348,7 @@ final class RowProgramPtx {
         ptx.op("mul.lo.u64 %s, %s, 0x%016x", slot, value[key][i], DimensionHashTable.MULTIPLIER);
         ptx.op("shr.u64 %s, %s, %s", slot, slot, hashShift[dim]);
         ptx.place(top);
-        ptx.op("ld.global.nc.v2.b64 {%s, %s}, [%s]", slotKey, slotRow, ptx.address(param.apply("dim" + dim + "_table"), slot, 16));
+        ptx.op("ld.global.nc.v2.b64 {%s, %s}, [%s]", slotKey, slotRow, slotAddress(dim, slot));
         String empty = ptx.pred();
         ptx.op("setp.lt.s64 %s, %s, 0", empty, slotRow);
         ptx.op("@%s bra %s", empty, done);
@@ -364,6 +364,24 @@ final class RowProgramPtx {
         alive[i] = ptx.and(searching, found);
         contribute(dim, index, i);
         value[d][i] = index;
+    }
+
+    /** Where hash table slot {@code slot} of dimension {@code dim} is: in device memory, or for a hybrid table past its split, on the host. */
+    private String slotAddress(int dim, String slot) {
+        String table = param.apply("dim" + dim + "_table");
+        if (!input.dimensions().get(dim).hash().hybrid()) {
+            return ptx.address(table, slot, 16);
+        }
+        String split = param.apply("dim" + dim + "_split");
+        String onDevice = ptx.pred();
+        ptx.op("setp.lt.u64 %s, %s, %s", onDevice, slot, split);
+        String past = ptx.b64();
+        ptx.op("sub.s64 %s, %s, %s", past, slot, split);
+        String index = ptx.b64();
+        ptx.op("selp.b64 %s, %s, %s, %s", index, slot, past, onDevice);
+        String base = ptx.b64();
+        ptx.op("selp.b64 %s, %s, %s, %s", base, table, param.apply("dim" + dim + "_table_host"), onDevice);
+        return ptx.address(base, index, 16);
     }
 
     /** Adds a fact column key's digit (value - minimum, or the range for NULL) times its multiplier to the group id. */

@@ -110,7 +110,7 @@ public final class StarAggregateRun extends PipelineRun {
             }
             long t6 = System.nanoTime();
             stats = new RunStats(ms(t1 - t0), ms(t2 - t1 + t4 - t3), ms(t3 - t2), millis, ms(t6 - t5),
-                    in.factBytes(), in.uploadedBytes(), groups);
+                    in.factBytes(), in.uploadedBytes(), groups, in.hostTableBytes());
             return result;
         } catch (Unsupported e) {
             declined = e.getMessage();

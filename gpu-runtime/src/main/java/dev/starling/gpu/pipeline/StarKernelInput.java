@@ -56,19 +56,18 @@ record StarKernelInput(int[] code, int constantCount, List<Column> fact, List<Ke
 
     /**
      * A dimension's group contribution per code (dense) or per row (hashed), and how many codes it
-     * has; a hashed dimension also has its hash table ({@link DimensionHashTable}) and the shift
-     * that turns a key's hash into a slot. {@code staged} >= 0: a dense dimension's contributions
-     * are copied into each block's shared memory at that byte offset, and probed there; with
-     * {@code clones} (a read clone layout of the foreign key), replicated as the layout's entries
-     * and probed at each row's slot.
+     * has; a hashed dimension also has its hash table ({@link DimensionHashTable}). {@code staged}
+     * >= 0: a dense dimension's contributions are copied into each block's shared memory at that
+     * byte offset, and probed there; with {@code clones} (a read clone layout of the foreign key),
+     * replicated as the layout's entries and probed at each row's slot.
      */
-    record Dimension(long contribution, long range, long table, long shift, long staged, Clones clones) {
+    record Dimension(long contribution, long range, HashTable hash, long staged, Clones clones) {
         Dimension(long contribution, long range) {
-            this(contribution, range, 0, 0, -1, null);
+            this(contribution, range, null, -1, null);
         }
 
         boolean hashed() {
-            return table != 0;
+            return hash != null;
         }
 
         boolean isStaged() {
@@ -81,7 +80,18 @@ record StarKernelInput(int[] code, int constantCount, List<Column> fact, List<Ke
         }
 
         Dimension withClones(Clones c) {
-            return new Dimension(contribution, range, table, shift, staged, c);
+            return new Dimension(contribution, range, hash, staged, c);
+        }
+    }
+
+    /**
+     * A hash table's slots: those below {@code split} at {@code device}, the rest (when
+     * {@code host} != 0, a hybrid table) from {@code host}, pinned host memory the kernel reads over
+     * the link; {@code shift} turns a key's hash into its home slot.
+     */
+    record HashTable(long device, long host, long split, long shift) {
+        boolean hybrid() {
+            return host != 0;
         }
     }
 
@@ -101,7 +111,7 @@ record StarKernelInput(int[] code, int constantCount, List<Column> fact, List<Ke
         for (Dimension d : dims) {
             long bytes = (d.entries() * 4 + 15) & ~15L;
             if (!d.hashed() && (bytes <= STAGED_DIMENSION_BYTES || d.clones() != null) && end + bytes <= SHARED_MEMORY_BYTES) {
-                out.add(new Dimension(d.contribution(), d.range(), 0, 0, end, d.clones()));
+                out.add(new Dimension(d.contribution(), d.range(), null, end, d.clones()));
                 end += bytes;
             } else {
                 out.add(d.withClones(null));
@@ -178,8 +188,12 @@ record StarKernelInput(int[] code, int constantCount, List<Column> fact, List<Ke
                 out.add(new Parameter("dim" + d + "_entries", dim.clones().entries()));
             }
             if (dim.hashed()) {
-                out.add(new Parameter("dim" + d + "_table", dim.table()));
-                out.add(new Parameter("dim" + d + "_shift", dim.shift()));
+                out.add(new Parameter("dim" + d + "_table", dim.hash().device()));
+                if (dim.hash().hybrid()) {
+                    out.add(new Parameter("dim" + d + "_table_host", dim.hash().host()));
+                    out.add(new Parameter("dim" + d + "_split", dim.hash().split()));
+                }
+                out.add(new Parameter("dim" + d + "_shift", dim.hash().shift()));
             } else {
                 out.add(new Parameter("dim" + d + "_range", dim.range()));
             }

@@ -68,7 +68,7 @@ public final class StarRowsRun extends PipelineRun {
                             long t3 = System.nanoTime();
                             Batch rows = decode(written, (int) count[0], dimRows, in);
                             stats = new RunStats(ms(t1 - t0), 0, ms(t2 - t1), millis, ms(System.nanoTime() - t3),
-                                    in.factBytes(), in.uploadedBytes(), count[0]);
+                                    in.factBytes(), in.uploadedBytes(), count[0], in.hostTableBytes());
                             return Optional.of(rows);
                         }
                         capacity = count[0];

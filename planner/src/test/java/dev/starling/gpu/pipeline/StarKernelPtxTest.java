@@ -131,7 +131,10 @@ class StarKernelPtxTest {
                 .map(c -> new StarKernelInput.Column(1, nulls, p.fact().column(c).type().physical().width)).toList();
         List<StarKernelInput.Key> keys = p.keyColumns().stream().map(c -> new StarKernelInput.Key(1, 4, 1000)).toList();
         List<StarKernelInput.Dimension> dims = p.dimensions().stream()
-                .map(d -> d.hashed() ? new StarKernelInput.Dimension(1, d.range(), 1, 50, -1, null) : new StarKernelInput.Dimension(1, d.range()))
+                .map(d -> d.hashed()
+                        // hash tables in device memory, and hybrid ones (part of the slots on the host)
+                        ? new StarKernelInput.Dimension(1, d.range(), new StarKernelInput.HashTable(1, nulls, 100, 50), -1, null)
+                        : new StarKernelInput.Dimension(1, d.range()))
                 .toList();
         if (nullable) {
             // the small dense dimensions probed in shared memory, a foreign key's through a read clone layout
