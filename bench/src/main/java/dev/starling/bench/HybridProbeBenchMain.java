@@ -44,8 +44,12 @@ public final class HybridProbeBenchMain implements Callable<Integer> {
     @Option(names = "--runs", description = "Timed runs after one warm-up (default: ${DEFAULT-VALUE}).")
     private int runs = 3;
 
+    @Option(names = "--layout", description = "CONTIGUOUS (one range, where the driver allows) or TWO_RANGES "
+            + "(default: ${DEFAULT-VALUE}).")
+    private SplitTable.Layout layout = SplitTable.Layout.CONTIGUOUS;
+
     public static void main(String[] args) {
-        System.exit(new CommandLine(new HybridProbeBenchMain()).execute(args));
+        System.exit(new CommandLine(new HybridProbeBenchMain()).setCaseInsensitiveEnumValuesAllowed(true).execute(args));
     }
 
     @Override
@@ -57,8 +61,8 @@ public final class HybridProbeBenchMain implements Callable<Integer> {
         try (GpuDevice device = GpuDevice.open(0, 0);
              DeviceBuffer probeKeys = device.memory().allocate(8L * probes, "probe keys");
              DeviceBuffer hits = device.memory().allocate(8, "hits")) {
-            System.out.printf("%s; table %d keys, %d MB; %d probes; median of %d runs; Java %s%n%n", device.describe(),
-                    keys, tableBytes >> 20, probes, runs, System.getProperty("java.version"));
+            System.out.printf("%s; table %d keys, %d MB, %s; %d probes; median of %d runs; Java %s%n%n",
+                    device.describe(), keys, tableBytes >> 20, layout, probes, runs, System.getProperty("java.version"));
             List<List<Object>> out = new ArrayList<>();
             for (double theta : thetas) {
                 probeKeys.upload(Pointer.to(probeKeys(tableKeys, theta)), 0, 8L * probes);
@@ -67,7 +71,7 @@ public final class HybridProbeBenchMain implements Callable<Integer> {
                 for (int i = 0; i < shares.size(); i++) {
                     int at = i;
                     try (SplitTable split = SplitTable.place(device, table.slots(), table.shift(),
-                            (long) Math.floor(shares.get(i) * tableBytes))) {
+                            (long) Math.floor(shares.get(i) * tableBytes), layout)) {
                         double ms = new WarmTimer(runs).medianMillis(() -> found[at] = split.count(probeKeys, probes, hits));
                         rate[i] = probes / ms / 1e3;
                     }

@@ -1,6 +1,7 @@
 package dev.starling.gpu;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.starling.exec.vector.Vector;
@@ -18,9 +19,9 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
- * On the GPU host: a hash table split between device memory and mapped host memory finds exactly
- * the keys it holds wherever the split falls (all on the device, a slot into the middle, none),
- * and gives its device memory back.
+ * On the GPU host: a hash table split between device memory and host memory finds exactly the
+ * keys it holds wherever the split falls (all on the device, about half, none), in one address
+ * range (virtual memory mapping) and in two, and gives its device memory back.
  */
 @Tag("gpu")
 class GpuSplitTableTest {
@@ -33,7 +34,8 @@ class GpuSplitTableTest {
             assumeTrue(false, "no GPU: " + e.getMessage());
             return;
         }
-        int keys = 100_003;
+        // large enough that half of it spans several 2 MB device pages
+        int keys = 400_003;
         long[] tableKeys = new SplittableRandom(3).longs(keys, -1_000_000_000L, 1_000_000_000L).distinct().toArray();
         DimensionHashTable table = DimensionHashTable.build(Vector.ofLongs(DataType.BIGINT, tableKeys, null),
                 tableKeys.length).orElseThrow();
@@ -51,11 +53,18 @@ class GpuSplitTableTest {
              DeviceBuffer hits = device.memory().allocate(8, "hits")) {
             probeKeys.upload(Pointer.to(probes), 0, 8L * probes.length);
             long baseline = device.memory().used();
-            for (long deviceBytes : new long[] {tableBytes, tableBytes / 2 + 8, 0}) {
-                try (SplitTable split = SplitTable.place(device, table.slots(), table.shift(), deviceBytes)) {
-                    assertEquals(expected, split.count(probeKeys, probes.length, hits), deviceBytes + " bytes on the device");
+            for (SplitTable.Layout layout : SplitTable.Layout.values()) {
+                for (long deviceBytes : new long[] {tableBytes, tableBytes / 2 + 8, 0}) {
+                    try (SplitTable split = SplitTable.place(device, table.slots(), table.shift(), deviceBytes, layout)) {
+                        assertEquals(expected, split.count(probeKeys, probes.length, hits),
+                                layout + ", " + deviceBytes + " bytes on the device");
+                        if (layout == SplitTable.Layout.CONTIGUOUS && deviceBytes == tableBytes / 2 + 8) {
+                            assertTrue(split.contiguous(), "this driver maps device and host memory into one range");
+                            assertTrue(split.slotsOnDevice() > 0, "the device holds part of the table");
+                        }
+                    }
+                    assertEquals(baseline, device.memory().used(), "device memory back to its baseline");
                 }
-                assertEquals(baseline, device.memory().used(), "device memory back to its baseline");
             }
         }
     }

@@ -80,6 +80,19 @@ public final class DeviceMemory {
         }
     }
 
+    /**
+     * Counts {@code bytes} of device memory allocated outside {@link #allocate} (through virtual
+     * memory management) against the budget, evicting cached data first as allocate does; throws
+     * {@link GpuOutOfMemoryException} past the budget. {@link #refund} gives it back.
+     */
+    public void charge(long bytes, String what) {
+        reserve(bytes, what);
+    }
+
+    public void refund(long bytes) {
+        release(bytes);
+    }
+
     private void reserve(long size, String what) {
         synchronized (this) {
             if (used + size <= budget) {

@@ -164,7 +164,8 @@ final class PipelineInputs implements AutoCloseable {
     /**
      * Dimension {@code d}'s hash table in device memory, or, when the budget cannot hold it, a
      * hybrid table: as many slots on the device as leave {@link #HYBRID_RESERVE} of the budget for
-     * the rest of the run, the others in mapped host memory the kernel reads over the link.
+     * the rest of the run, the others in host memory the kernel reads over the link; in one address
+     * range where the driver allows it (the kernel cannot tell), else in two.
      */
     private StarKernelInput.HashTable place(int d, DimensionHashTable table) {
         long bytes = table.slots().length * 8L;
@@ -174,11 +175,12 @@ final class PipelineInputs implements AutoCloseable {
             return new StarKernelInput.HashTable(t.address(), 0, 0, table.shift());
         } catch (GpuOutOfMemoryException e) {
             long onDevice = Math.max(0, memory.available(bytes) - memory.budget() / HYBRID_RESERVE);
-            SplitTable split = SplitTable.place(device, table.slots(), table.shift(), onDevice);
+            SplitTable split = SplitTable.place(device, table.slots(), table.shift(), onDevice, SplitTable.Layout.CONTIGUOUS);
             splitTables.add(split);
-            uploadedBytes += split.split() * 16;
-            hostTableBytes += bytes - split.split() * 16;
-            return new StarKernelInput.HashTable(split.deviceAddress(), split.hostAddress(), split.split(), table.shift());
+            uploadedBytes += split.slotsOnDevice() * 16;
+            hostTableBytes += bytes - split.slotsOnDevice() * 16;
+            return split.contiguous() ? new StarKernelInput.HashTable(split.deviceAddress(), 0, 0, table.shift())
+                    : new StarKernelInput.HashTable(split.deviceAddress(), split.hostAddress(), split.split(), table.shift());
         }
     }
 
