@@ -4,13 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.starling.gpu.cache.DeviceColumn;
 import dev.starling.gpu.cache.GpuColumnCache;
 import dev.starling.gpu.cuda.DeviceBuffer;
 import dev.starling.gpu.cuda.GpuDevice;
-import dev.starling.gpu.cuda.GpuException;
 import dev.starling.gpu.cuda.GpuOutOfMemoryException;
 import dev.starling.storage.Catalog;
 import dev.starling.storage.ColumnSchema;
@@ -27,18 +25,9 @@ import org.junit.jupiter.api.Test;
 @Tag("gpu")
 class GpuRuntimeTest {
 
-    private static GpuDevice open(long budget) {
-        try {
-            return GpuDevice.open(0, budget);
-        } catch (GpuException e) {
-            assumeTrue(false, "no GPU: " + e.getMessage());
-            throw e;
-        }
-    }
-
     @Test
     void memoryReturnsToItsBaseline() {
-        try (GpuDevice device = open(0)) {
+        try (GpuDevice device = GpuDevices.openOrSkip(0)) {
             long before = device.memory().used();
             try (DeviceBuffer a = device.memory().allocate(1 << 20, "a");
                  DeviceBuffer b = device.memory().allocate(3, "b")) {
@@ -52,7 +41,7 @@ class GpuRuntimeTest {
 
     @Test
     void theBudgetIsEnforced() {
-        try (GpuDevice device = open(1 << 20)) {
+        try (GpuDevice device = GpuDevices.openOrSkip(1 << 20)) {
             GpuOutOfMemoryException e = assertThrows(GpuOutOfMemoryException.class,
                     () -> device.memory().allocate(2 << 20, "too big"));
             assertTrue(e.getMessage().contains("too big"), e.getMessage());
@@ -65,7 +54,7 @@ class GpuRuntimeTest {
         Table t = longs("kept", 100_000);
         Table other = longs("other", 100_000);
         // room for the resident table and a little more, not for both tables
-        try (GpuDevice device = open(1_200_000); GpuColumnCache cache = new GpuColumnCache(device)) {
+        try (GpuDevice device = GpuDevices.openOrSkip(1_200_000); GpuColumnCache cache = new GpuColumnCache(device)) {
             cache.keepResident(t);
             long kept = cache.residentBytes();
             assertEquals(800_000, kept);
@@ -87,7 +76,7 @@ class GpuRuntimeTest {
     void aColumnLargerThanTheStagingBuffersRoundTrips() {
         // 6M longs, 48 MB: the upload alternates between its two 32 MB staging buffers
         Table t = longs("big", 6_000_000);
-        try (GpuDevice device = open(0); GpuColumnCache cache = new GpuColumnCache(device)) {
+        try (GpuDevice device = GpuDevices.openOrSkip(0); GpuColumnCache cache = new GpuColumnCache(device)) {
             long[] back = new long[6_000_000];
             try (GpuColumnCache.Lease<DeviceColumn> lease = cache.lease(t, 0)) {
                 lease.value().values().download(Pointer.to(back), back.length * 8L);
@@ -127,7 +116,7 @@ class GpuRuntimeTest {
             b.endRow();
         }
         Table t = b.build();
-        try (GpuDevice device = open(0); GpuColumnCache cache = new GpuColumnCache(device)) {
+        try (GpuDevice device = GpuDevices.openOrSkip(0); GpuColumnCache cache = new GpuColumnCache(device)) {
             long[] back = new long[rows];
             byte[] nulls = new byte[rows];
             try (GpuColumnCache.Lease<DeviceColumn> lease = cache.lease(t, 0)) {
