@@ -226,6 +226,11 @@ class FlightSqlJdbcTest {
             assertTrue(fetch(a, explain).toString().contains("backend=cpu (no GPU)"));
             SQLException e = assertThrows(SQLException.class, () -> st.execute("SET backend = 'tpu'"));
             assertTrue(e.getMessage().contains("line 1, column 15: backend must be auto, gpu or cpu, not 'tpu'"), e.getMessage());
+            st.execute("SET clone_layouts = on");
+            st.execute("SET clone_budget = 4");
+            e = assertThrows(SQLException.class, () -> st.execute("SET clone_window = 99"));
+            assertTrue(e.getMessage().contains("line 1, column 20: clone_window must be between 0 and 64 chunks, not 99"),
+                    e.getMessage());
         }
     }
 
