@@ -2,6 +2,7 @@ package dev.starling.gpu;
 
 import dev.starling.exec.QueryContext;
 import dev.starling.exec.accel.Accelerator;
+import dev.starling.exec.accel.BackendMode;
 import dev.starling.exec.accel.Settings;
 import dev.starling.exec.accel.BuildRunner;
 import dev.starling.exec.accel.Placement;
@@ -96,16 +97,17 @@ public final class GpuBackend implements Accelerator, AutoCloseable {
 
     @Override
     public Placement place(AggregateNode node, Settings settings) {
-        Placement placement = GpuPlacement.place(node, settings.backend(), cache::isResident);
-        if (!placement.accelerated()) {
-            return placement;
+        if (settings.backend() == BackendMode.CPU) {
+            return GpuPlacement.place(node, settings.backend(), cache::isResident);
         }
-        String clones;
+        StarPipeline pipeline;
         try {
-            clones = cloneChoice(StarPipelineCompiler.compile(node), settings).reason();
+            pipeline = StarPipelineCompiler.compile(node);
         } catch (Unsupported e) {
-            clones = "";
+            return Placement.cpu("the GPU cannot run " + e.getMessage());
         }
+        Placement placement = GpuPlacement.place(pipeline, settings.backend(), cache::isResident);
+        String clones = placement.accelerated() ? cloneChoice(pipeline, settings).reason() : "";
         return clones.isEmpty() ? placement : Placement.gpu(placement.reason() + "; " + clones);
     }
 

@@ -52,12 +52,15 @@ public final class GpuPlacement {
         if (mode == BackendMode.CPU) {
             return Placement.cpu("session backend is cpu");
         }
-        StarPipeline pipeline;
         try {
-            pipeline = StarPipelineCompiler.compile(node);
+            return place(StarPipelineCompiler.compile(node), mode, resident);
         } catch (Unsupported e) {
             return Placement.cpu("the GPU cannot run " + e.getMessage());
         }
+    }
+
+    /** Where {@code pipeline} (compiled for the GPU) runs under {@code mode} (not CPU). */
+    static Placement place(StarPipeline pipeline, BackendMode mode, Predicate<Column> resident) {
         if (mode == BackendMode.GPU) {
             return Placement.gpu("session backend is gpu");
         }
