@@ -122,8 +122,7 @@ final class AggregatePtx {
             for (int s = 0; s < slots.size(); s++) {
                 StarPipeline.Slot slot = slots.get(s);
                 String counts = rows.counts(slot, i);
-                String at = ptx.b64();
-                ptx.op("mad.lo.s64 %s, %s, 16, %s", at, rows.group[i], slotBases[s]);
+                String at = ptx.address(slotBases[s], rows.group[i], 16);
                 String v = slot.register() < 0 ? null : rows.value[slot.register()][i];
                 String w0 = v;
                 String w1 = null;
@@ -183,8 +182,7 @@ final class AggregatePtx {
                     ptx.op("mov.b64 %s, 0", w1);
                 }
                 reduceWarp(slot.kind(), w0, w1);
-                String at = ptx.b64();
-                ptx.op("mad.lo.s64 %s, %s, 16, %s", at, group, sharedSlots[s]);
+                String at = ptx.address(sharedSlots[s], group, 16);
                 foldPartial("shared", first, at, slot.kind(), w0, w1);
             }
             ptx.op("bra %s", top);
@@ -201,8 +199,7 @@ final class AggregatePtx {
             ptx.op("mov.b64 %s, 0", zero);
             int slot = s;
             ptx.strided(tid, ntid, groups, g -> {
-                String at = ptx.b64();
-                ptx.op("mad.lo.s64 %s, %s, 16, %s", at, g, sharedSlots[slot]);
+                String at = ptx.address(sharedSlots[slot], g, 16);
                 ptx.op("st.shared.b64 [%s], %s", at, identity);
                 ptx.op("st.shared.b64 [%s+8], %s", at, zero);
             });
@@ -241,8 +238,7 @@ final class AggregatePtx {
     void initCounters(String[] counterSlots, String tid, String ntid, String entries) {
         for (String base : counterSlots) {
             ptx.strided(tid, ntid, entries, e -> {
-                String at = ptx.b64();
-                ptx.op("mad.lo.s64 %s, %s, 4, %s", at, e, base);
+                String at = ptx.address(base, e, 4);
                 ptx.op("st.shared.b32 [%s], 0", at);
             });
         }
