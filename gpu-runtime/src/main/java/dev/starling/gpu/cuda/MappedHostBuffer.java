@@ -3,7 +3,6 @@ package dev.starling.gpu.cuda;
 import java.lang.foreign.MemorySegment;
 import jcuda.Pointer;
 import jcuda.driver.CUdeviceptr;
-import jcuda.driver.CUpointer_attribute;
 import jcuda.driver.JCudaDriver;
 
 /**
@@ -12,9 +11,8 @@ import jcuda.driver.JCudaDriver;
  */
 public final class MappedHostBuffer implements AutoCloseable {
     private final Pointer host = new Pointer();
-    private final CUdeviceptr device = new CUdeviceptr();
+    private final DevicePointer device = new DevicePointer();
     private final MemorySegment segment;
-    private final long address;
     private final long bytes;
     private boolean closed;
 
@@ -24,10 +22,6 @@ public final class MappedHostBuffer implements AutoCloseable {
         Cuda.check(JCudaDriver.cuMemHostAlloc(host, bytes, JCudaDriver.CU_MEMHOSTALLOC_DEVICEMAP),
                 "cuMemHostAlloc(" + bytes + " bytes, mapped)");
         Cuda.check(JCudaDriver.cuMemHostGetDevicePointer(device, host, 0), "cuMemHostGetDevicePointer");
-        long[] at = new long[1];
-        Cuda.check(JCudaDriver.cuPointerGetAttribute(Pointer.to(at), CUpointer_attribute.CU_POINTER_ATTRIBUTE_DEVICE_POINTER,
-                device), "cuPointerGetAttribute");
-        address = at[0];
         // a ByteBuffer view stops at 2 GB, so the segment is made from the address it starts at
         long start = MemorySegment.ofBuffer(host.getByteBuffer(0, 1)).address();
         segment = MemorySegment.ofAddress(start).reinterpret(bytes);
@@ -45,7 +39,7 @@ public final class MappedHostBuffer implements AutoCloseable {
 
     /** The same, as the number a kernel parameter passes. */
     public long address() {
-        return address;
+        return device.address();
     }
 
     public long bytes() {
