@@ -3,9 +3,9 @@ package dev.starling.gpu;
 import dev.starling.exec.QueryContext;
 import dev.starling.exec.accel.Accelerator;
 import dev.starling.exec.accel.BackendMode;
-import dev.starling.exec.accel.Settings;
 import dev.starling.exec.accel.BuildRunner;
 import dev.starling.exec.accel.Placement;
+import dev.starling.exec.accel.Settings;
 import dev.starling.exec.plan.AggregateNode;
 import dev.starling.exec.plan.PlanNode;
 import dev.starling.exec.vector.Batch;
@@ -42,13 +42,13 @@ import org.slf4j.LoggerFactory;
 public final class GpuBackend implements Accelerator, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(GpuBackend.class);
     private static final String KERNELS = "star_pipeline";
+    private static final long CONFLICT_SAMPLE_ROWS = 1 << 21;
 
     private final GpuDevice device;
     private final GpuColumnCache cache;
     private final ReentrantLock lock = new ReentrantLock();
     private volatile RunStats lastRun;
     private final java.util.concurrent.atomic.AtomicLong runs = new java.util.concurrent.atomic.AtomicLong();
-    private static final long CONFLICT_SAMPLE_ROWS = 1 << 21;
     /** Per column and window, its conflicts as stored (estimated once per column version). */
     private final Map<ColumnKey, ConflictStatistics> storedConflicts = new HashMap<>();
     private final ReferenceQueue<Column> collected = new ReferenceQueue<>();
