@@ -41,7 +41,6 @@ final class PipelineInputs implements AutoCloseable {
 
     private final GpuDevice device;
     private final DeviceArrays arrays;
-    private final DeviceMemory memory;
     private final List<SplitTable> splitTables = new ArrayList<>();
     private long hostTableBytes;
     private final List<GpuColumnCache.Lease<?>> leases = new ArrayList<>();
@@ -62,7 +61,6 @@ final class PipelineInputs implements AutoCloseable {
     private PipelineInputs(GpuDevice device, StarPipeline pipeline) {
         this.device = device;
         this.pipeline = pipeline;
-        this.memory = device.memory();
         this.arrays = new DeviceArrays(device.memory());
     }
 
@@ -174,13 +172,14 @@ final class PipelineInputs implements AutoCloseable {
             uploadedBytes += t.bytes();
             return new StarKernelInput.HashTable(t.address(), 0, 0, table.shift());
         } catch (GpuOutOfMemoryException e) {
+            DeviceMemory memory = device.memory();
             long onDevice = Math.max(0, memory.available(bytes) - memory.budget() / HYBRID_RESERVE);
             SplitTable split = SplitTable.place(device, table.slots(), table.shift(), onDevice, SplitTable.Layout.CONTIGUOUS);
             splitTables.add(split);
             uploadedBytes += split.slotsOnDevice() * 16;
             hostTableBytes += bytes - split.slotsOnDevice() * 16;
-            return split.contiguous() ? new StarKernelInput.HashTable(split.deviceAddress(), 0, 0, table.shift())
-                    : new StarKernelInput.HashTable(split.deviceAddress(), split.hostAddress(), split.split(), table.shift());
+            // in one range the host address is 0: the kernel reads every slot as a device one
+            return new StarKernelInput.HashTable(split.deviceAddress(), split.hostAddress(), split.split(), table.shift());
         }
     }
 
@@ -236,7 +235,7 @@ final class PipelineInputs implements AutoCloseable {
     StarKernelInput.Clones leaseCloneLayout(GpuColumnCache cache, int c, long referencedRows, CloneSpec spec) {
         Table fact = pipeline.fact();
         GpuColumnCache.Lease<DeviceCloneLayout> lease = cache.leaseDerived(fact, c, spec, column -> DeviceCloneLayout.build(
-                memory, ColumnCodes.of(column, referencedRows), spec,
+                device.memory(), ColumnCodes.of(column, referencedRows), spec,
                 fact.name() + "." + column.name() + " clone layout (" + spec + ")"));
         leases.add(lease);
         DeviceCloneLayout layout = lease.value();
