@@ -2,6 +2,7 @@ package dev.starling.gpu.hybrid;
 
 import dev.starling.gpu.cuda.Cuda;
 import dev.starling.gpu.cuda.DeviceBuffer;
+import dev.starling.gpu.cuda.DevicePointer;
 import dev.starling.gpu.cuda.GpuDevice;
 import dev.starling.gpu.cuda.GpuException;
 import dev.starling.gpu.cuda.MappedHostBuffer;
@@ -58,13 +59,13 @@ public final class SplitTable implements AutoCloseable {
             try {
                 MappedRange range = MappedRange.create(device, bytes, deviceBytes);
                 try {
-                    Cuda.check(JCudaDriver.cuMemcpyHtoD(range.base(), Pointer.to(slots), bytes), "cuMemcpyHtoD");
+                    Cuda.check(JCudaDriver.cuMemcpyHtoD(DevicePointer.at(range.base()), Pointer.to(slots), bytes), "cuMemcpyHtoD");
                 } catch (RuntimeException e) {
                     range.close();
                     throw e;
                 }
                 long count = slots.length / 2;
-                return new SplitTable(device, new AutoCloseable[] {range}, range.base().address(), 0, count,
+                return new SplitTable(device, new AutoCloseable[] {range}, range.base(), 0, count,
                         range.deviceBytes() / 16, shift);
             } catch (GpuException e) {
                 LOG.info("one address range over device and host memory refused ({}): using two ranges", e.getMessage());
