@@ -39,6 +39,8 @@ public final class GpuDevice implements AutoCloseable {
     private final int warpSize;
     private final int computeCapability;
     private final DeviceMemory memory;
+    /** Pinned host memory kept for the host parts of mapped ranges: {@code starling.gpu.pinned_keep} bytes (default 4 GiB). */
+    private final PinnedChunks pinned = new PinnedChunks(Long.getLong("starling.gpu.pinned_keep", 4L << 30));
     private final Map<String, CUmodule> modules = new HashMap<>();
     /** Generated kernels by their PTX, least recently used first. */
     private final LinkedHashMap<String, Compiled> compiled = new LinkedHashMap<>(16, 0.75f, true);
@@ -184,6 +186,11 @@ public final class GpuDevice implements AutoCloseable {
         Cuda.check(JCudaDriver.cuCtxSynchronize(), "kernel " + after);
     }
 
+    /** The pool of pinned host memory chunks for mapped ranges. */
+    public PinnedChunks pinnedChunks() {
+        return pinned;
+    }
+
     public DeviceMemory memory() {
         return memory;
     }
@@ -235,6 +242,7 @@ public final class GpuDevice implements AutoCloseable {
         }
         closed = true;
         makeCurrent();
+        pinned.close();
         for (CUmodule m : modules.values()) {
             JCudaDriver.cuModuleUnload(m);
         }

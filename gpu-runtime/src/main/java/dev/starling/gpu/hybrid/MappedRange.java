@@ -2,19 +2,19 @@ package dev.starling.gpu.hybrid;
 
 import dev.starling.gpu.cuda.GpuDevice;
 import dev.starling.gpu.cuda.VirtualMemory;
-import java.util.ArrayList;
-import java.util.List;
 
 /**
  * One contiguous device address range over device memory followed by pinned host memory, through
  * CUDA virtual memory management (reserve a range, create a device and a host allocation, map
  * both, grant the device access): kernels index it as one array and each page is read where it
- * lives. The device part counts against the memory budget. Drivers before CUDA 12.2 refuse host
+ * lives. The device part counts against the memory budget; the host part is chunks of the
+ * device's pool of pinned host memory, given back on close. Drivers before CUDA 12.2 refuse host
  * allocations here: {@link #create} then throws and the caller falls back to two ranges.
  */
 final class MappedRange implements AutoCloseable {
     private final GpuDevice device;
-    private final List<Long> handles = new ArrayList<>();
+    private long deviceHandle;
+    private long[] hostChunks = new long[0];
     private long base;
     private long reserved;
     private long mapped;
@@ -44,27 +44,26 @@ final class MappedRange implements AutoCloseable {
         device.makeCurrent();
         int ordinal = device.ordinal();
         long deviceGrain = VirtualMemory.granularity(VirtualMemory.ON_DEVICE, ordinal);
-        long hostGrain = VirtualMemory.granularity(VirtualMemory.ON_HOST, 0);
+        long chunk = device.pinnedChunks().chunkBytes();
         deviceBytes = Math.min(wanted, bytes) / deviceGrain * deviceGrain;
-        long hostBytes = (bytes - deviceBytes + hostGrain - 1) / hostGrain * hostGrain;
-        long alignment = Math.max(deviceGrain, hostGrain);
-        long total = (deviceBytes + hostBytes + alignment - 1) / alignment * alignment;
+        int chunks = (int) ((bytes - deviceBytes + chunk - 1) / chunk);
+        long alignment = Math.max(deviceGrain, chunk);
+        long total = (deviceBytes + chunks * chunk + alignment - 1) / alignment * alignment;
         base = VirtualMemory.reserve(total, alignment);
         reserved = total;
         if (deviceBytes > 0) {
-            device.memory().charge(deviceBytes, "hybrid table, device part");
+            device.memory().charge(deviceBytes, "mapped range, device part");
             charged = deviceBytes;
-            mapPart(VirtualMemory.ON_DEVICE, ordinal, 0, deviceBytes);
+            deviceHandle = VirtualMemory.create(deviceBytes, VirtualMemory.ON_DEVICE, ordinal);
+            VirtualMemory.map(base, deviceBytes, deviceHandle);
+            mapped = deviceBytes;
         }
-        mapPart(VirtualMemory.ON_HOST, 0, deviceBytes, total - deviceBytes);
-        VirtualMemory.grantReadWrite(base, total, ordinal);
-    }
-
-    private void mapPart(int location, int id, long offset, long bytes) {
-        long handle = VirtualMemory.create(bytes, location, id);
-        handles.add(handle);
-        VirtualMemory.map(base + offset, bytes, handle);
-        mapped = offset + bytes;
+        hostChunks = device.pinnedChunks().take(chunks);
+        for (long h : hostChunks) {
+            VirtualMemory.map(base + mapped, chunk, h);
+            mapped += chunk;
+        }
+        VirtualMemory.grantReadWrite(base, mapped, ordinal);
     }
 
     /** Where the range starts. */
@@ -84,14 +83,16 @@ final class MappedRange implements AutoCloseable {
             if (mapped > 0) {
                 VirtualMemory.unmap(base, mapped);
             }
-            for (long h : handles) {
-                VirtualMemory.release(h);
+            if (deviceHandle != 0) {
+                VirtualMemory.release(deviceHandle);
             }
+            device.pinnedChunks().give(hostChunks);
             if (reserved > 0) {
                 VirtualMemory.free(base, reserved);
             }
         } finally {
-            handles.clear();
+            deviceHandle = 0;
+            hostChunks = new long[0];
             mapped = 0;
             reserved = 0;
             if (charged > 0) {
