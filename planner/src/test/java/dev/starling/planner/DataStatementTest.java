@@ -101,14 +101,19 @@ class DataStatementTest {
             db.query("SET clone_layouts = on");
             db.query("SET clone_budget = 2.5");
             db.query("SET clone_window TO 16");
-            assertEquals(new Settings(dev.starling.exec.accel.BackendMode.GPU, Settings.CloneChoice.ON, 2.5, 16), db.settings());
+            db.query("SET oversized_join = partitioned");
+            assertEquals(new Settings(dev.starling.exec.accel.BackendMode.GPU, Settings.CloneChoice.ON, 2.5, 16,
+                    Settings.OversizedJoin.PARTITIONED), db.settings());
             StarlingSqlException e = assertThrows(StarlingSqlException.class, () -> db.query("SET parallelism = 4"));
             assertEquals("line 1, column 5: unknown setting 'parallelism': the settings are: backend, clone_layouts, "
-                    + "clone_budget, clone_window", e.getMessage());
+                    + "clone_budget, clone_window, oversized_join", e.getMessage());
             e = assertThrows(StarlingSqlException.class, () -> db.query("SET clone_budget = 0.5"));
             assertEquals("line 1, column 20: clone_budget must be between 1 and 64 entries per value, not 0.5", e.getMessage());
             e = assertThrows(StarlingSqlException.class, () -> db.query("SET clone_layouts = sometimes"));
-            assertEquals("line 1, column 21: clone_layouts must be auto, on or off, not 'sometimes'", e.getMessage());
+            assertEquals("line 1, column 21: clone_layouts must be one of auto, on, off, not 'sometimes'", e.getMessage());
+            e = assertThrows(StarlingSqlException.class, () -> db.query("SET oversized_join = spill"));
+            assertEquals("line 1, column 22: oversized_join must be one of auto, hybrid, partitioned, not 'spill'",
+                    e.getMessage());
             assertEquals(2.5, db.settings().cloneBudget(), "a refused SET changes nothing");
         }
     }
