@@ -16,7 +16,9 @@ import dev.starling.gpu.clone.ConflictStatistics;
 import dev.starling.gpu.cuda.GpuDevice;
 import dev.starling.gpu.cuda.GpuException;
 import dev.starling.gpu.cuda.GpuOutOfMemoryException;
+import dev.starling.gpu.hybrid.OversizedJoinModel;
 import dev.starling.gpu.pipeline.CloneChoice;
+import dev.starling.gpu.pipeline.DimensionHashTable;
 import dev.starling.gpu.pipeline.PipelineRun;
 import dev.starling.gpu.pipeline.RunStats;
 import dev.starling.gpu.pipeline.StarAggregateRun;
@@ -27,7 +29,9 @@ import dev.starling.gpu.pipeline.Unsupported;
 import dev.starling.storage.Column;
 import dev.starling.storage.Table;
 import java.lang.ref.ReferenceQueue;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.locks.ReentrantLock;
@@ -107,15 +111,46 @@ public final class GpuBackend implements Accelerator, AutoCloseable {
             return Placement.cpu("the GPU cannot run " + e.getMessage());
         }
         Placement placement = GpuPlacement.place(pipeline, settings.backend(), cache::isResident);
-        String clones = placement.accelerated() ? cloneChoice(pipeline, settings).reason() : "";
-        return clones.isEmpty() ? placement : Placement.gpu(placement.reason() + "; " + clones);
+        if (!placement.accelerated()) {
+            return placement;
+        }
+        List<String> reasons = new ArrayList<>(List.of(placement.reason()));
+        reasons.addAll(oversizedJoins(pipeline, settings));
+        String clones = cloneChoice(pipeline, settings).reason();
+        if (!clones.isEmpty()) {
+            reasons.add(clones);
+        }
+        return Placement.gpu(String.join("; ", reasons));
+    }
+
+    /**
+     * For each hash join whose table would not fit the budget beside the fact columns and the
+     * dimensions' group contributions, how it would run and why (the run decides again with the
+     * sizes it meets).
+     */
+    private List<String> oversizedJoins(StarPipeline pipeline, Settings settings) {
+        long contributions = pipeline.dimensions().stream().mapToLong(d -> 4 * d.range()).sum();
+        long left = Math.max(0, device.memory().budget() - GpuPlacement.factBytes(pipeline) - contributions);
+        List<String> out = new ArrayList<>();
+        for (int d = 0; d < pipeline.dimensions().size(); d++) {
+            StarPipeline.Dimension dim = pipeline.dimensions().get(d);
+            long bytes = DimensionHashTable.bytesFor(dim.range());
+            if (dim.hashed() && bytes > left) {
+                Settings.OversizedJoin mode = pipeline.probeKeyColumn(d) < 0 ? Settings.OversizedJoin.HYBRID
+                        : settings.oversizedJoin();
+                out.add("dimension " + d + ": " + OversizedJoinModel.choose(mode, pipeline.fact().rowCount(), dim.range(),
+                        bytes, left).reason());
+            }
+        }
+        return out;
     }
 
     @Override
     public Optional<Batch> aggregate(AggregateNode node, BuildRunner builds, QueryContext ctx) {
         try {
             StarPipeline pipeline = StarPipelineCompiler.compile(node);
-            return runOnDevice(new StarAggregateRun(device, cache, pipeline, cloneChoice(pipeline, ctx.settings())), builds, ctx);
+            return runOnDevice(new StarAggregateRun(device, cache, pipeline, cloneChoice(pipeline, ctx.settings()),
+                    ctx.settings().oversizedJoin()), builds, ctx);
         } catch (Unsupported e) {
             return Optional.empty();
         }
@@ -152,7 +187,8 @@ public final class GpuBackend implements Accelerator, AutoCloseable {
     @Override
     public Optional<Batch> rows(PlanNode top, BuildRunner builds, QueryContext ctx) {
         try {
-            return runOnDevice(new StarRowsRun(device, cache, StarPipelineCompiler.compileRows(top)), builds, ctx);
+            return runOnDevice(new StarRowsRun(device, cache, StarPipelineCompiler.compileRows(top),
+                    ctx.settings().oversizedJoin()), builds, ctx);
         } catch (Unsupported e) {
             return Optional.empty();
         }

@@ -78,15 +78,22 @@ public final class GpuPlacement {
             return Placement.cpu(groups + " groups from fact columns for " + fact.rowCount()
                     + " fact rows: reading them back and finishing them on the CPU costs more than the GPU saves");
         }
-        long bytes = 0;
         long toMove = 0;
         for (int c : pipeline.factColumns()) {
             Column column = fact.column(c);
-            long b = fact.rowCount() * (column.physical().width + (column.stats().nulls() > 0 ? 1 : 0));
-            bytes += b;
-            toMove += resident.test(column) ? 0 : b;
+            toMove += resident.test(column) ? 0 : columnBytes(fact, column);
         }
         return Placement.gpu(String.format("%d fact rows, %.0f MB of fact columns, %.0f MB not yet resident",
-                fact.rowCount(), bytes / 1e6, toMove / 1e6));
+                fact.rowCount(), factBytes(pipeline) / 1e6, toMove / 1e6));
+    }
+
+    /** Bytes of the fact columns {@code pipeline} reads, in device memory. */
+    static long factBytes(StarPipeline pipeline) {
+        Table fact = pipeline.fact();
+        return pipeline.factColumns().stream().mapToLong(c -> columnBytes(fact, fact.column(c))).sum();
+    }
+
+    private static long columnBytes(Table fact, Column column) {
+        return fact.rowCount() * (column.physical().width + (column.stats().nulls() > 0 ? 1 : 0));
     }
 }

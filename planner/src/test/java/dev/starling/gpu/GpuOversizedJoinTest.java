@@ -9,7 +9,9 @@ import dev.starling.exec.QueryContext;
 import dev.starling.exec.QueryResult;
 import dev.starling.exec.accel.BackendMode;
 import dev.starling.exec.accel.Settings;
+import dev.starling.exec.plan.AggregateNode;
 import dev.starling.exec.plan.PlanNode;
+import dev.starling.planner.PlanNodes;
 import dev.starling.planner.SqlPlanner;
 import dev.starling.storage.Catalog;
 import dev.starling.storage.ColumnSchema;
@@ -21,40 +23,72 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * On the GPU host: a hash join whose table does not fit the device memory budget (32 MB, against
- * 24 MB of fact columns and a 16 MB table, filtered on the build side or not) runs on the GPU with
- * a hybrid table, most of its slots in host memory read over the link, and answers as the CPU
- * backend does; device memory returns to its baseline.
+ * On the GPU host: a hash join whose table does not fit the device memory budget (52 MB, against
+ * 24 MB of fact columns, 8 MB of dimension arrays and a 32 MB table, filtered on the build side or
+ * not) runs on the GPU,
+ * with a hybrid table (most of its slots in host memory read over the link) or partitioned (both
+ * sides partitioned, partitions spilled to host memory), and answers as the CPU backend does;
+ * device memory returns to its baseline. EXPLAIN says which the model picks and why.
  */
 @Tag("gpu")
-class GpuHybridJoinTest {
-    private static final int DIMENSION_ROWS = 300_000;
+class GpuOversizedJoinTest {
+    private static final String GROUPED =
+            "SELECT h.name, COUNT(*), SUM(f.amt), SUM(h.weight) FROM f JOIN h ON f.k = h.code GROUP BY h.name";
+    private static final int DIMENSION_ROWS = 600_000;
+    private static final long BUDGET = 52 << 20;
     private static final int FACT_ROWS = 2_000_000;
 
     @ParameterizedTest
-    @ValueSource(strings = {
-        "SELECT h.name, COUNT(*), SUM(f.amt), SUM(h.weight) FROM f JOIN h ON f.k = h.code GROUP BY h.name",
-        "SELECT COUNT(*), SUM(f.amt) FROM f JOIN h ON f.k = h.code WHERE h.weight >= 10"
+    @CsvSource({
+        "HYBRID, '" + GROUPED + "'",
+        "HYBRID, 'SELECT COUNT(*), SUM(f.amt) FROM f JOIN h ON f.k = h.code WHERE h.weight >= 10'",
+        "PARTITIONED, '" + GROUPED + "'",
+        "PARTITIONED, 'SELECT COUNT(*), SUM(f.amt) FROM f JOIN h ON f.k = h.code WHERE h.weight >= 10'"
     })
-    void aHashTablePastTheBudgetIsHybrid(String sql) {
-        GpuBackend gpu = GpuBackend.detect(0, 32 << 20).orElse(null);
+    void aHashTablePastTheBudgetRunsOnTheGpu(Settings.OversizedJoin mode, String sql) {
+        GpuBackend gpu = GpuBackend.detect(0, BUDGET).orElse(null);
         assumeTrue(gpu != null, "no GPU");
         Catalog catalog = Catalog.inMemory();
         data(catalog);
         PlanNode plan = new SqlPlanner(catalog).plan(sql).plan();
+        Settings settings = Settings.DEFAULT.withBackend(BackendMode.GPU).with("oversized_join", mode.name());
         try (gpu; Executor cpu = new Executor(4, catalog); Executor withGpu = new Executor(4, catalog, gpu)) {
             QueryResult expected = cpu.collect(plan);
-            QueryResult actual = withGpu.collect(plan, new QueryContext(Settings.DEFAULT.withBackend(BackendMode.GPU)));
+            QueryResult actual = withGpu.collect(plan, new QueryContext(settings));
             assertEquals(sorted(expected), sorted(actual));
             assertEquals(1, gpu.runs(), "the join ran on the GPU");
-            assertTrue(gpu.lastRun().hostTableBytes() > 8 << 20, "most of the table stayed on the host: "
-                    + gpu.lastRun().hostTableBytes());
+            if (mode == Settings.OversizedJoin.HYBRID) {
+                assertTrue(gpu.lastRun().hostTableBytes() >= 4 << 20, "part of the table stayed on the host: "
+                        + gpu.lastRun().hostTableBytes());
+            } else {
+                assertEquals(1, gpu.lastRun().partitionedJoins(), "the join ran partitioned");
+                assertTrue(gpu.lastRun().spilledBytes() > 0, "partitions spilled to host memory");
+            }
             assertEquals(0, gpu.device().memory().used() - gpu.columnCache().residentBytes(),
                     "device memory back to its baseline");
+        }
+    }
+
+    @Test
+    void explainSaysHowAnOversizedJoinRuns() {
+        GpuBackend gpu = GpuBackend.detect(0, BUDGET).orElse(null);
+        assumeTrue(gpu != null, "no GPU");
+        Catalog catalog = Catalog.inMemory();
+        data(catalog);
+        try (gpu) {
+            AggregateNode aggregate = PlanNodes.all(new SqlPlanner(catalog).plan(GROUPED).plan(), AggregateNode.class).get(0);
+            Settings settings = Settings.DEFAULT.withBackend(BackendMode.GPU);
+            String auto = gpu.place(aggregate, settings).reason();
+            assertTrue(auto.contains("past the budget: ") && auto.contains(" join (predicted faster"), auto);
+            for (String mode : List.of("hybrid", "partitioned")) {
+                String forced = gpu.place(aggregate, settings.with("oversized_join", mode)).reason();
+                assertTrue(forced.contains(mode + " join (oversized_join = " + mode), forced);
+            }
         }
     }
 

@@ -51,7 +51,7 @@ public record CloneChoice(AccessMode mode, int factColumn, int dimension, CloneS
             }
             mode = AccessMode.READ;
             dimension = code(pipeline, probe + 3);
-            c = pipeline.factColumns().get(code(pipeline, definition(pipeline, code(pipeline, probe + 2)) + 2));
+            c = pipeline.factColumns().get(code(pipeline, pipeline.definition(code(pipeline, probe + 2)) + 2));
             ColumnStats stats = pipeline.fact().column(c).stats();
             cardinality = pipeline.dimensions().get(dimension).range() + (stats == null || stats.nulls() > 0 ? 1 : 0);
             tableBytes = 4;
@@ -113,22 +113,9 @@ public record CloneChoice(AccessMode mode, int factColumn, int dimension, CloneS
                     || pipeline.dimensions().get(code[pc + 3]).hashed()) {
                 continue;
             }
-            int loaded = definition(pipeline, code[pc + 2]);
+            int loaded = pipeline.definition(code[pc + 2]);
             if (loaded >= 0 && Opcode.values()[code[loaded] & 0xff] == Opcode.LOAD_FACT
                     && pipeline.fact().column(pipeline.factColumns().get(code[loaded + 2])).isDenseCoded()) {
-                return pc;
-            }
-        }
-        return -1;
-    }
-
-    /** The program position of the instruction that writes {@code register}, else -1. */
-    private static int definition(StarPipeline pipeline, int register) {
-        int[] code = pipeline.code();
-        for (int pc = 0; pc < code.length; pc += 4) {
-            Opcode op = Opcode.values()[code[pc] & 0xff];
-            boolean writes = op != Opcode.PROBE && op != Opcode.FILTER && op != Opcode.GROUP_KEY;
-            if (writes && code[pc + 1] == register) {
                 return pc;
             }
         }

@@ -22,7 +22,7 @@ public final class DimensionHashTable {
 
     /** The table over the first {@code rows} keys, or empty when a key repeats (a join that would multiply rows). */
     public static Optional<DimensionHashTable> build(Vector keys, int rows) {
-        int capacity = Integer.highestOneBit(Math.max(8, rows) * 2 - 1) << 1;
+        int capacity = (int) capacity(rows);
         int shift = 64 - Integer.numberOfTrailingZeros(capacity);
         long[] slots = new long[capacity * 2];
         for (int s = 0; s < capacity; s++) {
@@ -46,6 +46,16 @@ public final class DimensionHashTable {
             slots[2 * s + 1] = r;
         }
         return Optional.of(new DimensionHashTable(slots, shift));
+    }
+
+    /** Slots of the table over {@code rows} keys: a power of two, at most half full. */
+    static long capacity(long rows) {
+        return Long.highestOneBit(Math.max(8, rows) * 2 - 1) << 1;
+    }
+
+    /** Bytes of the table over {@code rows} keys. */
+    public static long bytesFor(long rows) {
+        return capacity(rows) * 16;
     }
 
     /** The slots as (key, row) pairs of longs, as uploaded. */

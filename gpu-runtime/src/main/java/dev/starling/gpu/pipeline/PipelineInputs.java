@@ -1,6 +1,7 @@
 package dev.starling.gpu.pipeline;
 
 import dev.starling.exec.accel.BuildRunner;
+import dev.starling.exec.accel.Settings.OversizedJoin;
 import dev.starling.exec.eval.ExprCompiler;
 import dev.starling.exec.vector.Batch;
 import dev.starling.exec.vector.Vector;
@@ -12,8 +13,10 @@ import dev.starling.gpu.clone.DeviceCloneLayout;
 import dev.starling.gpu.cuda.DeviceBuffer;
 import dev.starling.gpu.cuda.DeviceMemory;
 import dev.starling.gpu.cuda.GpuOutOfMemoryException;
-import dev.starling.gpu.hybrid.SplitTable;
 import dev.starling.gpu.cuda.GpuDevice;
+import dev.starling.gpu.hybrid.OversizedJoinModel;
+import dev.starling.gpu.hybrid.PartitionedJoin;
+import dev.starling.gpu.hybrid.SplitTable;
 import dev.starling.storage.Column;
 import dev.starling.storage.Table;
 import java.nio.ByteBuffer;
@@ -24,6 +27,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.IntBinaryOperator;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * What a star pipeline's kernel reads, in device memory: the fact columns and the referenced key
@@ -32,17 +37,21 @@ import java.util.function.IntBinaryOperator;
  * frees the arrays, including any the run allocated through {@link #arrays()}.
  */
 final class PipelineInputs implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(PipelineInputs.class);
     private final StarPipeline pipeline;
-    /**
-     * A hybrid hash table keeps this share of the budget (1/n) free for what the run allocates after
-     * it (dimension columns, aggregate states).
-     */
-    private static final long HYBRID_RESERVE = 8;
+    /** Bytes a run's small arrays (program, descriptors, constants, status) take at most after its hash tables. */
+    private static final long SMALL_ARRAYS = 1 << 20;
 
     private final GpuDevice device;
     private final DeviceArrays arrays;
+    private final OversizedJoin oversized;
+    /** Device memory the run allocates after the hash tables: its own, the dimension columns, small arrays. */
+    private long reserve;
     private final List<SplitTable> splitTables = new ArrayList<>();
     private long hostTableBytes;
+    private int partitionedJoins;
+    private long spilledBytes;
+    private long placeNanos;
     private final List<GpuColumnCache.Lease<?>> leases = new ArrayList<>();
     private final List<StarKernelInput.Column> fact = new ArrayList<>();
     private final List<StarKernelInput.Key> keys = new ArrayList<>();
@@ -58,9 +67,10 @@ final class PipelineInputs implements AutoCloseable {
         }
     }
 
-    private PipelineInputs(GpuDevice device, StarPipeline pipeline) {
+    private PipelineInputs(GpuDevice device, StarPipeline pipeline, OversizedJoin oversized) {
         this.device = device;
         this.pipeline = pipeline;
+        this.oversized = oversized;
         this.arrays = new DeviceArrays(device.memory());
     }
 
@@ -100,12 +110,19 @@ final class PipelineInputs implements AutoCloseable {
 
     /**
      * Leases and uploads everything; {@code contribution} gives built row r of dimension d's part of
-     * the group id. Throws {@link Unsupported} (having freed what it took) when a hashed
-     * dimension's keys repeat.
+     * the group id; {@code oversized} how a hash join whose table is past the budget runs, and
+     * {@code later} the device memory the run allocates after these inputs (aggregate states,
+     * output buffers), which a table past the budget leaves free. Throws {@link Unsupported}
+     * (having freed what it took) when a hashed dimension's keys repeat.
      */
     static PipelineInputs upload(GpuDevice device, GpuColumnCache cache, StarPipeline pipeline, List<Batch> dimRows,
-                                 Map<Integer, Referenced> referenced, IntBinaryOperator contribution) throws Unsupported {
-        PipelineInputs in = new PipelineInputs(device, pipeline);
+                                 Map<Integer, Referenced> referenced, IntBinaryOperator contribution,
+                                 OversizedJoin oversized, long later) throws Unsupported {
+        PipelineInputs in = new PipelineInputs(device, pipeline, oversized);
+        in.reserve = later + SMALL_ARRAYS;
+        for (StarPipeline.DimColumn dc : pipeline.dimColumns()) {
+            in.reserve += dimRows.get(dc.dimension()).rows() * 9L;
+        }
         try {
             in.leaseColumns(cache, referenced);
             in.uploadDimensions(dimRows, contribution);
@@ -152,7 +169,9 @@ final class PipelineInputs implements AutoCloseable {
             if (table.isEmpty()) {
                 throw new Unsupported("the build side of hash join " + d + " has duplicate keys");
             }
-            dims.add(new StarKernelInput.Dimension(b.address(), byPosition.length, place(d, table.get()), -1, null));
+            long start = System.nanoTime();
+            dims.add(new StarKernelInput.Dimension(b.address(), byPosition.length, place(d, table.get(), rows), -1, null));
+            placeNanos += System.nanoTime() - start;
         }
         for (StarPipeline.DimColumn dc : pipeline.dimColumns()) {
             dimColumns.add(dimColumn(dc, dimRows.get(dc.dimension())));
@@ -160,12 +179,14 @@ final class PipelineInputs implements AutoCloseable {
     }
 
     /**
-     * Dimension {@code d}'s hash table in device memory, or, when the budget cannot hold it, a
-     * hybrid table: as many slots on the device as leave {@link #HYBRID_RESERVE} of the budget for
-     * the rest of the run, the others in host memory the kernel reads over the link; in one address
-     * range where the driver allows it (the kernel cannot tell), else in two.
+     * Dimension {@code d}'s hash table in device memory, or, when the budget cannot hold it, as
+     * {@link OversizedJoinModel} chooses: a partitioned join's matches (when the probe key is a fact
+     * column as stored), or a hybrid table: as many slots on the device as leave {@link #reserve}
+     * for the rest of the run, the others in host memory the
+     * kernel reads over the link; in one address range where the driver allows it (the kernel
+     * cannot tell), else in two.
      */
-    private StarKernelInput.HashTable place(int d, DimensionHashTable table) {
+    private StarKernelInput.HashTable place(int d, DimensionHashTable table, Batch rows) {
         long bytes = table.slots().length * 8L;
         try {
             DeviceBuffer t = arrays.upload(table.slots(), "dimension " + d + " hash table");
@@ -173,14 +194,43 @@ final class PipelineInputs implements AutoCloseable {
             return new StarKernelInput.HashTable(t.address(), 0, 0, table.shift());
         } catch (GpuOutOfMemoryException e) {
             DeviceMemory memory = device.memory();
-            long onDevice = Math.max(0, memory.available(bytes) - memory.budget() / HYBRID_RESERVE);
-            SplitTable split = SplitTable.place(device, table.slots(), table.shift(), onDevice, SplitTable.Layout.CONTIGUOUS);
+            long left = Math.max(0, memory.available(bytes) - reserve);
+            int probeKey = pipeline.probeKeyColumn(d);
+            OversizedJoinModel.Choice choice = OversizedJoinModel.choose(probeKey < 0 ? OversizedJoin.HYBRID : oversized,
+                    pipeline.fact().rowCount(), rows.rows(), bytes, left);
+            LOG.info("dimension {}: {}", d, choice.reason());
+            if (choice.partitioned()) {
+                try {
+                    return partitioned(d, rows, fact.get(probeKey), left);
+                } catch (GpuOutOfMemoryException tooLarge) {
+                    LOG.info("dimension {}: no partitioned join ({}): a hybrid table", d, tooLarge.getMessage());
+                }
+            }
+            SplitTable split = SplitTable.place(device, table.slots(), table.shift(), left, SplitTable.Layout.CONTIGUOUS);
             splitTables.add(split);
             uploadedBytes += split.slotsOnDevice() * 16;
             hostTableBytes += bytes - split.slotsOnDevice() * 16;
             // in one range the host address is 0: the kernel reads every slot as a device one
             return new StarKernelInput.HashTable(split.deviceAddress(), split.hostAddress(), split.split(), table.shift());
         }
+    }
+
+    /**
+     * Each fact row's build row of dimension {@code d}, found by a partitioned join of
+     * {@code probe} against its keys, in device memory (4 bytes a fact row: the join writes them
+     * at random, which host memory would take one small write at a time).
+     */
+    private StarKernelInput.HashTable partitioned(int d, Batch rows, StarKernelInput.Column probe, long left) {
+        long factRows = pipeline.fact().rowCount();
+        DeviceBuffer matches = arrays.allocate(4 * factRows, "dimension " + d + " matches");
+        Vector keys = rows.column(0);
+        PartitionedJoin.Stats s = PartitionedJoin.run(device, new PartitionedJoin.ProbeKeys(probe.values(),
+                probe.nulls(), probe.width(), factRows), new PartitionedJoin.BuildKeys(keys.longs(), keys.nulls(),
+                rows.rows()), left - matches.bytes(), matches);
+        partitionedJoins++;
+        spilledBytes += s.spilledBytes();
+        LOG.info("dimension {}: partitioned join {}", d, s);
+        return StarKernelInput.HashTable.matched(matches.address());
     }
 
     private DeviceBuffer upload(int[] values, String what) {
@@ -276,6 +326,20 @@ final class PipelineInputs implements AutoCloseable {
     /** Bytes of hash tables left in host memory (hybrid tables), which the kernel reads over the link. */
     long hostTableBytes() {
         return hostTableBytes;
+    }
+
+    /** Time spent placing hash tables built on the CPU: copying them, placing hybrid ones, or partitioned joins. */
+    double placeMillis() {
+        return placeNanos / 1e6;
+    }
+
+    /** How many hash joins ran partitioned, and the bytes of their partitions spilled to host memory. */
+    int partitionedJoins() {
+        return partitionedJoins;
+    }
+
+    long spilledBytes() {
+        return spilledBytes;
     }
 
     @Override

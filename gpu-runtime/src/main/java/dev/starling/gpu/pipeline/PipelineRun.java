@@ -1,6 +1,7 @@
 package dev.starling.gpu.pipeline;
 
 import dev.starling.exec.accel.BuildRunner;
+import dev.starling.exec.accel.Settings.OversizedJoin;
 import dev.starling.exec.vector.Batch;
 import dev.starling.gpu.cache.GpuColumnCache;
 import dev.starling.gpu.cuda.GpuDevice;
@@ -11,15 +12,18 @@ public abstract class PipelineRun {
     protected final GpuDevice device;
     protected final GpuColumnCache cache;
     protected final StarPipeline pipeline;
+    /** How a hash join whose table is past the device memory budget runs. */
+    protected final OversizedJoin oversized;
     /** Why the last run returned empty. */
     protected String declined = "";
     /** The last run's times and bytes. */
     protected RunStats stats;
 
-    protected PipelineRun(GpuDevice device, GpuColumnCache cache, StarPipeline pipeline) {
+    protected PipelineRun(GpuDevice device, GpuColumnCache cache, StarPipeline pipeline, OversizedJoin oversized) {
         this.device = device;
         this.cache = cache;
         this.pipeline = pipeline;
+        this.oversized = oversized;
     }
 
     public abstract Optional<Batch> run(BuildRunner builds);

@@ -66,7 +66,8 @@ final class RowProgramPtx {
         hashShift = new String[input.dimensions().size()];
         hashMask = new String[hashShift.length];
         for (int d = 0; d < hashShift.length; d++) {
-            if (input.dimensions().get(d).hashed()) {
+            StarKernelInput.Dimension dim = input.dimensions().get(d);
+            if (dim.hashed() && !dim.hash().matched()) {
                 hashShift[d] = ptx.b32();
                 hashMask[d] = ptx.b64();
                 ptx.op("cvt.u32.u64 %s, %s", hashShift[d], param.apply("dim" + d + "_shift"));
@@ -335,6 +336,10 @@ final class RowProgramPtx {
      */
     private void probeHash(int d, int key, int dim, int i) {
         String searching = nulls[key][i] == null ? alive[i] : ptx.and(alive[i], Ptx.not(nulls[key][i]));
+        if (input.dimensions().get(dim).hash().matched()) {
+            lookUpMatch(d, dim, searching, i);
+            return;
+        }
         String found = ptx.pred();
         String index = ptx.b64();
         String slot = ptx.b64();
@@ -361,6 +366,20 @@ final class RowProgramPtx {
         ptx.op("and.b64 %s, %s, %s", slot, slot, hashMask[dim]);
         ptx.op("bra %s", top);
         ptx.place(done);
+        alive[i] = ptx.and(searching, found);
+        contribute(dim, index, i);
+        value[d][i] = index;
+    }
+
+    /** As probeHash, the row's build row read from what the partitioned join left at the row (-1: none). */
+    private void lookUpMatch(int d, int dim, String searching, int i) {
+        String match = ptx.b32();
+        ptx.op("mov.b32 %s, -1", match);
+        ptx.opIf(searching, "ld.global.nc.s32 %s, [%s]", match, ptx.address(param.apply("dim" + dim + "_matches"), row[i], 4));
+        String found = ptx.pred();
+        ptx.op("setp.ge.s32 %s, %s, 0", found, match);
+        String index = ptx.b64();
+        ptx.op("cvt.s64.s32 %s, %s", index, match);
         alive[i] = ptx.and(searching, found);
         contribute(dim, index, i);
         value[d][i] = index;

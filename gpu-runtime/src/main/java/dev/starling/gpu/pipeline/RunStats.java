@@ -4,9 +4,12 @@ package dev.starling.gpu.pipeline;
  * What one GPU pipeline run did and where its time went: building the dimensions on the CPU,
  * preparing the group layout and dimension arrays, copying to the device (columns not yet
  * resident, dimension arrays), the aggregate kernel alone (CUDA events), and reading back and
- * decoding the groups; the bytes of fact columns the kernel reads (its floor at device
- * bandwidth), the bytes copied, the dense group count, and the bytes of hash tables left in host
- * memory (hybrid tables, read over the link).
+ * decoding the groups; of the copy time, the part placing hash tables (copying them, placing hybrid
+ * ones, or running partitioned joins); the bytes of fact columns the kernel reads (its floor at
+ * device bandwidth), the bytes copied, the dense group count, the bytes of hash tables left in host
+ * memory (hybrid tables, read over the link), how many hash joins ran partitioned and the bytes of
+ * their partitions and matches spilled to host memory.
  */
 public record RunStats(double buildMillis, double prepareMillis, double copyMillis, double kernelMillis,
-                       double decodeMillis, long factBytes, long uploadedBytes, long groups, long hostTableBytes) { }
+                       double decodeMillis, double tableMillis, long factBytes, long uploadedBytes, long groups,
+                       long hostTableBytes, int partitionedJoins, long spilledBytes) { }

@@ -1,6 +1,7 @@
 package dev.starling.gpu.pipeline;
 
 import dev.starling.exec.accel.BuildRunner;
+import dev.starling.exec.accel.Settings.OversizedJoin;
 import dev.starling.exec.op.AggregateStates;
 import dev.starling.exec.plan.AggregateNode.AggCall;
 import dev.starling.exec.vector.Batch;
@@ -37,8 +38,9 @@ public final class StarAggregateRun extends PipelineRun {
     private final CloneChoice clones;
 
     /** {@code clones}: whether the grouped counts, or a probed dimension, go through a clone layout, and which. */
-    public StarAggregateRun(GpuDevice device, GpuColumnCache cache, StarPipeline pipeline, CloneChoice clones) {
-        super(device, cache, pipeline);
+    public StarAggregateRun(GpuDevice device, GpuColumnCache cache, StarPipeline pipeline, CloneChoice clones,
+                            OversizedJoin oversized) {
+        super(device, cache, pipeline, oversized);
         this.clones = clones;
     }
 
@@ -63,7 +65,7 @@ public final class StarAggregateRun extends PipelineRun {
         int groups = (int) layout.groups();
         long t2 = System.nanoTime();
         try (PipelineInputs in = PipelineInputs.upload(device, cache, pipeline, dimRows, referenced,
-                (d, r) -> (int) layout.contribution(d, r))) {
+                (d, r) -> (int) layout.contribution(d, r), oversized, (long) groups * slots * 16)) {
             long t3 = System.nanoTime();
             long[] constantValues = layout.constants();
             DeviceArrays arrays = in.arrays();
@@ -109,8 +111,8 @@ public final class StarAggregateRun extends PipelineRun {
                 declined = "the kernel met " + describeStatus(statusValue[0]);
             }
             long t6 = System.nanoTime();
-            stats = new RunStats(ms(t1 - t0), ms(t2 - t1 + t4 - t3), ms(t3 - t2), millis, ms(t6 - t5),
-                    in.factBytes(), in.uploadedBytes(), groups, in.hostTableBytes());
+            stats = new RunStats(ms(t1 - t0), ms(t2 - t1 + t4 - t3), ms(t3 - t2), millis, ms(t6 - t5), in.placeMillis(),
+                    in.factBytes(), in.uploadedBytes(), groups, in.hostTableBytes(), in.partitionedJoins(), in.spilledBytes());
             return result;
         } catch (Unsupported e) {
             declined = e.getMessage();

@@ -85,13 +85,27 @@ record StarKernelInput(int[] code, int constantCount, List<Column> fact, List<Ke
     }
 
     /**
-     * A hash table's slots: those below {@code split} at {@code device}, the rest (when
-     * {@code host} != 0, a hybrid table) from {@code host}, pinned host memory the kernel reads over
-     * the link; {@code shift} turns a key's hash into its home slot.
+     * How a hashed dimension's rows are found. A hash table's slots: those below {@code split} at
+     * {@code device}, the rest (when {@code host} != 0, a hybrid table) from {@code host}, pinned
+     * host memory the kernel reads over the link; {@code shift} turns a key's hash into its home
+     * slot. Or, when {@code matches} != 0, found before the kernel by a partitioned join: per fact
+     * row, the build row its key matched, or -1.
      */
-    record HashTable(long device, long host, long split, long shift) {
+    record HashTable(long device, long host, long split, long shift, long matches) {
+        HashTable(long device, long host, long split, long shift) {
+            this(device, host, split, shift, 0);
+        }
+
+        static HashTable matched(long matches) {
+            return new HashTable(0, 0, 0, 0, matches);
+        }
+
         boolean hybrid() {
             return host != 0;
+        }
+
+        boolean matched() {
+            return matches != 0;
         }
     }
 
@@ -187,7 +201,9 @@ record StarKernelInput(int[] code, int constantCount, List<Column> fact, List<Ke
                 out.add(new Parameter("dim" + d + "_map", dim.clones().map()));
                 out.add(new Parameter("dim" + d + "_entries", dim.clones().entries()));
             }
-            if (dim.hashed()) {
+            if (dim.hashed() && dim.hash().matched()) {
+                out.add(new Parameter("dim" + d + "_matches", dim.hash().matches()));
+            } else if (dim.hashed()) {
                 out.add(new Parameter("dim" + d + "_table", dim.hash().device()));
                 if (dim.hash().hybrid()) {
                     out.add(new Parameter("dim" + d + "_table_host", dim.hash().host()));

@@ -50,6 +50,32 @@ public record StarPipeline(
         return groups;
     }
 
+    /** The program position of the instruction that writes {@code register}, else -1. */
+    int definition(int register) {
+        for (int pc = 0; pc < code.length; pc += 4) {
+            Opcode op = Opcode.values()[code[pc] & 0xff];
+            boolean writes = op != Opcode.PROBE && op != Opcode.FILTER && op != Opcode.GROUP_KEY;
+            if (writes && code[pc + 1] == register) {
+                return pc;
+            }
+        }
+        return -1;
+    }
+
+    /**
+     * Which of {@link #factColumns} hashed dimension {@code dim} is probed with, as loaded (its
+     * position in that list), or -1 when the probe key is computed.
+     */
+    public int probeKeyColumn(int dim) {
+        for (int pc = 0; pc < code.length; pc += 4) {
+            if (Opcode.values()[code[pc] & 0xff] == Opcode.PROBE_HASH && code[pc + 3] == dim) {
+                int loaded = definition(code[pc + 2]);
+                return loaded >= 0 && Opcode.values()[code[loaded] & 0xff] == Opcode.LOAD_FACT ? code[loaded + 2] : -1;
+            }
+        }
+        return -1;
+    }
+
     /**
      * A join's build side, its rows produced on the CPU. Dense: each row sits at the code in its
      * column {@code keyColumn}, codes below {@code range}. Hashed: rows are found by the value of

@@ -1,6 +1,7 @@
 package dev.starling.gpu.pipeline;
 
 import dev.starling.exec.accel.BuildRunner;
+import dev.starling.exec.accel.Settings.OversizedJoin;
 import dev.starling.exec.vector.Batch;
 import dev.starling.exec.vector.StrDict;
 import dev.starling.exec.vector.Vector;
@@ -26,8 +27,8 @@ import jcuda.Pointer;
 public final class StarRowsRun extends PipelineRun {
     static final long FIRST_CAPACITY = 1 << 22;
 
-    public StarRowsRun(GpuDevice device, GpuColumnCache cache, StarPipeline pipeline) {
-        super(device, cache, pipeline);
+    public StarRowsRun(GpuDevice device, GpuColumnCache cache, StarPipeline pipeline, OversizedJoin oversized) {
+        super(device, cache, pipeline, oversized);
     }
 
     @Override
@@ -37,7 +38,8 @@ public final class StarRowsRun extends PipelineRun {
         long t1 = System.nanoTime();
         try {
             Map<Integer, PipelineInputs.Referenced> referenced = PipelineInputs.referencedKeys(pipeline, builds);
-            try (PipelineInputs in = PipelineInputs.upload(device, cache, pipeline, dimRows, referenced, (d, r) -> 0)) {
+            try (PipelineInputs in = PipelineInputs.upload(device, cache, pipeline, dimRows, referenced, (d, r) -> 0,
+                    oversized, Math.min(pipeline.fact().rowCount(), FIRST_CAPACITY) * 9 * pipeline.outputs().size())) {
                 long t2 = System.nanoTime();
                 DeviceArrays arrays = in.arrays();
                 DeviceBuffer constants = arrays.upload(pipeline.constants(), "constants");
@@ -68,7 +70,8 @@ public final class StarRowsRun extends PipelineRun {
                             long t3 = System.nanoTime();
                             Batch rows = decode(written, (int) count[0], dimRows, in);
                             stats = new RunStats(ms(t1 - t0), 0, ms(t2 - t1), millis, ms(System.nanoTime() - t3),
-                                    in.factBytes(), in.uploadedBytes(), count[0], in.hostTableBytes());
+                                    in.placeMillis(), in.factBytes(), in.uploadedBytes(), count[0], in.hostTableBytes(),
+                                    in.partitionedJoins(), in.spilledBytes());
                             return Optional.of(rows);
                         }
                         capacity = count[0];

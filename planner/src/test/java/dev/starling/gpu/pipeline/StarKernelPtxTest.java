@@ -23,7 +23,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The generated kernels of every SSB and TPC-H GPU pipeline, of a hash join on values and of a
- * foreign key's values read and grouped by, in each accumulator mode, with and without NULL flags:
+ * foreign key's values read and grouped by, in each accumulator mode, with and without NULL flags,
+ * their hash joins probing tables on the device, hybrid ones, or a partitioned join's matches:
  * well-formed PTX, and where CUDA's {@code ptxas} is installed, PTX it assembles for the H100
  * without spilling registers.
  */
@@ -87,8 +88,13 @@ class StarKernelPtxTest {
             for (boolean nullable : new boolean[] {false, true}) {
                 for (StarKernelInput.Accumulators mode : modes(p)) {
                     for (int items : StarKernelPtx.ITEMS) {
-                        kernels.add(StarKernelPtx.generate(input(p, nullable, mode), items));
+                        kernels.add(StarKernelPtx.generate(input(p, nullable, mode, false), items));
                     }
+                }
+            }
+            if (p.dimensions().stream().anyMatch(StarPipeline.Dimension::hashed)) {
+                for (int items : StarKernelPtx.ITEMS) {
+                    kernels.add(StarKernelPtx.generate(input(p, true, modes(p).get(0), true), items));
                 }
             }
         }
@@ -125,15 +131,17 @@ class StarKernelPtxTest {
         return modes;
     }
 
-    private static StarKernelInput input(StarPipeline p, boolean nullable, StarKernelInput.Accumulators mode) {
+    /** {@code matched}: hashed dimensions found by a partitioned join beforehand. */
+    private static StarKernelInput input(StarPipeline p, boolean nullable, StarKernelInput.Accumulators mode, boolean matched) {
         long nulls = nullable ? 1 : 0;
         List<StarKernelInput.Column> fact = p.factColumns().stream()
                 .map(c -> new StarKernelInput.Column(1, nulls, p.fact().column(c).type().physical().width)).toList();
         List<StarKernelInput.Key> keys = p.keyColumns().stream().map(c -> new StarKernelInput.Key(1, 4, 1000)).toList();
         List<StarKernelInput.Dimension> dims = p.dimensions().stream()
                 .map(d -> d.hashed()
-                        // hash tables in device memory, and hybrid ones (part of the slots on the host)
-                        ? new StarKernelInput.Dimension(1, d.range(), new StarKernelInput.HashTable(1, nulls, 100, 50), -1, null)
+                        // hash tables in device memory, hybrid ones (part of the slots on the host), partitioned joins' matches
+                        ? new StarKernelInput.Dimension(1, d.range(), matched ? StarKernelInput.HashTable.matched(1)
+                                : new StarKernelInput.HashTable(1, nulls, 100, 50), -1, null)
                         : new StarKernelInput.Dimension(1, d.range()))
                 .toList();
         if (nullable) {

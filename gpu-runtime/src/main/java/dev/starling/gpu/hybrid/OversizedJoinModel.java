@@ -1,0 +1,101 @@
+package dev.starling.gpu.hybrid;
+
+import dev.starling.exec.accel.Settings.OversizedJoin;
+
+/**
+ * How a GPU hash join whose table is past the device memory budget runs, and the model behind the
+ * choice, with rates measured on the H100 over PCIe 5 (docs/BENCHMARKS.md, 2026-11-23).
+ *
+ * <p>A hybrid table with share A of its slots on the device: the thesis (§3.4.3) predicts A·G +
+ * (1−A)·C probes per second, G and C the rates with the table all on the device or all on the
+ * host. That averages rates where per-probe times add: on the H100, where G is 58 times C, the
+ * measured rate follows 1 / (A/G + (1−A)/C) within 15% while A·G + (1−A)·C overestimates it 10
+ * to 15 times. So hybrid joins are predicted by the time model; EXPLAIN shows both.
+ *
+ * <p>A partitioned join leaves per probe row the build row it matched, in device memory (4 bytes
+ * a probe row: written at random, which host memory would take one small write at a time), so it
+ * runs only where those fit in the device memory left beside the tables of its most partitions.
+ * It moves each build key over the link
+ * twice (histogram and scatter read it in place) and each spilled tuple twice (written, then read
+ * back), and otherwise streams device memory a few times per row: its time is bytes over the link
+ * over the link's rate plus bytes on the device over device bandwidth.
+ */
+public final class OversizedJoinModel {
+    /** Probes per second into a 512 MB table in device memory (HybridProbeBenchMain, uniform keys). */
+    static final double DEVICE_PROBES = 22.3e9;
+    /** Probes per second into a table in pinned host memory read over the link (same benchmark). */
+    static final double HOST_PROBES = 0.385e9;
+    /** Bytes per second kernels read from host memory over the link (TransferBenchMain, zero-copy). */
+    static final double LINK_BYTES = 51e9;
+    /** Device memory bytes per second (device-to-device copy, read + write). */
+    static final double DEVICE_BYTES = 2.99e12;
+    /** Bytes of a partition tuple (key, row). */
+    static final long TUPLE_BYTES = 16;
+    /**
+     * Device bytes per probe row of a partitioned join: its key read twice (8 bytes at most), its
+     * tuple written and read, its match written and read and the match array cleared.
+     */
+    static final long PROBE_ROW_DEVICE_BYTES = 16 + 2 * TUPLE_BYTES + 12;
+
+    private OversizedJoinModel() { }
+
+    /** The choice and why, for EXPLAIN and the log. */
+    public record Choice(boolean partitioned, String reason) { }
+
+    /** The thesis' prediction for a hybrid table with {@code share} of it on the device, probes per second. */
+    public static double linearProbes(double share) {
+        return share * DEVICE_PROBES + (1 - share) * HOST_PROBES;
+    }
+
+    /** The time model's prediction for the same, probes per second. */
+    public static double hybridProbes(double share) {
+        return 1 / (share / DEVICE_PROBES + (1 - share) / HOST_PROBES);
+    }
+
+    /** Whether a partitioned join's matches fit {@code deviceBytes} with room for its tables at the most partitions. */
+    public static boolean partitionedFits(long probeRows, long buildRows, long deviceBytes) {
+        return 4 * probeRows + PartitionedJoin.minimumAllowance(buildRows) <= deviceBytes;
+    }
+
+    /**
+     * Seconds of a partitioned join of {@code probeRows} against {@code buildRows} keys with
+     * {@code deviceBytes} of device memory: its matches take theirs, the partitions' tables a
+     * quarter of the rest, the partitions ({@value #TUPLE_BYTES} bytes a row of either side) what
+     * remains, and they spill the rest.
+     */
+    public static double partitionedSeconds(long probeRows, long buildRows, long deviceBytes) {
+        long joinBytes = Math.max(0, deviceBytes - 4 * probeRows);
+        long partitionBytes = joinBytes - joinBytes / PartitionedJoin.TABLE_SHARE;
+        long tuples = probeRows + buildRows;
+        long spilled = Math.max(0, tuples - partitionBytes / TUPLE_BYTES);
+        double link = 16.0 * buildRows + 2.0 * TUPLE_BYTES * spilled;
+        double onDevice = (double) PROBE_ROW_DEVICE_BYTES * probeRows + 2.0 * TUPLE_BYTES * (tuples - spilled);
+        return link / LINK_BYTES + onDevice / DEVICE_BYTES;
+    }
+
+    /**
+     * How a join of {@code probeRows} against a {@code tableBytes} table of {@code buildRows} keys
+     * runs when {@code deviceBytes} of device memory are left for it, under the session's
+     * {@code mode}.
+     */
+    public static Choice choose(OversizedJoin mode, long probeRows, long buildRows, long tableBytes, long deviceBytes) {
+        double share = Math.min(1, Math.max(0, (double) deviceBytes / tableBytes));
+        double hybridSeconds = probeRows / hybridProbes(share);
+        double partitionedSeconds = partitionedSeconds(probeRows, buildRows, deviceBytes);
+        boolean fits = partitionedFits(probeRows, buildRows, deviceBytes);
+        boolean partitioned = fits && switch (mode) {
+            case HYBRID -> false;
+            case PARTITIONED -> true;
+            case AUTO -> partitionedSeconds < hybridSeconds;
+        };
+        String why = !fits && mode != OversizedJoin.HYBRID
+                ? String.format("the partitioned join's matches, %.0f MB, and its tables do not fit the %.0f MB left",
+                        4e-6 * probeRows, deviceBytes / 1e6)
+                : mode == OversizedJoin.AUTO ? "predicted faster" : "oversized_join = " + mode.name().toLowerCase();
+        return new Choice(partitioned, String.format(
+                "hash table %.0f MB past the budget: %s join (%s; predicted: partitioned %.1f ms, hybrid with %.0f%% "
+                        + "on the device %.1f ms at %.0f M probes/s, thesis' A*G+(1-A)*C %.0f M probes/s)",
+                tableBytes / 1e6, partitioned ? "partitioned" : "hybrid", why, partitionedSeconds * 1e3, share * 100,
+                hybridSeconds * 1e3, hybridProbes(share) / 1e6, linearProbes(share) / 1e6));
+    }
+}
