@@ -33,22 +33,24 @@ final class DeviceArrays implements AutoCloseable {
         return b;
     }
 
+    // Arrays go straight from the heap (no staging buffer): a hash table of hundreds of MB took
+    // longer to stage than to copy, and an allocation that fails the budget now fails before any copy.
     DeviceBuffer upload(int[] values, String what) {
-        ByteBuffer b = buffer(values.length * 4L);
-        b.asIntBuffer().put(values);
-        return upload(b, what);
+        DeviceBuffer b = allocate(values.length * 4L, what);
+        b.upload(Pointer.to(values), 0, values.length * 4L);
+        return b;
     }
 
     DeviceBuffer upload(long[] values, String what) {
-        ByteBuffer b = buffer(values.length * 8L);
-        b.asLongBuffer().put(values);
-        return upload(b, what);
+        DeviceBuffer b = allocate(values.length * 8L, what);
+        b.upload(Pointer.to(values), 0, values.length * 8L);
+        return b;
     }
 
     DeviceBuffer upload(byte[] values, String what) {
-        ByteBuffer b = buffer(values.length);
-        b.put(values).flip();
-        return upload(b, what);
+        DeviceBuffer b = allocate(values.length, what);
+        b.upload(Pointer.to(values), 0, values.length);
+        return b;
     }
 
     static ByteBuffer buffer(long bytes) {
