@@ -182,9 +182,8 @@ final class PipelineInputs implements AutoCloseable {
      * Dimension {@code d}'s hash table in device memory, or, when the budget cannot hold it, as
      * {@link OversizedJoinModel} chooses: a partitioned join's matches (when the probe key is a fact
      * column as stored), or a hybrid table: as many slots on the device as leave {@link #reserve}
-     * for the rest of the run, the others in host memory the
-     * kernel reads over the link; in one address range where the driver allows it (the kernel
-     * cannot tell), else in two.
+     * for the rest of the run, the others in host memory the kernel reads over the link; in one
+     * address range where the driver allows it (the kernel cannot tell), else in two.
      */
     private StarKernelInput.HashTable place(int d, DimensionHashTable table, Batch rows) {
         long bytes = table.slots().length * 8L;
@@ -204,6 +203,8 @@ final class PipelineInputs implements AutoCloseable {
                     return partitioned(d, rows, fact.get(probeKey), left);
                 } catch (GpuOutOfMemoryException tooLarge) {
                     LOG.info("dimension {}: no partitioned join ({}): a hybrid table", d, tooLarge.getMessage());
+                    // its matches stay allocated until the run ends
+                    left = Math.max(0, memory.available(bytes) - reserve);
                 }
             }
             SplitTable split = SplitTable.place(device, table.slots(), table.shift(), left, SplitTable.Layout.CONTIGUOUS);
