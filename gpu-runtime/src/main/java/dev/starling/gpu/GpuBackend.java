@@ -136,10 +136,8 @@ public final class GpuBackend implements Accelerator, AutoCloseable {
             StarPipeline.Dimension dim = pipeline.dimensions().get(d);
             long bytes = DimensionHashTable.bytesFor(dim.range());
             if (dim.hashed() && bytes > left) {
-                Settings.OversizedJoin mode = pipeline.probeKeyColumn(d) < 0 ? Settings.OversizedJoin.HYBRID
-                        : settings.oversizedJoin();
-                out.add("dimension " + d + ": " + OversizedJoinModel.choose(mode, pipeline.fact().rowCount(), dim.range(),
-                        bytes, left).reason());
+                out.add("dimension " + d + ": " + OversizedJoinModel.choose(settings.oversizedJoin(),
+                        pipeline.probeKeyColumn(d) >= 0, pipeline.fact().rowCount(), dim.range(), bytes, left).reason());
             }
         }
         return out;

@@ -87,22 +87,29 @@ public final class OversizedJoinModel {
     /**
      * How a join of {@code probeRows} against a {@code tableBytes} table of {@code buildRows} keys
      * runs when {@code deviceBytes} of device memory are left for it, under the session's
-     * {@code mode}.
+     * {@code mode}; {@code storedKey}: whether the probe key is a fact column as stored, which the
+     * partitioned join partitions (a computed key only a hybrid table serves).
      */
-    public static Choice choose(OversizedJoin mode, long probeRows, long buildRows, long tableBytes, long deviceBytes) {
+    public static Choice choose(OversizedJoin mode, boolean storedKey, long probeRows, long buildRows, long tableBytes,
+                                long deviceBytes) {
         double share = Math.min(1, Math.max(0, (double) deviceBytes / tableBytes));
         double hybridSeconds = probeRows / hybridProbes(share);
         double partitionedSeconds = partitionedSeconds(probeRows, buildRows, deviceBytes);
         boolean fits = partitionedFits(probeRows, buildRows, deviceBytes);
-        boolean partitioned = fits && switch (mode) {
+        boolean partitioned = storedKey && fits && switch (mode) {
             case HYBRID -> false;
             case PARTITIONED -> true;
             case AUTO -> partitionedSeconds < hybridSeconds;
         };
-        String why = !fits && mode != OversizedJoin.HYBRID
-                ? String.format("the partitioned join's matches, %.0f MB, and its tables do not fit the %.0f MB left",
-                        4e-6 * probeRows, deviceBytes / 1e6)
-                : mode == OversizedJoin.AUTO ? "predicted faster" : "oversized_join = " + mode.name().toLowerCase();
+        String why;
+        if (mode != OversizedJoin.HYBRID && !storedKey) {
+            why = "the probe key is computed, which the partitioned join cannot partition";
+        } else if (mode != OversizedJoin.HYBRID && !fits) {
+            why = String.format("the partitioned join's matches, %.0f MB, and its tables do not fit the %.0f MB left",
+                    4e-6 * probeRows, deviceBytes / 1e6);
+        } else {
+            why = mode == OversizedJoin.AUTO ? "predicted faster" : "oversized_join = " + mode.name().toLowerCase();
+        }
         return new Choice(partitioned, String.format(
                 "hash table %.0f MB past the budget: %s join (%s; predicted: partitioned %.1f ms, hybrid with %.0f%% "
                         + "on the device %.1f ms at %.0f M probes/s, thesis' A*G+(1-A)*C %.0f M probes/s)",

@@ -35,7 +35,7 @@ class OversizedJoinModelTest {
             long left = (long) (table / m[0]);
             double predicted = OversizedJoinModel.partitionedSeconds(probes, build, left);
             assertTrue(Math.abs(predicted - m[1]) / m[1] < 0.15, m[0] + "x: predicted " + predicted);
-            OversizedJoinModel.Choice auto = OversizedJoinModel.choose(OversizedJoin.AUTO, probes, build, table, left);
+            OversizedJoinModel.Choice auto = OversizedJoinModel.choose(OversizedJoin.AUTO, true, probes, build, table, left);
             assertFalse(auto.partitioned(), "the hybrid table was faster: " + auto.reason());
             assertTrue(auto.reason().contains("hybrid join (predicted faster"), auto.reason());
         }
@@ -46,12 +46,16 @@ class OversizedJoinModelTest {
         long probes = 20_000_000;
         long build = 20_000_000;
         long table = 1L << 30;
-        assertFalse(OversizedJoinModel.choose(OversizedJoin.HYBRID, probes, build, table, table / 4).partitioned());
-        assertTrue(OversizedJoinModel.choose(OversizedJoin.PARTITIONED, probes, build, table, table / 4).partitioned());
-        OversizedJoinModel.Choice noRoom = OversizedJoinModel.choose(OversizedJoin.PARTITIONED, probes, build, table,
+        assertFalse(OversizedJoinModel.choose(OversizedJoin.HYBRID, true, probes, build, table, table / 4).partitioned());
+        assertTrue(OversizedJoinModel.choose(OversizedJoin.PARTITIONED, true, probes, build, table, table / 4).partitioned());
+        OversizedJoinModel.Choice noRoom = OversizedJoinModel.choose(OversizedJoin.PARTITIONED, true, probes, build, table,
                 4 * probes);
         assertFalse(noRoom.partitioned(), "its matches would fill the device memory left");
         assertTrue(noRoom.reason().contains("matches, 80 MB, and its tables do not fit the 80 MB left"), noRoom.reason());
+        OversizedJoinModel.Choice computed = OversizedJoinModel.choose(OversizedJoin.PARTITIONED, false, probes, build,
+                table, table / 4);
+        assertFalse(computed.partitioned(), "a computed probe key is not partitioned");
+        assertTrue(computed.reason().contains("hybrid join (the probe key is computed"), computed.reason());
     }
 
     @Test
