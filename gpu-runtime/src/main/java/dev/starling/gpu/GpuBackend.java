@@ -6,8 +6,11 @@ import dev.starling.exec.accel.BackendMode;
 import dev.starling.exec.accel.BuildRunner;
 import dev.starling.exec.accel.Placement;
 import dev.starling.exec.accel.Settings;
+import dev.starling.exec.op.GroupStates;
+import dev.starling.exec.pipeline.MorselDispatcher;
 import dev.starling.exec.plan.AggregateNode;
 import dev.starling.exec.plan.PlanNode;
+import dev.starling.exec.plan.ScanNode;
 import dev.starling.exec.vector.Batch;
 import dev.starling.gpu.cache.ColumnKey;
 import dev.starling.gpu.cache.GpuColumnCache;
@@ -21,6 +24,7 @@ import dev.starling.gpu.pipeline.CloneChoice;
 import dev.starling.gpu.pipeline.DimensionHashTable;
 import dev.starling.gpu.pipeline.PipelineRun;
 import dev.starling.gpu.pipeline.RunStats;
+import dev.starling.gpu.pipeline.SharedAggregateRun;
 import dev.starling.gpu.pipeline.StarAggregateRun;
 import dev.starling.gpu.pipeline.StarPipeline;
 import dev.starling.gpu.pipeline.StarPipelineCompiler;
@@ -40,8 +44,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The GPU backend: runs aggregations over star pipelines as fused kernels on one GPU, with fact
- * columns kept resident in a column cache. Pipelines run one at a time on the device (a single
- * pipeline keeps it busy); whatever the GPU cannot run, or gives back, runs on the CPU.
+ * columns kept resident in a column cache, alone or sharing the fact rows with the CPU workers.
+ * Pipelines run one at a time on the device (a single pipeline keeps it busy); whatever the GPU
+ * cannot run, or gives back, runs on the CPU.
  */
 public final class GpuBackend implements Accelerator, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(GpuBackend.class);
@@ -115,22 +120,30 @@ public final class GpuBackend implements Accelerator, AutoCloseable {
             return placement;
         }
         List<String> reasons = new ArrayList<>(List.of(placement.reason()));
-        reasons.addAll(oversizedJoins(pipeline, settings));
+        long contributions = pipeline.dimensions().stream().mapToLong(d -> 4 * d.range()).sum();
+        long factBytes = GpuPlacement.factBytes(pipeline);
+        long left = Math.max(0, device.memory().budget() - factBytes - contributions);
+        reasons.addAll(oversizedJoins(pipeline, settings, left));
         String clones = cloneChoice(pipeline, settings).reason();
         if (!clones.isEmpty()) {
             reasons.add(clones);
         }
-        return Placement.gpu(String.join("; ", reasons));
+        if (settings.backend() == BackendMode.GPU) {
+            return Placement.gpu(String.join("; ", reasons));
+        }
+        CoProcessingModel.Prediction shared = CoProcessingModel.predict(pipeline, factBytes, left,
+                Runtime.getRuntime().availableProcessors());
+        reasons.add(CoProcessingModel.reason(shared, settings.backend()));
+        return settings.backend() == BackendMode.BOTH || shared.shares() ? Placement.both(String.join("; ", reasons))
+                : Placement.gpu(String.join("; ", reasons));
     }
 
     /**
-     * For each hash join whose table would not fit the budget beside the fact columns and the
-     * dimensions' group contributions, how it would run and why (the run decides again with the
-     * sizes it meets).
+     * For each hash join whose table would not fit the {@code left} bytes of the budget beside the
+     * fact columns and the dimensions' group contributions, how it would run and why (the run
+     * decides again with the sizes it meets).
      */
-    private List<String> oversizedJoins(StarPipeline pipeline, Settings settings) {
-        long contributions = pipeline.dimensions().stream().mapToLong(d -> 4 * d.range()).sum();
-        long left = Math.max(0, device.memory().budget() - GpuPlacement.factBytes(pipeline) - contributions);
+    private List<String> oversizedJoins(StarPipeline pipeline, Settings settings, long left) {
         List<String> out = new ArrayList<>();
         for (int d = 0; d < pipeline.dimensions().size(); d++) {
             StarPipeline.Dimension dim = pipeline.dimensions().get(d);
@@ -152,6 +165,39 @@ public final class GpuBackend implements Accelerator, AutoCloseable {
         } catch (Unsupported e) {
             return Optional.empty();
         }
+    }
+
+    @Override
+    public Optional<SharedPart> share(AggregateNode node, BuildRunner builds, QueryContext ctx) {
+        StarPipeline pipeline;
+        try {
+            pipeline = StarPipelineCompiler.compile(node);
+        } catch (Unsupported e) {
+            return Optional.empty();
+        }
+        CloneChoice clones = cloneChoice(pipeline, ctx.settings());
+        return Optional.of(new SharedPart() {
+            @Override
+            public ScanNode fact() {
+                return pipeline.factScan();
+            }
+
+            @Override
+            public Optional<GroupStates> run(MorselDispatcher morsels) {
+                // Busy, the device may be running a pipeline whose build side waits on this one (a
+                // shared aggregation inside it, on another thread): the CPU workers take every chunk.
+                if (!lock.tryLock()) {
+                    LOG.debug("GPU busy: the CPU workers run the shared pipeline alone");
+                    return Optional.empty();
+                }
+                try {
+                    return runOnDevice(new SharedAggregateRun(device, cache, pipeline, clones,
+                            ctx.settings().oversizedJoin(), morsels), builds, ctx);
+                } finally {
+                    lock.unlock();
+                }
+            }
+        });
     }
 
     private CloneChoice cloneChoice(StarPipeline pipeline, Settings settings) {
@@ -193,11 +239,11 @@ public final class GpuBackend implements Accelerator, AutoCloseable {
     }
 
     /** Runs a pipeline alone on the device; a pipeline handed back, a GPU failure or lack of memory gives empty (the CPU's turn). */
-    private Optional<Batch> runOnDevice(PipelineRun run, BuildRunner builds, QueryContext ctx) {
+    private <R> Optional<R> runOnDevice(PipelineRun<R> run, BuildRunner builds, QueryContext ctx) {
         lock.lock();
         try {
             ctx.checkCancelled();
-            Optional<Batch> result = run.run(builds);
+            Optional<R> result = run.run(builds);
             lastRun = run.stats();
             if (result.isPresent()) {
                 runs.incrementAndGet();

@@ -13,7 +13,8 @@ import java.util.function.Predicate;
 
 /**
  * Where an aggregation pipeline runs: on the CPU when the session asks for it or the GPU cannot
- * run the pipeline; forced onto the GPU when the session asks for that; otherwise (auto) on the
+ * run the pipeline; forced onto the GPU when the session asks for that (alone, or with the CPU
+ * workers: backend both); otherwise (auto) on the
  * GPU unless the fact table is small, or the dimensions (built on the CPU and copied over) or the
  * groups of fact column keys (read back and finished on the CPU) are many next to it. Fact columns
  * stay resident once moved, so their copy is paid once.
@@ -61,8 +62,8 @@ public final class GpuPlacement {
 
     /** Where {@code pipeline} (compiled for the GPU) runs under {@code mode} (not CPU). */
     static Placement place(StarPipeline pipeline, BackendMode mode, Predicate<Column> resident) {
-        if (mode == BackendMode.GPU) {
-            return Placement.gpu("session backend is gpu");
+        if (mode == BackendMode.GPU || mode == BackendMode.BOTH) {
+            return Placement.gpu("session backend is " + mode.name().toLowerCase(java.util.Locale.ROOT));
         }
         Table fact = pipeline.fact();
         if (fact.rowCount() < AUTO_MIN_ROWS) {

@@ -13,14 +13,19 @@ import dev.starling.storage.Catalog;
 import dev.starling.storage.gen.SsbGenerator;
 import dev.starling.storage.gen.SsbQueries;
 import org.junit.jupiter.api.Tag;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
-/** On the GPU host: a device memory budget too small for a pipeline sends it to the CPU instead of failing. */
+/**
+ * On the GPU host: a device memory budget too small for a pipeline sends it to the CPU instead of
+ * failing, also when the GPU was to share it with the CPU workers.
+ */
 @Tag("gpu")
 class GpuFallbackTest {
 
-    @Test
-    void aBudgetTooSmallStillAnswers() {
+    @ParameterizedTest
+    @EnumSource(value = BackendMode.class, names = {"GPU", "BOTH"})
+    void aBudgetTooSmallStillAnswers(BackendMode mode) {
         GpuBackend gpu = GpuBackend.detect(0, 64 << 10).orElse(null);
         assumeTrue(gpu != null, "no GPU");
         Catalog catalog = Catalog.inMemory();
@@ -28,7 +33,7 @@ class GpuFallbackTest {
         PlanNode plan = new SqlPlanner(catalog).plan(SsbQueries.query("2.1")).plan();
         try (gpu; Executor cpu = new Executor(4, catalog); Executor withGpu = new Executor(4, catalog, gpu)) {
             var expected = cpu.collect(plan);
-            var actual = withGpu.collect(plan, new QueryContext(Settings.DEFAULT.withBackend(BackendMode.GPU)));
+            var actual = withGpu.collect(plan, new QueryContext(Settings.DEFAULT.withBackend(mode)));
             assertEquals(expected.rows(), actual.rows());
             assertEquals(0, gpu.runs());
             assertEquals(0, gpu.device().memory().used());

@@ -26,6 +26,7 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * On the GPU host: a hash join whose table does not fit the device memory budget (52 MB, against
@@ -33,30 +34,37 @@ import org.junit.jupiter.params.provider.CsvSource;
  * not) runs on the GPU,
  * with a hybrid table (most of its slots in host memory read over the link) or partitioned (both
  * sides partitioned, partitions spilled to host memory), and answers as the CPU backend does;
- * device memory returns to its baseline. EXPLAIN says which the model picks and why.
+ * device memory returns to its baseline, also with the GPU sharing the fact rows with the CPU
+ * workers. Aggregate states past the budget spill to host memory and still run on the GPU. EXPLAIN
+ * says which the model picks and why.
  */
 @Tag("gpu")
 class GpuOversizedJoinTest {
     private static final String GROUPED =
             "SELECT h.name, COUNT(*), SUM(f.amt), SUM(h.weight) FROM f JOIN h ON f.k = h.code GROUP BY h.name";
+    /** 600K groups of 7 aggregate slots (67 MB of states, past the whole budget). */
+    private static final String BY_CODE = "SELECT h.code, COUNT(*), SUM(f.amt), MIN(f.amt), MAX(f.amt) "
+            + "FROM f JOIN h ON f.k = h.code GROUP BY h.code";
     private static final int DIMENSION_ROWS = 600_000;
     private static final long BUDGET = 52 << 20;
     private static final int FACT_ROWS = 2_000_000;
 
     @ParameterizedTest
     @CsvSource({
-        "HYBRID, '" + GROUPED + "'",
-        "HYBRID, 'SELECT COUNT(*), SUM(f.amt) FROM f JOIN h ON f.k = h.code WHERE h.weight >= 10'",
-        "PARTITIONED, '" + GROUPED + "'",
-        "PARTITIONED, 'SELECT COUNT(*), SUM(f.amt) FROM f JOIN h ON f.k = h.code WHERE h.weight >= 10'"
+        "HYBRID, GPU, '" + GROUPED + "'",
+        "HYBRID, GPU, 'SELECT COUNT(*), SUM(f.amt) FROM f JOIN h ON f.k = h.code WHERE h.weight >= 10'",
+        "HYBRID, BOTH, '" + GROUPED + "'",
+        "PARTITIONED, GPU, '" + GROUPED + "'",
+        "PARTITIONED, GPU, 'SELECT COUNT(*), SUM(f.amt) FROM f JOIN h ON f.k = h.code WHERE h.weight >= 10'",
+        "PARTITIONED, BOTH, '" + GROUPED + "'"
     })
-    void aHashTablePastTheBudgetRunsOnTheGpu(Settings.OversizedJoin mode, String sql) {
+    void aHashTablePastTheBudgetRunsOnTheGpu(Settings.OversizedJoin mode, BackendMode backend, String sql) {
         GpuBackend gpu = GpuBackend.detect(0, BUDGET).orElse(null);
         assumeTrue(gpu != null, "no GPU");
         Catalog catalog = Catalog.inMemory();
         data(catalog);
         PlanNode plan = new SqlPlanner(catalog).plan(sql).plan();
-        Settings settings = Settings.DEFAULT.withBackend(BackendMode.GPU).with("oversized_join", mode.name());
+        Settings settings = Settings.DEFAULT.withBackend(backend).with("oversized_join", mode.name());
         try (gpu; Executor cpu = new Executor(4, catalog); Executor withGpu = new Executor(4, catalog, gpu)) {
             QueryResult expected = cpu.collect(plan);
             QueryResult actual = withGpu.collect(plan, new QueryContext(settings));
@@ -69,6 +77,26 @@ class GpuOversizedJoinTest {
                 assertEquals(1, gpu.lastRun().partitionedJoins(), "the join ran partitioned");
                 assertTrue(gpu.lastRun().spilledBytes() > 0, "partitions spilled to host memory");
             }
+            assertEquals(0, gpu.device().memory().used() - gpu.columnCache().residentBytes(),
+                    "device memory back to its baseline");
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = BackendMode.class, names = {"GPU", "BOTH"})
+    void aggregateStatesPastTheBudgetLiveInHostMemory(BackendMode backend) {
+        GpuBackend gpu = GpuBackend.detect(0, BUDGET).orElse(null);
+        assumeTrue(gpu != null, "no GPU");
+        Catalog catalog = Catalog.inMemory();
+        data(catalog);
+        PlanNode plan = new SqlPlanner(catalog).plan(BY_CODE).plan();
+        try (gpu; Executor cpu = new Executor(4, catalog); Executor withGpu = new Executor(4, catalog, gpu)) {
+            QueryResult expected = cpu.collect(plan);
+            QueryResult actual = withGpu.collect(plan, new QueryContext(Settings.DEFAULT.withBackend(backend)));
+            assertEquals(sorted(expected), sorted(actual));
+            assertEquals(1, gpu.runs(), "the aggregation ran on the GPU");
+            assertTrue(gpu.lastRun().hostStateBytes() >= 4 << 20, "part of the states stayed on the host: "
+                    + gpu.lastRun().hostStateBytes());
             assertEquals(0, gpu.device().memory().used() - gpu.columnCache().residentBytes(),
                     "device memory back to its baseline");
         }

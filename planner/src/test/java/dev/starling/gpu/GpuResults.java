@@ -22,11 +22,16 @@ final class GpuResults {
      * pipeline ran.
      */
     static boolean assertSameOnGpu(Starling db, GpuBackend gpu, String label, String sql) {
+        return assertSameOn(db, gpu, BackendMode.GPU, label, sql);
+    }
+
+    /** As {@link #assertSameOnGpu}, under backend {@code mode} (gpu, or both: the GPU sharing the fact rows with the CPU workers). */
+    static boolean assertSameOn(Starling db, GpuBackend gpu, BackendMode mode, String label, String sql) {
         db.setBackendMode(BackendMode.CPU);
         QueryResult cpu = db.query(sql);
         long runsBefore = gpu.runs();
         long baseline = gpu.device().memory().used() - gpu.columnCache().residentBytes();
-        db.setBackendMode(BackendMode.GPU);
+        db.setBackendMode(mode);
         QueryResult onGpu;
         try {
             onGpu = db.query(sql);
@@ -40,7 +45,7 @@ final class GpuResults {
         return gpu.runs() > runsBefore;
     }
 
-    private static List<List<Object>> rows(QueryResult r, boolean ordered) {
+    static List<List<Object>> rows(QueryResult r, boolean ordered) {
         List<List<Object>> rows = new ArrayList<>(r.rows());
         if (!ordered) {
             rows.sort(Comparator.comparing(Object::toString));
@@ -48,7 +53,7 @@ final class GpuResults {
         return rows;
     }
 
-    private static void assertRowsEqual(String label, List<List<Object>> expected, List<List<Object>> actual) {
+    static void assertRowsEqual(String label, List<List<Object>> expected, List<List<Object>> actual) {
         assertEquals(expected.size(), actual.size(), label + ": row count");
         for (int r = 0; r < expected.size(); r++) {
             List<Object> e = expected.get(r);

@@ -1,8 +1,11 @@
 package dev.starling.exec.accel;
 
 import dev.starling.exec.QueryContext;
+import dev.starling.exec.op.GroupStates;
+import dev.starling.exec.pipeline.MorselDispatcher;
 import dev.starling.exec.plan.AggregateNode;
 import dev.starling.exec.plan.PlanNode;
+import dev.starling.exec.plan.ScanNode;
 import dev.starling.exec.vector.Batch;
 import java.util.Optional;
 
@@ -25,6 +28,25 @@ public interface Accelerator {
      * accelerator logs why.
      */
     Optional<Batch> aggregate(AggregateNode node, BuildRunner builds, QueryContext ctx);
+
+    /**
+     * The accelerator's part of {@code node}'s pipeline when {@link #place} shares it with the CPU
+     * workers; empty when the accelerator cannot take part after all.
+     */
+    Optional<SharedPart> share(AggregateNode node, BuildRunner builds, QueryContext ctx);
+
+    /** The accelerator's part of an aggregation run together with the CPU workers. */
+    interface SharedPart {
+        /** The scan (of the plan) whose chunks the CPU workers and the accelerator share. */
+        ScanNode fact();
+
+        /**
+         * Runs the pipeline over the chunks it claims from {@code morsels} until none is left (on a
+         * thread of its own, beside the CPU workers) and returns its groups' states over those rows;
+         * empty when it gave up (the accelerator logs why).
+         */
+        Optional<GroupStates> run(MorselDispatcher morsels);
+    }
 
     /** Where the pipeline producing {@code top}'s rows (no aggregation in it) would run under {@code settings}, and why. */
     Placement placeRows(PlanNode top, Settings settings);

@@ -53,7 +53,7 @@ public final class HashAggregateSink implements Sink<HashAggregateSink.Groups> {
         Groups() {
             for (int c = 0; c < accumulators.length; c++) {
                 AggCall call = node.calls().get(c);
-                accumulators[c] = new Accumulator(call, call.argument() < 0 ? null : inputFields.get(call.argument()).type());
+                accumulators[c] = new Accumulator(call, GroupStates.argumentType(node, call));
                 if (isDistinct(call)) {
                     distinct[c] = new KeyTable(2, 1024);
                 }
@@ -69,6 +69,31 @@ public final class HashAggregateSink implements Sink<HashAggregateSink.Groups> {
     @Override
     public Groups createLocal() {
         return new Groups();
+    }
+
+    /**
+     * A worker's groups holding {@code states}, another backend's share of the rows, so that
+     * {@link #finish} merges them with the CPU workers' groups (the aggregation has no DISTINCT call).
+     */
+    public Groups local(GroupStates states) {
+        Groups g = new Groups();
+        int n = states.groups();
+        Vector[] columns = new Vector[inputFields.size()];
+        int[] keys = node.groupKeys();
+        for (int k = 0; k < keys.length; k++) {
+            columns[keys[k]] = states.keys()[k];
+        }
+        int[] gids = groupIds(g, new Batch(columns, n), n);
+        for (int c = 0; c < g.accumulators.length; c++) {
+            AggCall call = node.calls().get(c);
+            GroupStates.CallStates s = states.calls().get(c);
+            Accumulator share = new Accumulator(call, GroupStates.argumentType(node, call));
+            share.load(s.counts(), s.longs() == null ? new long[n] : s.longs(), s.doubles() == null ? new double[n] : s.doubles());
+            for (int i = 0; i < n; i++) {
+                g.accumulators[c].merge(gids[i], share, i);
+            }
+        }
+        return g;
     }
 
     @Override

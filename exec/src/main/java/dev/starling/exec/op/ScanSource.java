@@ -4,6 +4,7 @@ import dev.starling.exec.QueryContext;
 import dev.starling.exec.eval.ExprCompiler;
 import dev.starling.exec.eval.FilterCompiler;
 import dev.starling.exec.eval.SelectionFilter;
+import dev.starling.exec.pipeline.MorselDispatcher;
 import dev.starling.exec.pipeline.Source;
 import dev.starling.exec.plan.ScanNode;
 import dev.starling.exec.vector.Batch;
@@ -20,7 +21,8 @@ import java.util.function.Consumer;
 /**
  * A table scan: one morsel per chunk that survives zone-map pruning, read in batches of
  * {@link Batch#ROWS}. With a filter, the columns it reads are loaded first and the other columns
- * only for the rows that pass.
+ * only for the rows that pass. A scan shared with an accelerator reads the chunks its workers
+ * claim from the shared {@link MorselDispatcher} instead of all of them.
  */
 public final class ScanSource implements Source {
     private final ScanNode scan;
@@ -30,13 +32,18 @@ public final class ScanSource implements Source {
     private final int[] filterColumns;
     private final int[] otherColumns;
     private final List<DenseKeyFilter.Pushed> pushed;
+    private final MorselDispatcher shared;
+    private final BitSet kept = new BitSet();
 
     /**
      * Reads the columns in {@code needed} (and those the filters read); the others stay null. Rows
      * are also dropped early by {@code pushed}: dense joins above the scan that need a build row.
+     * {@code shared}, when not null, hands out the chunks this scan reads.
      */
-    public ScanSource(ScanNode scan, Catalog catalog, QueryContext ctx, BitSet needed, List<DenseKeyFilter.Pushed> pushed) {
+    public ScanSource(ScanNode scan, Catalog catalog, QueryContext ctx, BitSet needed, List<DenseKeyFilter.Pushed> pushed,
+                      MorselDispatcher shared) {
         this.scan = scan;
+        this.shared = shared;
         // The most selective joins first; one whose build side covers every code drops nothing.
         this.pushed = pushed.stream().filter(p -> p.table().denseCoverage() < 1)
                 .sorted(Comparator.comparingDouble(p -> p.table().denseCoverage())).toList();
@@ -58,6 +65,7 @@ public final class ScanSource implements Source {
             chunkStarts[c] = start;
             start += table.chunkRows(c);
             if (pruner.isEmpty() || pruner.mayMatch(scan, c)) {
+                this.kept.set(c);
                 kept[count++] = c;
             }
         }
@@ -77,7 +85,8 @@ public final class ScanSource implements Source {
 
     @Override
     public int morsels() {
-        return chunks.length;
+        // shared: one task per chunk, each claiming whichever chunk is next, if any is left
+        return shared == null ? chunks.length : shared.chunks();
     }
 
     @Override
@@ -90,7 +99,15 @@ public final class ScanSource implements Source {
         SelectionFilter filter = filters.isEmpty() ? null : SelectionFilter.allOf(filters.toArray(SelectionFilter[]::new));
         ChunkCopier copier = new ChunkCopier();
         int[] sel = new int[Batch.ROWS];
-        return (morsel, out) -> read(filter, copier, sel, chunks[morsel], out);
+        if (shared == null) {
+            return (morsel, out) -> read(filter, copier, sel, chunks[morsel], out);
+        }
+        return (morsel, out) -> {
+            int chunk = shared.claim();
+            if (chunk >= 0 && kept.get(chunk)) {
+                read(filter, copier, sel, chunk, out);
+            }
+        };
     }
 
     private void read(SelectionFilter filter, ChunkCopier copier, int[] sel, int chunk, Consumer<Batch> out) {

@@ -3,6 +3,7 @@ package dev.starling.exec.pipeline;
 import dev.starling.exec.QueryContext;
 import dev.starling.exec.accel.Accelerator;
 import dev.starling.exec.accel.BuildRunner;
+import dev.starling.exec.accel.Placement;
 import dev.starling.exec.eval.ExprCompiler;
 import dev.starling.exec.expr.ColumnRef;
 import dev.starling.exec.op.CollectSink;
@@ -34,7 +35,10 @@ import dev.starling.storage.Catalog;
 import dev.starling.storage.Table;
 import java.util.ArrayList;
 import java.util.BitSet;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.stream.IntStream;
 
@@ -43,13 +47,18 @@ import java.util.stream.IntStream;
  * parent; the pipelines below a breaker (join build sides, aggregation and sort inputs) run to
  * completion during compilation, so every build is finished before a probe pipeline that needs it starts.
  * An aggregation, or a pipeline of result rows, that the accelerator (when there is one) takes runs
- * there, its build sides here.
+ * there, its build sides here; an aggregation it shares runs there and here at once.
  */
 public final class PlanCompiler {
     private final PipelineRunner runner;
     private final Catalog catalog;
     private final QueryContext ctx;
     private final Accelerator accelerator;
+    /**
+     * Scans, while their pipeline compiles, whose chunks the CPU workers share with the accelerator
+     * (synchronized: the accelerator's thread compiles its build sides meanwhile).
+     */
+    private final Map<ScanNode, MorselDispatcher> sharedScans = Collections.synchronizedMap(new IdentityHashMap<>());
 
     public PlanCompiler(PipelineRunner runner, Catalog catalog, QueryContext ctx, Accelerator accelerator) {
         this.runner = runner;
@@ -79,7 +88,7 @@ public final class PlanCompiler {
     private Stream compile(PlanNode node, BitSet needed, List<DenseKeyFilter.Pushed> pushed) {
         ctx.checkCancelled();
         return switch (node) {
-            case ScanNode s -> Stream.of(new ScanSource(s, catalog, ctx, needed, pushed), s.output(), false);
+            case ScanNode s -> Stream.of(new ScanSource(s, catalog, ctx, needed, pushed, sharedScans.get(s)), s.output(), false);
             case FilterNode f -> {
                 Stream in = compile(f.input(), with(needed, ExprCompiler.columnsOf(f.condition())), pushed);
                 yield in.then(() -> new FilterOperator(f.condition()), in.fields());
@@ -114,20 +123,8 @@ public final class PlanCompiler {
                 }
                 yield compile(j.probe(), probeNeeded, probePushed).then(() -> new HashJoinProbe(j, table, combined), j.output());
             }
-            case AggregateNode a -> {
-                Optional<Batch> accelerated = accelerate(a);
-                if (accelerated.isPresent()) {
-                    yield Stream.of(new MaterializedSource(accelerated.get()), a.output(), false);
-                }
-                BitSet inputNeeded = bits(a.groupKeys());
-                for (AggregateNode.AggCall call : a.calls()) {
-                    inputNeeded.or(bits(IntStream.of(call.argument(), call.filter())
-                            .filter(i -> i >= 0).toArray()));
-                }
-                HashAggregateSink sink = new HashAggregateSink(a);
-                runner.run(compile(a.input(), inputNeeded, List.of()), sink, ctx);
-                yield Stream.of(new MaterializedSource(sink.result()), a.output(), false);
-            }
+            case AggregateNode a -> Stream.of(new MaterializedSource(accelerate(a).orElseGet(() -> aggregateOnCpu(a))),
+                    a.output(), false);
             case SortNode s -> {
                 SortSink sink = new SortSink(s);
                 runner.run(top(s.input(), all(s.input())), sink, ctx);
@@ -169,11 +166,38 @@ public final class PlanCompiler {
         return Stream.of(new MaterializedSource(marks.result()), j.output(), probe.ordered());
     }
 
+    /** The aggregation's rows from the accelerator, alone or sharing the fact rows with the CPU workers, when it takes it. */
     private Optional<Batch> accelerate(AggregateNode a) {
-        if (accelerator == null || !accelerator.place(a, ctx.settings()).accelerated()) {
-            return Optional.empty();
+        Placement where = accelerator == null ? Placement.cpu("") : accelerator.place(a, ctx.settings());
+        if (where.shared()) {
+            return accelerator.share(a, builds(), ctx).map(part -> new CoProcessedAggregate(a, part, runner, ctx)
+                    .run(morsels -> aggregateInput(a, part.fact(), morsels), () -> aggregateOnCpu(a)));
         }
-        return accelerator.aggregate(a, builds(), ctx);
+        return where.accelerated() ? accelerator.aggregate(a, builds(), ctx) : Optional.empty();
+    }
+
+    private Batch aggregateOnCpu(AggregateNode a) {
+        HashAggregateSink sink = new HashAggregateSink(a);
+        runner.run(compile(a.input(), aggregateInputNeeded(a), List.of()), sink, ctx);
+        return sink.result();
+    }
+
+    /** The aggregation's input pipeline with {@code fact} reading the chunks {@code morsels} gives it. */
+    private Stream aggregateInput(AggregateNode a, ScanNode fact, MorselDispatcher morsels) {
+        sharedScans.put(fact, morsels);
+        try {
+            return compile(a.input(), aggregateInputNeeded(a), List.of());
+        } finally {
+            sharedScans.remove(fact);
+        }
+    }
+
+    private static BitSet aggregateInputNeeded(AggregateNode a) {
+        BitSet needed = bits(a.groupKeys());
+        for (AggregateNode.AggCall call : a.calls()) {
+            needed.or(bits(IntStream.of(call.argument(), call.filter()).filter(i -> i >= 0).toArray()));
+        }
+        return needed;
     }
 
     /** What the accelerator gets from here: build sides run on the CPU, tables from the catalog. */

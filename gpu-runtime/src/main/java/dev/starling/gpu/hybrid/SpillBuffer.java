@@ -1,10 +1,14 @@
 package dev.starling.gpu.hybrid;
 
+import dev.starling.gpu.cuda.Cuda;
 import dev.starling.gpu.cuda.DeviceBuffer;
+import dev.starling.gpu.cuda.DevicePointer;
 import dev.starling.gpu.cuda.GpuDevice;
 import dev.starling.gpu.cuda.GpuException;
 import dev.starling.gpu.cuda.GpuOutOfMemoryException;
 import dev.starling.gpu.cuda.MappedHostBuffer;
+import jcuda.Pointer;
+import jcuda.driver.JCudaDriver;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -12,7 +16,8 @@ import org.slf4j.LoggerFactory;
  * An array kernels read and write at one address whose first bytes live in device memory, as far
  * as an allowance goes, and the rest spill to pinned host memory reached over the link: device
  * memory alone when it all fits, one {@link MappedRange} over both where the driver allows it,
- * else all of it on the host.
+ * else all of it on the host. Kernels may update it with atomics: the GPU's atomics on pinned host
+ * memory are atomic among its own threads (not towards the CPU, which reads it only once they are done).
  */
 public final class SpillBuffer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(SpillBuffer.class);
@@ -54,6 +59,11 @@ public final class SpillBuffer implements AutoCloseable {
 
     public long address() {
         return address;
+    }
+
+    /** Copies the first {@code length} bytes to {@code target} (host memory), wherever they live. */
+    public void download(Pointer target, long length) {
+        Cuda.check(JCudaDriver.cuMemcpyDtoH(target, DevicePointer.at(address), length), "cuMemcpyDtoH");
     }
 
     /** Bytes from the start that live in device memory. */

@@ -2,13 +2,12 @@ package dev.starling.gpu.pipeline;
 
 import dev.starling.exec.accel.BuildRunner;
 import dev.starling.exec.accel.Settings.OversizedJoin;
-import dev.starling.exec.vector.Batch;
 import dev.starling.gpu.cache.GpuColumnCache;
 import dev.starling.gpu.cuda.GpuDevice;
 import java.util.Optional;
 
-/** One run of a compiled star pipeline on the GPU: its result, or empty with the reason it was handed back. */
-public abstract class PipelineRun {
+/** One run of a compiled star pipeline on the GPU: its result {@code R}, or empty with the reason it was handed back. */
+public abstract class PipelineRun<R> {
     protected final GpuDevice device;
     protected final GpuColumnCache cache;
     protected final StarPipeline pipeline;
@@ -26,7 +25,7 @@ public abstract class PipelineRun {
         this.oversized = oversized;
     }
 
-    public abstract Optional<Batch> run(BuildRunner builds);
+    public abstract Optional<R> run(BuildRunner builds);
 
     public String declined() {
         return declined;

@@ -8,8 +8,11 @@ package dev.starling.gpu.pipeline;
  * ones, or running partitioned joins); the bytes of fact columns the kernel reads (its floor at
  * device bandwidth), the bytes copied, the dense group count, the bytes of hash tables left in host
  * memory (hybrid tables, read over the link), how many hash joins ran partitioned and the bytes of
- * their partitions and matches spilled to host memory.
+ * their partitions and matches spilled to host memory, the bytes of aggregate states left in host
+ * memory (updated over the link), and how many of the fact table's chunks the GPU ran (all of them,
+ * unless it shared them with the CPU workers; then the kernel time is the time it took them).
  */
 public record RunStats(double buildMillis, double prepareMillis, double copyMillis, double kernelMillis,
                        double decodeMillis, double tableMillis, long factBytes, long uploadedBytes, long groups,
-                       long hostTableBytes, int partitionedJoins, long spilledBytes) { }
+                       long hostTableBytes, int partitionedJoins, long spilledBytes, long hostStateBytes,
+                       int gpuChunks) { }

@@ -231,6 +231,8 @@ record StarKernelInput(int[] code, int constantCount, List<Column> fact, List<Ke
         out.add(new Parameter("constants", constants));
         out.add(new Parameter("status", status));
         out.add(new Parameter("acc", acc));
+        // a launch may run rows [first, rows) only: the kernel's launcher sets both
+        out.add(new Parameter("first", 0));
         out.add(new Parameter("rows", rows));
         out.add(new Parameter("groups", groups));
         return out;

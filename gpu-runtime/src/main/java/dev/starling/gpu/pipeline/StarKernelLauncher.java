@@ -7,6 +7,7 @@ import jcuda.Pointer;
 import jcuda.driver.CUevent;
 import jcuda.driver.CUfunction;
 import jcuda.driver.CUfunction_attribute;
+import jcuda.driver.CUstream;
 import jcuda.driver.JCudaDriver;
 
 /** Compiles a star pipeline's kernel for its input and launches it, timed with CUDA events. */
@@ -35,24 +36,13 @@ final class StarKernelLauncher {
 
     /** Runs the kernel over all fact rows with {@code sharedBytes} of dynamic shared memory a block; returns its milliseconds. */
     static float launch(GpuDevice device, Kernel kernel, StarKernelInput input, int sharedBytes) {
+        Bound bound = new Bound(device, kernel, input, sharedBytes);
+        return time(device, () -> bound.enqueue(0, input.rows(), null));
+    }
+
+    /** Milliseconds from before {@code work} queues kernels in the default stream until all of them have run. */
+    static float time(GpuDevice device, Runnable work) {
         device.makeCurrent();
-        if (sharedBytes > StarKernelInput.SHARED_MEMORY_BYTES) {
-            Cuda.check(JCudaDriver.cuFuncSetAttribute(kernel.function(),
-                    CUfunction_attribute.CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, sharedBytes),
-                    "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES, " + sharedBytes + ")");
-        }
-        // One wave of resident blocks: a grid larger than that leaves the last wave's SMs half idle.
-        int[] perSm = new int[1];
-        Cuda.check(JCudaDriver.cuOccupancyMaxActiveBlocksPerMultiprocessor(perSm, kernel.function(), THREADS, sharedBytes),
-                "cuOccupancyMaxActiveBlocksPerMultiprocessor");
-        long tile = (long) THREADS * kernel.items();
-        int blocks = (int) Math.max(1, Math.min((input.rows() + tile - 1) / tile,
-                (long) device.multiprocessors() * Math.max(1, perSm[0])));
-        List<StarKernelInput.Parameter> parameters = input.parameters();
-        Pointer[] args = new Pointer[parameters.size()];
-        for (int i = 0; i < args.length; i++) {
-            args[i] = Pointer.to(new long[] {parameters.get(i).value()});
-        }
         float[] millis = new float[1];
         CUevent start = new CUevent();
         CUevent stop = new CUevent();
@@ -60,8 +50,7 @@ final class StarKernelLauncher {
         Cuda.check(JCudaDriver.cuEventCreate(stop, 0), "cuEventCreate");
         try {
             Cuda.check(JCudaDriver.cuEventRecord(start, null), "cuEventRecord");
-            Cuda.check(JCudaDriver.cuLaunchKernel(kernel.function(), blocks, 1, 1, THREADS, 1, 1, sharedBytes, null,
-                    Pointer.to(args), null), "launch of the star pipeline kernel");
+            work.run();
             Cuda.check(JCudaDriver.cuEventRecord(stop, null), "cuEventRecord");
             device.synchronize("star pipeline");
             Cuda.check(JCudaDriver.cuEventElapsedTime(millis, start, stop), "cuEventElapsedTime");
@@ -70,5 +59,52 @@ final class StarKernelLauncher {
             JCudaDriver.cuEventDestroy(stop);
         }
         return millis[0];
+    }
+
+    /** A compiled kernel bound to its input and shared memory, to be launched over ranges of fact rows. */
+    static final class Bound {
+        private final GpuDevice device;
+        private final Kernel kernel;
+        private final StarKernelInput input;
+        private final int sharedBytes;
+        private final int residentBlocks;
+
+        Bound(GpuDevice device, Kernel kernel, StarKernelInput input, int sharedBytes) {
+            this.device = device;
+            this.kernel = kernel;
+            this.input = input;
+            this.sharedBytes = sharedBytes;
+            device.makeCurrent();
+            if (sharedBytes > StarKernelInput.SHARED_MEMORY_BYTES) {
+                Cuda.check(JCudaDriver.cuFuncSetAttribute(kernel.function(),
+                        CUfunction_attribute.CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, sharedBytes),
+                        "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES, " + sharedBytes + ")");
+            }
+            int[] perSm = new int[1];
+            Cuda.check(JCudaDriver.cuOccupancyMaxActiveBlocksPerMultiprocessor(perSm, kernel.function(), THREADS, sharedBytes),
+                    "cuOccupancyMaxActiveBlocksPerMultiprocessor");
+            residentBlocks = device.multiprocessors() * Math.max(1, perSm[0]);
+        }
+
+        /** Queues the kernel over fact rows {@code [first, end)} in {@code stream} (null: the default stream). */
+        void enqueue(long first, long end, CUstream stream) {
+            device.makeCurrent();
+            // One wave of resident blocks: a grid larger than that leaves the last wave's SMs half idle.
+            long tile = (long) THREADS * kernel.items();
+            int blocks = (int) Math.max(1, Math.min((end - first + tile - 1) / tile, residentBlocks));
+            List<StarKernelInput.Parameter> parameters = input.parameters();
+            Pointer[] args = new Pointer[parameters.size()];
+            for (int i = 0; i < args.length; i++) {
+                StarKernelInput.Parameter p = parameters.get(i);
+                long value = switch (p.name()) {
+                    case "first" -> first;
+                    case "rows" -> end;
+                    default -> p.value();
+                };
+                args[i] = Pointer.to(new long[] {value});
+            }
+            Cuda.check(JCudaDriver.cuLaunchKernel(kernel.function(), blocks, 1, 1, THREADS, 1, 1, sharedBytes, stream,
+                    Pointer.to(args), null), "launch of the star pipeline kernel");
+        }
     }
 }

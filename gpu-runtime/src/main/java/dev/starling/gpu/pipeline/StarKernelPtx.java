@@ -43,6 +43,7 @@ final class StarKernelPtx {
         String stride = ptx.b64();
         ptx.op("mul.lo.u64 %s, %s, %d", tile, ntid, items);
         ptx.op("mul.lo.u64 %s, %s, %s", base, ctaid, tile);
+        ptx.op("add.s64 %s, %s, %s", base, base, param.get("first"));
         ptx.op("mul.lo.u64 %s, %s, %s", stride, nctaid, tile);
         String status = ptx.b32();
         ptx.op("mov.b32 %s, 0", status);

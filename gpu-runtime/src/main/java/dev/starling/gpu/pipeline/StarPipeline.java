@@ -3,6 +3,7 @@ package dev.starling.gpu.pipeline;
 import dev.starling.exec.expr.Expr;
 import dev.starling.exec.plan.AggregateNode;
 import dev.starling.exec.plan.PlanNode;
+import dev.starling.exec.plan.ScanNode;
 import dev.starling.storage.ColumnStats;
 import dev.starling.storage.DataType;
 import dev.starling.storage.Table;
@@ -10,7 +11,7 @@ import java.util.List;
 
 /**
  * A star pipeline compiled for the GPU, topped by an aggregation ({@code node} an AggregateNode)
- * or producing rows (a selection: {@code outputs}): the fact table and the columns the kernel
+ * or producing rows (a selection: {@code outputs}): the fact scan, the columns the kernel
  * reads from it, the dimensions (build sides of joins, run on the CPU), the program, and how
  * group keys and aggregate states, or output registers, map back to {@code node}'s output.
  * {@code factColumns} are the fact table columns the program loads, in the order of its
@@ -20,7 +21,7 @@ import java.util.List;
  */
 public record StarPipeline(
         PlanNode node,
-        Table fact,
+        ScanNode factScan,
         List<Integer> factColumns,
         List<Integer> keyColumns,
         List<Dimension> dimensions,
@@ -32,6 +33,11 @@ public record StarPipeline(
         List<CallStates> calls,
         List<Output> outputs) {
 
+    /** The fact table, which {@link #factScan} reads. */
+    public Table fact() {
+        return factScan.table();
+    }
+
     /** The aggregation this pipeline feeds (not for a selection). */
     AggregateNode aggregate() {
         return (AggregateNode) node;
@@ -42,7 +48,7 @@ public record StarPipeline(
         long groups = 1;
         for (GroupKey key : keys) {
             if (key.dimension() < 0) {
-                ColumnStats stats = fact.column(key.factColumn()).stats();
+                ColumnStats stats = fact().column(key.factColumn()).stats();
                 long distinct = Math.max(1, stats.distinct() + (stats.nulls() > 0 ? 1 : 0));
                 groups = groups > Long.MAX_VALUE / distinct ? Long.MAX_VALUE : groups * distinct;
             }

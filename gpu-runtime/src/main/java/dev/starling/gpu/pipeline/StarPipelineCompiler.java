@@ -101,7 +101,7 @@ public final class StarPipelineCompiler {
         for (StarPipeline.DimColumn dc : program.dimColumns()) {
             dimColumns.add(new StarPipeline.DimColumn(dc.dimension(), projection.add(dc.dimension(), dc.expr())));
         }
-        return new StarPipeline(node, fact.table(), List.copyOf(program.factColumns()), List.copyOf(program.keyColumns()),
+        return new StarPipeline(node, fact, List.copyOf(program.factColumns()), List.copyOf(program.keyColumns()),
                 projection.dimensions(), List.copyOf(dimColumns), program.code(), program.constants(), List.copyOf(slots),
                 List.copyOf(keys), List.copyOf(calls), List.copyOf(outputs));
     }

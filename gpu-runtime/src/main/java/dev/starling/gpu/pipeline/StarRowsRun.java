@@ -24,7 +24,7 @@ import jcuda.Pointer;
  * built dimension rows the kernel found. The output room starts at {@link #FIRST_CAPACITY} rows;
  * when more pass, the kernel runs once more with room for exactly as many.
  */
-public final class StarRowsRun extends PipelineRun {
+public final class StarRowsRun extends PipelineRun<Batch> {
     static final long FIRST_CAPACITY = 1 << 22;
 
     public StarRowsRun(GpuDevice device, GpuColumnCache cache, StarPipeline pipeline, OversizedJoin oversized) {
@@ -71,7 +71,7 @@ public final class StarRowsRun extends PipelineRun {
                             Batch rows = decode(written, (int) count[0], dimRows, in);
                             stats = new RunStats(ms(t1 - t0), 0, ms(t2 - t1), millis, ms(System.nanoTime() - t3),
                                     in.placeMillis(), in.factBytes(), in.uploadedBytes(), count[0], in.hostTableBytes(),
-                                    in.partitionedJoins(), in.spilledBytes());
+                                    in.partitionedJoins(), in.spilledBytes(), 0, pipeline.fact().chunkCount());
                             return Optional.of(rows);
                         }
                         capacity = count[0];

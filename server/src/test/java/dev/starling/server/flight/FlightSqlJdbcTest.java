@@ -225,7 +225,7 @@ class FlightSqlJdbcTest {
             st.execute("SET backend TO auto");
             assertTrue(fetch(a, explain).toString().contains("backend=cpu (no GPU)"));
             SQLException e = assertThrows(SQLException.class, () -> st.execute("SET backend = 'tpu'"));
-            assertTrue(e.getMessage().contains("line 1, column 15: backend must be auto, gpu or cpu, not 'tpu'"), e.getMessage());
+            assertTrue(e.getMessage().contains("line 1, column 15: backend must be auto, gpu, both or cpu, not 'tpu'"), e.getMessage());
             st.execute("SET clone_layouts = on");
             st.execute("SET clone_budget = 4");
             e = assertThrows(SQLException.class, () -> st.execute("SET clone_window = 99"));
