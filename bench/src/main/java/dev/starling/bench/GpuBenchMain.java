@@ -24,7 +24,9 @@ import picocli.CommandLine.Option;
  * unmeasured warm-up run moves the columns), and where the rest of the GPU time goes: planning
  * (timed as EXPLAIN), building dimensions on the CPU, preparing the group layout, copies, and
  * decoding the groups. {@code pipeline} says whether the GPU could run the query's aggregation
- * (forced), {@code auto} where the cost model puts it.
+ * (forced), {@code auto} where the cost model puts it; {@code both_ms} is the time with the GPU
+ * sharing the fact rows with the CPU workers (backend both), {@code both_gpu_rows} the share of
+ * the fact chunks the GPU ran then.
  */
 @Command(name = "starling-gpu-bench", mixinStandardHelpOptions = true,
         description = "Times TPC-H and SSB on the GPU and the CPU backend of one process.")
@@ -90,7 +92,9 @@ public final class GpuBenchMain implements Callable<Integer> {
                 double cpu = timer.medianMillis(() -> db.query(q.getValue()));
                 double plan = timer.medianMillis(() -> db.explain(q.getValue()));
                 db.setBackendMode(BackendMode.AUTO);
-                String auto = db.explain(q.getValue()).contains("backend=gpu") ? "gpu" : "cpu";
+                String explained = db.explain(q.getValue());
+                String auto = explained.contains("backend=gpu+cpu") ? "gpu+cpu"
+                        : explained.contains("backend=gpu") ? "gpu" : "cpu";
                 db.setBackendMode(BackendMode.GPU);
                 long runsBefore = gpu.runs();
                 List<RunStats> stats = new ArrayList<>();
@@ -101,17 +105,26 @@ public final class GpuBenchMain implements Callable<Integer> {
                 boolean ran = gpu.runs() > runsBefore;
                 db.setBackendMode(BackendMode.AUTO);
                 if (!ran) {
-                    rows.add(Arrays.asList(q.getKey(), "cpu", auto, round(cpu), null, round(plan), null, null, null, null,
-                            null, null, null, null, null));
+                    rows.add(Arrays.asList(q.getKey(), "cpu", auto, round(cpu), null, null, null, round(plan), null, null,
+                            null, null, null, null, null, null, null));
                     continue;
                 }
+                db.setBackendMode(BackendMode.BOTH);
+                List<RunStats> shared = new ArrayList<>();
+                double both = timer.medianMillis(() -> {
+                    db.query(q.getValue());
+                    shared.add(gpu.lastRun());
+                });
+                db.setBackendMode(BackendMode.AUTO);
                 // The first run (the warm-up) moved the columns to the device; the measured ones find them resident.
                 List<RunStats> warm = stats.subList(1, stats.size());
                 RunStats last = warm.get(warm.size() - 1);
                 double kernelMs = median(warm, RunStats::kernelMillis);
                 double floorMs = last.factBytes() / bandwidth * 1e3;
                 speedups.add(cpu / onGpu);
-                rows.add(Arrays.asList(q.getKey(), "gpu", auto, round(cpu), round(onGpu), round(plan),
+                double gpuRows = median(shared, r -> r.gpuChunks()) / last.gpuChunks();
+                rows.add(Arrays.asList(q.getKey(), "gpu", auto, round(cpu), round(onGpu), round(both), round(gpuRows),
+                        round(plan),
                         round(median(warm, RunStats::buildMillis)), round(median(warm, RunStats::prepareMillis)),
                         round(median(warm, RunStats::copyMillis)), round(kernelMs),
                         round(median(warm, RunStats::decodeMillis)), round(last.factBytes() / 1e6), round(floorMs),
@@ -129,6 +142,8 @@ public final class GpuBenchMain implements Callable<Integer> {
                     new Field("auto", DataType.VARCHAR, false),
                     new Field("cpu_ms", DataType.DOUBLE, false),
                     new Field("gpu_ms", DataType.DOUBLE, true),
+                    new Field("both_ms", DataType.DOUBLE, true),
+                    new Field("both_gpu_rows", DataType.DOUBLE, true),
                     new Field("plan_ms", DataType.DOUBLE, true),
                     new Field("build_ms", DataType.DOUBLE, true),
                     new Field("prep_ms", DataType.DOUBLE, true),

@@ -16,6 +16,7 @@ import dev.starling.planner.SqlPlanner;
 import dev.starling.storage.Catalog;
 import dev.starling.storage.ColumnSchema;
 import dev.starling.storage.DataType;
+import dev.starling.storage.Table;
 import dev.starling.storage.TableBuilder;
 import dev.starling.storage.TableSchema;
 import java.util.ArrayList;
@@ -30,13 +31,15 @@ import picocli.CommandLine.Option;
  * SUM(f.amt), SUM(h.w) FROM f JOIN h ON f.k = h.code} (a join on values: a hashed dimension), the
  * probe keys uniform or Zipf-skewed over the build keys (one in sixteen misses). The budget is set
  * so that the table is {@code ratio} times the device memory left for it beside the fact columns
- * and the dimension's arrays; at each ratio the join runs hybrid and partitioned,
- * against the table in device memory (a budget that holds it) and the CPU backend. Prints the
+ * and the dimension's arrays; at each ratio the join runs hybrid and partitioned (host-only where no
+ * device memory is left for the table), against the table in device memory (a budget that holds
+ * it) and the CPU backend. Prints the
  * median query time (which includes building the dimension on the CPU, the same for every GPU
  * placement), the join's time on the GPU: copying the table and probing it in the fused kernel, or
  * partitioning, joining and the kernel reading the matches; tuples (probe + build) per second of
  * that, its share of the in-GPU throughput, the model's prediction, the bytes left in or spilled to
- * host memory, and whether the answer equals the CPU's.
+ * host memory, the share of the fact rows the GPU ran (below 1 when it shares them with the CPU
+ * workers: {@code --backend both}, placements marked "+cpu") and whether the answer equals the CPU's.
  */
 @Command(name = "starling-oversized-join-bench", mixinStandardHelpOptions = true,
         description = "Times hash joins past the GPU memory budget and prints a table.")
@@ -51,8 +54,8 @@ public final class OversizedJoinBenchMain implements Callable<Integer> {
     @Option(names = "--build-rows", description = "Build (dimension) rows (default: ${DEFAULT-VALUE}).")
     private int buildRows = 1 << 22;
 
-    @Option(names = "--ratio", split = ",", description = "Table bytes over the device memory left for it "
-            + "(default: ${DEFAULT-VALUE}).")
+    @Option(names = "--ratio", split = ",", description = "Table bytes over the device memory left for it; "
+            + "Infinity: none left, the table on the host (default: ${DEFAULT-VALUE}).")
     private List<Double> ratios = List.of(0.5, 1.5, 2.0, 4.0);
 
     @Option(names = "--theta", split = ",", description = "Zipf exponents of the probe keys (default: ${DEFAULT-VALUE}).")
@@ -61,8 +64,12 @@ public final class OversizedJoinBenchMain implements Callable<Integer> {
     @Option(names = "--runs", description = "Timed runs after one warm-up (default: ${DEFAULT-VALUE}).")
     private int runs = 3;
 
+    @Option(names = "--backend", split = ",", description = "Backends for the GPU placements: gpu (alone), both "
+            + "(sharing the fact rows with the CPU workers) (default: ${DEFAULT-VALUE}).")
+    private List<BackendMode> backends = List.of(BackendMode.GPU);
+
     public static void main(String[] args) {
-        System.exit(new CommandLine(new OversizedJoinBenchMain()).execute(args));
+        System.exit(new CommandLine(new OversizedJoinBenchMain()).setCaseInsensitiveEnumValuesAllowed(true).execute(args));
     }
 
     @Override
@@ -83,12 +90,15 @@ public final class OversizedJoinBenchMain implements Callable<Integer> {
                 out.add(row(theta, "cpu (" + cores + " cores)", Double.NaN, ms, null, Double.NaN, Double.NaN, Double.NaN,
                         true));
             }
-            double inGpu;
+            double inGpu = Double.NaN;
             try (GpuBackend gpu = open(0)) {
                 device = gpu.device().describe();
-                Run r = measure(gpu, catalog, plan, Settings.OversizedJoin.AUTO, expected);
-                inGpu = joinMillis(r.stats);
-                out.add(row(theta, "in-GPU", Double.NaN, r.ms, r.stats, inGpu, 1, Double.NaN, r.equal));
+                for (BackendMode backend : backends) {
+                    Run r = measure(gpu, catalog, plan, backend, Settings.OversizedJoin.AUTO, expected);
+                    inGpu = Double.isNaN(inGpu) ? joinMillis(r.stats) : inGpu;
+                    out.add(row(theta, label("in-GPU", backend), Double.NaN, r.ms, r.stats, joinMillis(r.stats),
+                            inGpu / joinMillis(r.stats), Double.NaN, r.equal));
+                }
             }
             for (double ratio : ratios) {
                 long left = (long) (tableBytes / ratio);
@@ -96,14 +106,20 @@ public final class OversizedJoinBenchMain implements Callable<Integer> {
                 long budget = factBytes + (4L + 9L) * buildRows + left + SLACK;
                 double share = Math.min(1, (double) left / tableBytes);
                 try (GpuBackend gpu = open(budget)) {
-                    for (Settings.OversizedJoin mode : List.of(Settings.OversizedJoin.HYBRID, Settings.OversizedJoin.PARTITIONED)) {
-                        Run r = measure(gpu, catalog, plan, mode, expected);
-                        double model = mode == Settings.OversizedJoin.HYBRID
-                                ? factRows / OversizedJoinModel.hybridProbes(share) * 1e3
-                                : OversizedJoinModel.partitionedSeconds(factRows, buildRows, left) * 1e3;
-                        double join = joinMillis(r.stats);
-                        out.add(row(theta, mode.name().toLowerCase(), ratio, r.ms, r.stats, join, inGpu / join, model,
-                                r.equal));
+                    for (BackendMode backend : backends) {
+                        // with no device memory left the table lives on the host and a partitioned join cannot run
+                        List<Settings.OversizedJoin> modes = left == 0 ? List.of(Settings.OversizedJoin.HYBRID)
+                                : List.of(Settings.OversizedJoin.HYBRID, Settings.OversizedJoin.PARTITIONED);
+                        for (Settings.OversizedJoin mode : modes) {
+                            Run r = measure(gpu, catalog, plan, backend, mode, expected);
+                            double model = mode == Settings.OversizedJoin.HYBRID
+                                    ? factRows / OversizedJoinModel.hybridProbes(share) * 1e3
+                                    : OversizedJoinModel.partitionedSeconds(factRows, buildRows, left) * 1e3;
+                            double join = joinMillis(r.stats);
+                            String placement = left == 0 ? "host-only" : mode.name().toLowerCase();
+                            out.add(row(theta, label(placement, backend), ratio, r.ms, r.stats, join,
+                                    inGpu / join, model, r.equal));
+                        }
                     }
                 }
             }
@@ -121,15 +137,21 @@ public final class OversizedJoinBenchMain implements Callable<Integer> {
                 new Field("of_in_gpu", DataType.DOUBLE, true),
                 new Field("model_join_ms", DataType.DOUBLE, true),
                 new Field("host_MB", DataType.DOUBLE, true),
+                new Field("gpu_rows", DataType.DOUBLE, true),
                 new Field("equal", DataType.BOOLEAN, false)), out).toText());
         return 0;
     }
 
     private record Run(double ms, RunStats stats, boolean equal) { }
 
-    private Run measure(GpuBackend gpu, Catalog catalog, PlanNode plan, Settings.OversizedJoin mode, QueryResult expected) {
-        QueryContext ctx = new QueryContext(Settings.DEFAULT.withBackend(BackendMode.GPU)
-                .with("oversized_join", mode.name()));
+    /** A GPU placement's name, with "+cpu" when the GPU shares the fact rows with the CPU workers. */
+    private static String label(String placement, BackendMode backend) {
+        return backend == BackendMode.BOTH ? placement + "+cpu" : placement;
+    }
+
+    private Run measure(GpuBackend gpu, Catalog catalog, PlanNode plan, BackendMode backend, Settings.OversizedJoin mode,
+                        QueryResult expected) {
+        QueryContext ctx = new QueryContext(Settings.DEFAULT.withBackend(backend).with("oversized_join", mode.name()));
         try (Executor withGpu = new Executor(Runtime.getRuntime().availableProcessors(), catalog, gpu)) {
             long before = gpu.runs();
             boolean equal = withGpu.collect(plan, ctx).rows().toString().equals(expected.rows().toString());
@@ -161,6 +183,7 @@ public final class OversizedJoinBenchMain implements Callable<Integer> {
         r.add(Double.isNaN(ofInGpu) ? null : ofInGpu);
         r.add(Double.isNaN(model) ? null : model);
         r.add(Double.isNaN(host) ? null : host);
+        r.add(s == null ? null : (double) s.gpuChunks() / ((factRows + Table.CHUNK_ROWS - 1) / Table.CHUNK_ROWS));
         r.add(equal);
         return r;
     }
