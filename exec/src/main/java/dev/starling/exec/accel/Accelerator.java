@@ -3,10 +3,12 @@ package dev.starling.exec.accel;
 import dev.starling.exec.QueryContext;
 import dev.starling.exec.op.GroupStates;
 import dev.starling.exec.pipeline.MorselDispatcher;
+import dev.starling.exec.pipeline.SharedBuilds;
 import dev.starling.exec.plan.AggregateNode;
 import dev.starling.exec.plan.PlanNode;
 import dev.starling.exec.plan.ScanNode;
 import dev.starling.exec.vector.Batch;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -41,11 +43,18 @@ public interface Accelerator {
         ScanNode fact();
 
         /**
-         * Runs the pipeline over the chunks it claims from {@code morsels} until none is left (on a
-         * thread of its own, beside the CPU workers) and returns its groups' states over those rows;
-         * empty when it gave up (the accelerator logs why).
+         * The build sides (plan nodes of the aggregation's input) of the hash joins whose tables the
+         * accelerator builds once for both processors; the CPU workers build their own of the others.
          */
-        Optional<GroupStates> run(MorselDispatcher morsels);
+        List<PlanNode> sharedBuilds();
+
+        /**
+         * Runs the pipeline over the chunks it claims from {@code morsels} until none is left (on a
+         * thread of its own, beside the CPU workers), publishing the tables of {@link #sharedBuilds}
+         * to {@code tables} as it builds them, and returns its groups' states over those rows; empty
+         * when it gave up (the accelerator logs why).
+         */
+        Optional<GroupStates> run(MorselDispatcher morsels, SharedBuilds tables);
     }
 
     /** Where the pipeline producing {@code top}'s rows (no aggregation in it) would run under {@code settings}, and why. */

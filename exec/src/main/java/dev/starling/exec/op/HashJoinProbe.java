@@ -111,7 +111,7 @@ public final class HashJoinProbe implements Operator {
             return;
         }
         int[] found = lookup.find(in, n);
-        if (table.isDense()) {
+        if (table.findsRows()) {
             if (pairProbe.length < n) {
                 pairProbe = new int[n];
                 pairBuild = new int[n];

@@ -1,5 +1,6 @@
 package dev.starling.exec.op;
 
+import dev.starling.exec.accel.SharedBuild;
 import dev.starling.exec.plan.HashJoinNode;
 import dev.starling.exec.vector.Batch;
 import dev.starling.exec.vector.StringInterner;
@@ -8,8 +9,10 @@ import java.util.Arrays;
 /**
  * The build side of a join, materialized, and its lookup structure: for a dense join an array from
  * code to build row (-1: none), for a hash join a key table and, per key id, the range of its
- * build rows in an array of rows ordered by key, for a cross join nothing. Build rows with a NULL key can match nothing and are
- * left out. Read-only once built, so all probe workers share it.
+ * build rows in an array of rows ordered by key, for a cross join nothing; or the table an
+ * accelerator shares with the CPU workers ({@link SharedBuild}), from unique keys to build rows.
+ * Build rows with a NULL key can match nothing and are left out. Read-only once built, so all
+ * probe workers share it.
  */
 public final class JoinTable {
     final Batch rows;
@@ -19,17 +22,29 @@ public final class JoinTable {
     private final KeyTable keys;
     private final int[] start;
     private final int[] rowsByKey;
+    private final SharedBuild shared;
+
+    private JoinTable(HashJoinNode join, SharedBuild shared) {
+        this.rows = shared.rows();
+        this.domains = domains(join);
+        this.shared = shared;
+        denseRowOf = null;
+        keys = null;
+        start = null;
+        rowsByKey = null;
+    }
+
+    /** The table over the build side that the accelerator built for both processors. */
+    public static JoinTable shared(HashJoinNode join, SharedBuild build) {
+        return new JoinTable(join, build);
+    }
 
     JoinTable(HashJoinNode join, Batch rows) {
         this.rows = rows;
+        this.shared = null;
         int n = rows.rows();
-        int[] probeKeys = join.probeKeys();
         int[] buildKeys = join.buildKeys();
-        domains = new KeyEncoder.Domain[buildKeys.length];
-        for (int k = 0; k < buildKeys.length; k++) {
-            domains[k] = KeyEncoder.Domain.common(join.probe().output().get(probeKeys[k]).type(),
-                    join.build().output().get(buildKeys[k]).type());
-        }
+        domains = domains(join);
         if (join.dense()) {
             denseRowOf = new int[Math.toIntExact(join.denseRange())];
             Arrays.fill(denseRowOf, -1);
@@ -91,6 +106,18 @@ public final class JoinTable {
         }
     }
 
+    /** Per key column, the domain in which both sides' keys compare. */
+    private static KeyEncoder.Domain[] domains(HashJoinNode join) {
+        int[] probeKeys = join.probeKeys();
+        int[] buildKeys = join.buildKeys();
+        KeyEncoder.Domain[] out = new KeyEncoder.Domain[buildKeys.length];
+        for (int k = 0; k < buildKeys.length; k++) {
+            out[k] = KeyEncoder.Domain.common(join.probe().output().get(probeKeys[k]).type(),
+                    join.build().output().get(buildKeys[k]).type());
+        }
+        return out;
+    }
+
     /**
      * The table over a {@code markProbe} join's probe rows, keyed by its probe keys, that its build
      * side streams through: the join with its sides' roles exchanged.
@@ -105,7 +132,21 @@ public final class JoinTable {
     }
 
     boolean isCross() {
-        return denseRowOf == null && keys == null;
+        return denseRowOf == null && keys == null && shared == null;
+    }
+
+    boolean isShared() {
+        return shared != null;
+    }
+
+    /** Whether a lookup gives the build row itself (a dense or shared table: one row per key) rather than a key id. */
+    boolean findsRows() {
+        return denseRowOf != null || shared != null;
+    }
+
+    /** The build row with (encoded) key {@code key} in a shared table, or -1. */
+    int sharedRow(long key) {
+        return shared.rowOf(key);
     }
 
     /** The share of dense codes that have a build row: how much of the probe side a dense join can keep. */

@@ -4,7 +4,7 @@ import dev.starling.exec.vector.Batch;
 
 /**
  * Looks a batch's rows up in a {@link JoinTable} by their key columns: per row the table's key id
- * (hash table) or row (dense table), or -1 when the row's key is NULL or absent from the table.
+ * (hash table) or row (dense or shared table), or -1 when the row's key is NULL or absent from the table.
  * Each worker needs its own: the encoder keeps per-batch state.
  */
 final class KeyLookup {
@@ -46,6 +46,12 @@ final class KeyLookup {
                     nullKey[i] = true;
                 }
             }
+        }
+        if (table.isShared()) {
+            for (int i = 0; i < n; i++) {
+                out[i] = nullKey != null && nullKey[i] ? -1 : table.sharedRow(keys[0][i]);
+            }
+            return out;
         }
         int[] hashes = KeyEncoder.hashes(keys, n);
         for (int i = 0; i < n; i++) {

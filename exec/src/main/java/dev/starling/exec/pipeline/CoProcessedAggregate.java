@@ -11,7 +11,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.FutureTask;
-import java.util.function.Function;
+import java.util.function.BiFunction;
 import java.util.function.Supplier;
 
 /**
@@ -21,6 +21,8 @@ import java.util.function.Supplier;
  * the workers' groups in the merge. When the accelerator gives up having claimed chunks, their rows
  * are nowhere else, so the aggregation runs again on the CPU alone; when it gives up before
  * claiming any, the CPU workers have claimed every chunk and their groups are the whole result.
+ * The hash join tables the accelerator shares come to the CPU workers' pipeline through one
+ * {@link SharedBuilds}, freed when both are done.
  */
 final class CoProcessedAggregate {
     private final AggregateNode node;
@@ -37,16 +39,30 @@ final class CoProcessedAggregate {
 
     /**
      * The aggregation's rows; {@code input} compiles its input pipeline with the fact scan reading
-     * the chunks the dispatcher gives it, {@code cpuOnly} runs the aggregation on the CPU alone.
+     * the chunks the dispatcher gives it and the shared joins probing the accelerator's tables,
+     * {@code cpuOnly} runs the aggregation on the CPU alone.
      */
-    Batch run(Function<MorselDispatcher, Stream> input, Supplier<Batch> cpuOnly) {
+    Batch run(BiFunction<MorselDispatcher, SharedBuilds, Stream> input, Supplier<Batch> cpuOnly) {
+        try (SharedBuilds tables = new SharedBuilds(part.sharedBuilds())) {
+            return run(input, tables, cpuOnly);
+        }
+    }
+
+    private Batch run(BiFunction<MorselDispatcher, SharedBuilds, Stream> input, SharedBuilds tables,
+                      Supplier<Batch> cpuOnly) {
         MorselDispatcher morsels = new MorselDispatcher(part.fact().table().chunkCount());
-        FutureTask<Optional<GroupStates>> accelerated = new FutureTask<>(() -> part.run(morsels));
+        FutureTask<Optional<GroupStates>> accelerated = new FutureTask<>(() -> {
+            try {
+                return part.run(morsels, tables);
+            } finally {
+                tables.finish();
+            }
+        });
         Thread.ofPlatform().daemon().name("starling-shared-" + node.hashCode()).start(accelerated);
         HashAggregateSink sink = new HashAggregateSink(node);
         List<HashAggregateSink.Groups> locals = new ArrayList<>();
         try {
-            runner.run(input.apply(morsels), new Sink<HashAggregateSink.Groups>() {
+            runner.run(input.apply(morsels, tables), new Sink<HashAggregateSink.Groups>() {
                 @Override
                 public HashAggregateSink.Groups createLocal() {
                     return sink.createLocal();

@@ -4,6 +4,7 @@ import dev.starling.exec.QueryContext;
 import dev.starling.exec.accel.Accelerator;
 import dev.starling.exec.accel.BuildRunner;
 import dev.starling.exec.accel.Placement;
+import dev.starling.exec.accel.SharedBuild;
 import dev.starling.exec.eval.ExprCompiler;
 import dev.starling.exec.expr.ColumnRef;
 import dev.starling.exec.op.CollectSink;
@@ -59,6 +60,8 @@ public final class PlanCompiler {
      * (synchronized: the accelerator's thread compiles its build sides meanwhile).
      */
     private final Map<ScanNode, MorselDispatcher> sharedScans = Collections.synchronizedMap(new IdentityHashMap<>());
+    /** Join build sides, while their pipeline compiles, whose tables the accelerator builds for the CPU workers too. */
+    private final Map<PlanNode, SharedBuilds> sharedTables = Collections.synchronizedMap(new IdentityHashMap<>());
 
     public PlanCompiler(PipelineRunner runner, Catalog catalog, QueryContext ctx, Accelerator accelerator) {
         this.runner = runner;
@@ -111,9 +114,7 @@ public final class PlanCompiler {
                 if (j.markProbe()) {
                     yield markProbeRows(j, probeNeeded, buildNeeded, pushed);
                 }
-                JoinBuildSink build = new JoinBuildSink(j);
-                runner.run(compile(j.build(), buildNeeded, List.of()), build, ctx);
-                JoinTable table = build.table();
+                JoinTable table = joinTable(j, buildNeeded);
                 // Every join output row carries its probe row's columns unchanged, so a probe-column
                 // condition from above holds for the output rows exactly when it holds for the probe row.
                 List<DenseKeyFilter.Pushed> probePushed = new ArrayList<>();
@@ -146,6 +147,18 @@ public final class PlanCompiler {
         };
     }
 
+    /** The join's table: the one the accelerator shares with the CPU workers, else built here. */
+    private JoinTable joinTable(HashJoinNode j, BitSet buildNeeded) {
+        SharedBuilds shared = sharedTables.get(j.build());
+        Optional<SharedBuild> published = shared == null ? Optional.empty() : shared.await(j.build(), ctx);
+        if (published.isPresent()) {
+            return JoinTable.shared(j, published.get());
+        }
+        JoinBuildSink build = new JoinBuildSink(j);
+        runner.run(compile(j.build(), buildNeeded, List.of()), build, ctx);
+        return build.table();
+    }
+
     /**
      * A {@code markProbe} join: the probe side into a table, the build side streamed through it to
      * mark probe rows, the kept probe rows served from memory. Filters pushed from above concern
@@ -171,7 +184,7 @@ public final class PlanCompiler {
         Placement where = accelerator == null ? Placement.cpu("") : accelerator.place(a, ctx.settings());
         if (where.shared()) {
             return accelerator.share(a, builds(), ctx).map(part -> new CoProcessedAggregate(a, part, runner, ctx)
-                    .run(morsels -> aggregateInput(a, part.fact(), morsels), () -> aggregateOnCpu(a)));
+                    .run((morsels, tables) -> aggregateInput(a, part.fact(), morsels, tables), () -> aggregateOnCpu(a)));
         }
         return where.accelerated() ? accelerator.aggregate(a, builds(), ctx) : Optional.empty();
     }
@@ -182,13 +195,18 @@ public final class PlanCompiler {
         return sink.result();
     }
 
-    /** The aggregation's input pipeline with {@code fact} reading the chunks {@code morsels} gives it. */
-    private Stream aggregateInput(AggregateNode a, ScanNode fact, MorselDispatcher morsels) {
+    /**
+     * The aggregation's input pipeline with {@code fact} reading the chunks {@code morsels} gives it
+     * and the joins in {@code tables} probing the accelerator's tables.
+     */
+    private Stream aggregateInput(AggregateNode a, ScanNode fact, MorselDispatcher morsels, SharedBuilds tables) {
         sharedScans.put(fact, morsels);
+        tables.builds().forEach(b -> sharedTables.put(b, tables));
         try {
             return compile(a.input(), aggregateInputNeeded(a), List.of());
         } finally {
             sharedScans.remove(fact);
+            tables.builds().forEach(sharedTables::remove);
         }
     }
 

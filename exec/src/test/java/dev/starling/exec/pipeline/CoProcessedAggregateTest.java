@@ -164,7 +164,12 @@ class CoProcessedAggregateTest {
                 }
 
                 @Override
-                public Optional<GroupStates> run(MorselDispatcher morsels) {
+                public List<PlanNode> sharedBuilds() {
+                    return List.of();
+                }
+
+                @Override
+                public Optional<GroupStates> run(MorselDispatcher morsels, SharedBuilds tables) {
                     runs.incrementAndGet();
                     TreeMap<Long, long[]> groups = new TreeMap<>();
                     for (int[] batch = morsels.claimBatch(2); batch != null; batch = morsels.claimBatch(2)) {
