@@ -8,8 +8,10 @@ import dev.starling.exec.accel.Placement;
 import dev.starling.exec.accel.Settings;
 import dev.starling.exec.op.GroupStates;
 import dev.starling.exec.pipeline.MorselDispatcher;
+import dev.starling.exec.pipeline.SharedBuilds;
 import dev.starling.exec.plan.AggregateNode;
 import dev.starling.exec.plan.PlanNode;
+import dev.starling.exec.plan.ProjectNode;
 import dev.starling.exec.plan.ScanNode;
 import dev.starling.exec.vector.Batch;
 import dev.starling.gpu.cache.ColumnKey;
@@ -25,6 +27,7 @@ import dev.starling.gpu.pipeline.DimensionHashTable;
 import dev.starling.gpu.pipeline.PipelineRun;
 import dev.starling.gpu.pipeline.RunStats;
 import dev.starling.gpu.pipeline.SharedAggregateRun;
+import dev.starling.gpu.pipeline.SharedTables;
 import dev.starling.gpu.pipeline.StarAggregateRun;
 import dev.starling.gpu.pipeline.StarPipeline;
 import dev.starling.gpu.pipeline.StarPipelineCompiler;
@@ -38,6 +41,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -120,10 +124,7 @@ public final class GpuBackend implements Accelerator, AutoCloseable {
             return placement;
         }
         List<String> reasons = new ArrayList<>(List.of(placement.reason()));
-        long contributions = pipeline.dimensions().stream().mapToLong(d -> 4 * d.range()).sum();
-        long factBytes = GpuPlacement.factBytes(pipeline);
-        long left = Math.max(0, device.memory().budget() - factBytes - contributions);
-        reasons.addAll(oversizedJoins(pipeline, settings, left));
+        reasons.addAll(oversizedJoins(pipeline, settings, tableMemory(pipeline)));
         String clones = cloneChoice(pipeline, settings).reason();
         if (!clones.isEmpty()) {
             reasons.add(clones);
@@ -131,11 +132,21 @@ public final class GpuBackend implements Accelerator, AutoCloseable {
         if (settings.backend() == BackendMode.GPU) {
             return Placement.gpu(String.join("; ", reasons));
         }
-        CoProcessingModel.Prediction shared = CoProcessingModel.predict(pipeline, factBytes, left,
-                Runtime.getRuntime().availableProcessors());
+        CoProcessingModel.Prediction shared = predictSharing(pipeline);
         reasons.add(CoProcessingModel.reason(shared, settings.backend()));
         return settings.backend() == BackendMode.BOTH || shared.shares() ? Placement.both(String.join("; ", reasons))
                 : Placement.gpu(String.join("; ", reasons));
+    }
+
+    /** Device memory the budget leaves for the pipeline's hash tables beside its fact columns and group contributions. */
+    private long tableMemory(StarPipeline pipeline) {
+        long contributions = pipeline.dimensions().stream().mapToLong(d -> 4 * d.range()).sum();
+        return Math.max(0, device.memory().budget() - GpuPlacement.factBytes(pipeline) - contributions);
+    }
+
+    private CoProcessingModel.Prediction predictSharing(StarPipeline pipeline) {
+        return CoProcessingModel.predict(pipeline, GpuPlacement.factBytes(pipeline), tableMemory(pipeline),
+                Runtime.getRuntime().availableProcessors());
     }
 
     /**
@@ -176,6 +187,11 @@ public final class GpuBackend implements Accelerator, AutoCloseable {
             return Optional.empty();
         }
         CloneChoice clones = cloneChoice(pipeline, ctx.settings());
+        // the dimensions' build plans carry the kernel's per-row expressions on top of the joins' own build sides
+        Map<Integer, PlanNode> sharedBuilds = new TreeMap<>();
+        for (int d : predictSharing(pipeline).sharedTables()) {
+            sharedBuilds.put(d, ((ProjectNode) pipeline.dimensions().get(d).build()).input());
+        }
         return Optional.of(new SharedPart() {
             @Override
             public ScanNode fact() {
@@ -183,7 +199,12 @@ public final class GpuBackend implements Accelerator, AutoCloseable {
             }
 
             @Override
-            public Optional<GroupStates> run(MorselDispatcher morsels) {
+            public List<PlanNode> sharedBuilds() {
+                return List.copyOf(sharedBuilds.values());
+            }
+
+            @Override
+            public Optional<GroupStates> run(MorselDispatcher morsels, SharedBuilds tables) {
                 // Busy, the device may be running a pipeline whose build side waits on this one (a
                 // shared aggregation inside it, on another thread): the CPU workers take every chunk.
                 if (!lock.tryLock()) {
@@ -192,7 +213,7 @@ public final class GpuBackend implements Accelerator, AutoCloseable {
                 }
                 try {
                     return runOnDevice(new SharedAggregateRun(device, cache, pipeline, clones,
-                            ctx.settings().oversizedJoin(), morsels), builds, ctx);
+                            ctx.settings().oversizedJoin(), morsels, new SharedTables(sharedBuilds, tables)), builds, ctx);
                 } finally {
                     lock.unlock();
                 }

@@ -14,6 +14,7 @@ import dev.starling.exec.accel.Settings;
 import dev.starling.exec.op.GroupStates;
 import dev.starling.exec.op.HashAggregateSink;
 import dev.starling.exec.pipeline.MorselDispatcher;
+import dev.starling.exec.pipeline.SharedBuilds;
 import dev.starling.exec.plan.AggregateNode;
 import dev.starling.exec.plan.PlanNode;
 import dev.starling.exec.vector.Batch;
@@ -100,12 +101,12 @@ class GpuCoProcessingTest {
             Accelerator.SharedPart part = gpu.share(q1, tables, new QueryContext(Settings.DEFAULT)).orElseThrow();
             int chunks = part.fact().table().chunkCount();
             MorselDispatcher head = new MorselDispatcher(3);
-            GroupStates first = part.run(head).orElseThrow();
+            GroupStates first = part.run(head, new SharedBuilds(part.sharedBuilds())).orElseThrow();
             MorselDispatcher rest = new MorselDispatcher(chunks);
             for (int c = 0; c < 3; c++) {
                 rest.claim();
             }
-            GroupStates second = part.run(rest).orElseThrow();
+            GroupStates second = part.run(rest, new SharedBuilds(part.sharedBuilds())).orElseThrow();
             assertEquals(3, head.acceleratorChunks());
             assertEquals(chunks - 3, rest.acceleratorChunks());
             HashAggregateSink sink = new HashAggregateSink(q1);

@@ -11,6 +11,7 @@ import dev.starling.exec.accel.BackendMode;
 import dev.starling.exec.accel.Settings;
 import dev.starling.exec.plan.AggregateNode;
 import dev.starling.exec.plan.PlanNode;
+import dev.starling.gpu.pipeline.DimensionHashTable;
 import dev.starling.planner.PlanNodes;
 import dev.starling.planner.SqlPlanner;
 import dev.starling.storage.Catalog;
@@ -34,8 +35,8 @@ import org.junit.jupiter.params.provider.EnumSource;
  * not) runs on the GPU,
  * with a hybrid table (most of its slots in host memory read over the link) or partitioned (both
  * sides partitioned, partitions spilled to host memory), and answers as the CPU backend does;
- * device memory returns to its baseline, also with the GPU sharing the fact rows with the CPU
- * workers. Aggregate states past the budget spill to host memory and still run on the GPU. EXPLAIN
+ * device memory returns to its baseline. Shared with the CPU workers, the join's table is built
+ * once in host memory, which both probe, and the answer is the same. Aggregate states past the budget spill to host memory and still run on the GPU. EXPLAIN
  * says which the model picks and why.
  */
 @Tag("gpu")
@@ -56,7 +57,7 @@ class GpuOversizedJoinTest {
         "HYBRID, BOTH, '" + GROUPED + "'",
         "PARTITIONED, GPU, '" + GROUPED + "'",
         "PARTITIONED, GPU, 'SELECT COUNT(*), SUM(f.amt) FROM f JOIN h ON f.k = h.code WHERE h.weight >= 10'",
-        "PARTITIONED, BOTH, '" + GROUPED + "'"
+        "AUTO, BOTH, 'SELECT COUNT(*), SUM(f.amt) FROM f JOIN h ON f.k = h.code WHERE h.weight >= 10'"
     })
     void aHashTablePastTheBudgetRunsOnTheGpu(Settings.OversizedJoin mode, BackendMode backend, String sql) {
         GpuBackend gpu = GpuBackend.detect(0, BUDGET).orElse(null);
@@ -70,7 +71,10 @@ class GpuOversizedJoinTest {
             QueryResult actual = withGpu.collect(plan, new QueryContext(settings));
             assertEquals(sorted(expected), sorted(actual));
             assertEquals(1, gpu.runs(), "the join ran on the GPU");
-            if (mode == Settings.OversizedJoin.HYBRID) {
+            if (backend == BackendMode.BOTH) {
+                assertEquals(DimensionHashTable.bytesFor(DIMENSION_ROWS), gpu.lastRun().hostTableBytes(),
+                        "the table, shared with the CPU workers, is all in host memory");
+            } else if (mode == Settings.OversizedJoin.HYBRID) {
                 assertTrue(gpu.lastRun().hostTableBytes() >= 4 << 20, "part of the table stayed on the host: "
                         + gpu.lastRun().hostTableBytes());
             } else {
@@ -117,6 +121,8 @@ class GpuOversizedJoinTest {
                 String forced = gpu.place(aggregate, settings.with("oversized_join", mode)).reason();
                 assertTrue(forced.contains(mode + " join (oversized_join = " + mode), forced);
             }
+            String both = gpu.place(aggregate, Settings.DEFAULT.withBackend(BackendMode.BOTH)).reason();
+            assertTrue(both.contains("the tables of dimensions [0] built once in host memory for both"), both);
         }
     }
 

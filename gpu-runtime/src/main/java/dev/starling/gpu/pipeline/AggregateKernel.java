@@ -67,15 +67,17 @@ final class AggregateKernel implements AutoCloseable {
 
     /**
      * Makes {@code pipeline}'s aggregation ready; {@code clones}: whether the grouped counts, or a
-     * probed dimension, go through a clone layout, and which. Throws {@link Unsupported}, having
+     * probed dimension, go through a clone layout, and which; {@code shared}: the hash tables it
+     * builds in host memory for the CPU workers too. Throws {@link Unsupported}, having
      * freed what it took, when the pipeline must run on the CPU after all (too many groups, a
      * foreign key the kernel cannot follow, repeated keys on a hash join's build side).
      */
     static AggregateKernel prepare(GpuDevice device, GpuColumnCache cache, StarPipeline pipeline, CloneChoice clones,
-                                   OversizedJoin oversized, BuildRunner builds) throws Unsupported {
+                                   OversizedJoin oversized, BuildRunner builds, SharedTables shared)
+            throws Unsupported {
         long[] nanos = new long[5];
         nanos[0] = System.nanoTime();
-        List<Batch> dimRows = PipelineInputs.buildDimensions(pipeline, builds);
+        List<Batch> dimRows = PipelineInputs.buildDimensions(pipeline, builds, shared);
         nanos[1] = System.nanoTime();
         Map<Integer, PipelineInputs.Referenced> referenced = PipelineInputs.referencedKeys(pipeline, builds);
         GroupLayout layout = new GroupLayout(pipeline, dimRows, c -> referenced.get(c).key());
@@ -87,7 +89,7 @@ final class AggregateKernel implements AutoCloseable {
         int groups = (int) layout.groups();
         nanos[2] = System.nanoTime();
         PipelineInputs in = PipelineInputs.upload(device, cache, pipeline, dimRows, referenced,
-                (d, r) -> (int) layout.contribution(d, r), oversized, stateBytes);
+                (d, r) -> (int) layout.contribution(d, r), oversized, stateBytes, shared);
         SpillBuffer states = null;
         try {
             nanos[3] = System.nanoTime();

@@ -1,32 +1,48 @@
 package dev.starling.gpu.pipeline;
 
 import dev.starling.exec.vector.Vector;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.util.Optional;
 
 /**
  * The hash table a kernel probes for a hashed dimension: open addressing with linear probing over
  * 16-byte slots (key, row index; a negative row marks an empty slot), a power-of-two capacity at
  * most half full. A key's home slot is {@code (key * MULTIPLIER) >>> shift} (Fibonacci hashing);
- * the kernel computes the same. NULL keys match nothing and are left out.
+ * the kernel computes the same. NULL keys match nothing and are left out. Built in a Java array
+ * (uploaded from there) or straight into memory it is given (pinned host memory that the kernel
+ * and the CPU workers both probe, {@link #rowOf}).
  */
 public final class DimensionHashTable {
     public static final long MULTIPLIER = 0x9E3779B97F4A7C15L;
+    private static final ValueLayout.OfLong SLOT = ValueLayout.JAVA_LONG_UNALIGNED;
 
-    private final long[] slots;
+    private final MemorySegment slots;
+    private final long[] heapSlots;
     private final int shift;
 
-    private DimensionHashTable(long[] slots, int shift) {
+    private DimensionHashTable(MemorySegment slots, long[] heapSlots, int shift) {
         this.slots = slots;
+        this.heapSlots = heapSlots;
         this.shift = shift;
     }
 
     /** The table over the first {@code rows} keys, or empty when a key repeats (a join that would multiply rows). */
     public static Optional<DimensionHashTable> build(Vector keys, int rows) {
-        int capacity = (int) capacity(rows);
-        int shift = 64 - Integer.numberOfTrailingZeros(capacity);
-        long[] slots = new long[capacity * 2];
-        for (int s = 0; s < capacity; s++) {
-            slots[2 * s + 1] = -1;
+        long[] heap = new long[(int) capacity(rows) * 2];
+        return build(keys, rows, MemorySegment.ofArray(heap), heap);
+    }
+
+    /** The same, built in {@code memory} ({@link #bytesFor} bytes). */
+    public static Optional<DimensionHashTable> buildIn(Vector keys, int rows, MemorySegment memory) {
+        return build(keys, rows, memory, null);
+    }
+
+    private static Optional<DimensionHashTable> build(Vector keys, int rows, MemorySegment slots, long[] heap) {
+        long capacity = capacity(rows);
+        int shift = 64 - Long.numberOfTrailingZeros(capacity);
+        for (long s = 0; s < capacity; s++) {
+            slots.setAtIndex(SLOT, 2 * s + 1, -1);
         }
         long[] values = keys.longs();
         boolean[] nulls = keys.nulls();
@@ -35,17 +51,28 @@ public final class DimensionHashTable {
                 continue;
             }
             long key = values[r];
-            int s = (int) ((key * MULTIPLIER) >>> shift);
-            while (slots[2 * s + 1] >= 0) {
-                if (slots[2 * s] == key) {
+            long s = (key * MULTIPLIER) >>> shift;
+            while (slots.getAtIndex(SLOT, 2 * s + 1) >= 0) {
+                if (slots.getAtIndex(SLOT, 2 * s) == key) {
                     return Optional.empty();
                 }
                 s = (s + 1) & (capacity - 1);
             }
-            slots[2 * s] = key;
-            slots[2 * s + 1] = r;
+            slots.setAtIndex(SLOT, 2 * s, key);
+            slots.setAtIndex(SLOT, 2 * s + 1, r);
         }
-        return Optional.of(new DimensionHashTable(slots, shift));
+        return Optional.of(new DimensionHashTable(slots, heap, shift));
+    }
+
+    /** The row whose key is {@code key}, or -1: the kernel's probe, on the CPU. */
+    public int rowOf(long key) {
+        long mask = (1L << (64 - shift)) - 1;
+        for (long s = (key * MULTIPLIER) >>> shift; ; s = (s + 1) & mask) {
+            long row = slots.getAtIndex(SLOT, 2 * s + 1);
+            if (row < 0 || slots.getAtIndex(SLOT, 2 * s) == key) {
+                return (int) row;
+            }
+        }
     }
 
     /** Slots of the table over {@code rows} keys: a power of two, at most half full. */
@@ -58,9 +85,12 @@ public final class DimensionHashTable {
         return capacity(rows) * 16;
     }
 
-    /** The slots as (key, row) pairs of longs, as uploaded. */
+    /** The slots as (key, row) pairs of longs, as uploaded: the array a table built on the Java heap lives in. */
     public long[] slots() {
-        return slots;
+        if (heapSlots == null) {
+            throw new IllegalStateException("this table was built in memory it was given, not on the heap");
+        }
+        return heapSlots;
     }
 
     public int shift() {

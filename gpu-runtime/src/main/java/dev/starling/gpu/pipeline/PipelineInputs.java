@@ -14,6 +14,7 @@ import dev.starling.gpu.cuda.DeviceBuffer;
 import dev.starling.gpu.cuda.DeviceMemory;
 import dev.starling.gpu.cuda.GpuOutOfMemoryException;
 import dev.starling.gpu.cuda.GpuDevice;
+import dev.starling.gpu.cuda.MappedHostBuffer;
 import dev.starling.gpu.hybrid.OversizedJoinModel;
 import dev.starling.gpu.hybrid.PartitionedJoin;
 import dev.starling.gpu.hybrid.SplitTable;
@@ -45,6 +46,7 @@ final class PipelineInputs implements AutoCloseable {
     private final GpuDevice device;
     private final DeviceArrays arrays;
     private final OversizedJoin oversized;
+    private final SharedTables shared;
     /** Device memory the run allocates after the hash tables: its own, the dimension columns, small arrays. */
     private long reserve;
     private final List<SplitTable> splitTables = new ArrayList<>();
@@ -67,20 +69,26 @@ final class PipelineInputs implements AutoCloseable {
         }
     }
 
-    private PipelineInputs(GpuDevice device, StarPipeline pipeline, OversizedJoin oversized) {
+    private PipelineInputs(GpuDevice device, StarPipeline pipeline, OversizedJoin oversized, SharedTables shared) {
         this.device = device;
         this.pipeline = pipeline;
         this.oversized = oversized;
+        this.shared = shared;
         this.arrays = new DeviceArrays(device.memory());
     }
 
-    /** Each dimension's rows, built on the CPU. */
-    static List<Batch> buildDimensions(StarPipeline pipeline, BuildRunner builds) {
+    /** Each dimension's rows, built on the CPU ({@code shared} ones for the CPU workers' joins too). */
+    static List<Batch> buildDimensions(StarPipeline pipeline, BuildRunner builds, SharedTables shared) {
         List<Batch> rows = new ArrayList<>();
-        for (StarPipeline.Dimension d : pipeline.dimensions()) {
+        for (int d = 0; d < pipeline.dimensions().size(); d++) {
+            StarPipeline.Dimension dim = pipeline.dimensions().get(d);
+            if (shared.shares(d)) {
+                rows.add(shared.materialize(d, dim, builds));
+                continue;
+            }
             BitSet all = new BitSet();
-            all.set(0, d.build().output().size());
-            rows.add(builds.materialize(d.build(), all));
+            all.set(0, dim.build().output().size());
+            rows.add(builds.materialize(dim.build(), all));
         }
         return rows;
     }
@@ -112,13 +120,14 @@ final class PipelineInputs implements AutoCloseable {
      * Leases and uploads everything; {@code contribution} gives built row r of dimension d's part of
      * the group id; {@code oversized} how a hash join whose table is past the budget runs, and
      * {@code later} the device memory the run allocates after these inputs (aggregate states,
-     * output buffers), which a table past the budget leaves free. Throws {@link Unsupported}
-     * (having freed what it took) when a hashed dimension's keys repeat.
+     * output buffers), which a table past the budget leaves free; {@code shared} the tables it
+     * builds in host memory and hands to the CPU workers. Throws {@link Unsupported} (having freed
+     * what it took) when a hashed dimension's keys repeat.
      */
     static PipelineInputs upload(GpuDevice device, GpuColumnCache cache, StarPipeline pipeline, List<Batch> dimRows,
                                  Map<Integer, Referenced> referenced, IntBinaryOperator contribution,
-                                 OversizedJoin oversized, long later) throws Unsupported {
-        PipelineInputs in = new PipelineInputs(device, pipeline, oversized);
+                                 OversizedJoin oversized, long later, SharedTables shared) throws Unsupported {
+        PipelineInputs in = new PipelineInputs(device, pipeline, oversized, shared);
         in.reserve = later + SMALL_ARRAYS;
         for (StarPipeline.DimColumn dc : pipeline.dimColumns()) {
             in.reserve += dimRows.get(dc.dimension()).rows() * 9L;
@@ -165,17 +174,45 @@ final class PipelineInputs implements AutoCloseable {
                 dims.add(new StarKernelInput.Dimension(b.address(), byPosition.length));
                 continue;
             }
-            Optional<DimensionHashTable> table = DimensionHashTable.build(rows.column(0), rows.rows());
-            if (table.isEmpty()) {
-                throw new Unsupported("the build side of hash join " + d + " has duplicate keys");
+            StarKernelInput.HashTable table;
+            if (shared.shares(d)) {
+                table = sharedTable(d, rows);
+            } else {
+                DimensionHashTable built = hashTable(d, DimensionHashTable.build(rows.column(0), rows.rows()));
+                long start = System.nanoTime();
+                table = place(d, built, rows);
+                placeNanos += System.nanoTime() - start;
             }
-            long start = System.nanoTime();
-            dims.add(new StarKernelInput.Dimension(b.address(), byPosition.length, place(d, table.get(), rows), -1, null));
-            placeNanos += System.nanoTime() - start;
+            dims.add(new StarKernelInput.Dimension(b.address(), byPosition.length, table, -1, null));
         }
         for (StarPipeline.DimColumn dc : pipeline.dimColumns()) {
             dimColumns.add(dimColumn(dc, dimRows.get(dc.dimension())));
         }
+    }
+
+    private static DimensionHashTable hashTable(int d, Optional<DimensionHashTable> built) throws Unsupported {
+        return built.orElseThrow(() -> new Unsupported("the build side of hash join " + d + " has duplicate keys"));
+    }
+
+    /**
+     * Dimension {@code d}'s hash table built once in pinned host memory for the kernel, which reads
+     * it over the link, and for the CPU workers, to whom it is handed (they free it).
+     */
+    private StarKernelInput.HashTable sharedTable(int d, Batch rows) throws Unsupported {
+        long start = System.nanoTime();
+        MappedHostBuffer memory = new MappedHostBuffer(device, DimensionHashTable.bytesFor(rows.rows()));
+        placeNanos += System.nanoTime() - start;
+        DimensionHashTable table;
+        try {
+            table = hashTable(d, DimensionHashTable.buildIn(rows.column(0), rows.rows(), memory.segment()));
+        } catch (Unsupported | RuntimeException e) {
+            memory.close();
+            throw e;
+        }
+        shared.publish(d, table, memory, device);
+        hostTableBytes += memory.bytes();
+        // a mapped host address reads like a device one: the kernel sees a table in one range
+        return new StarKernelInput.HashTable(memory.address(), 0, 0, table.shift());
     }
 
     /**
@@ -329,7 +366,10 @@ final class PipelineInputs implements AutoCloseable {
         return hostTableBytes;
     }
 
-    /** Time spent placing hash tables built on the CPU: copying them, placing hybrid ones, or partitioned joins. */
+    /**
+     * Time spent placing hash tables built on the CPU: copying them, placing hybrid ones, partitioned
+     * joins, or pinning the host memory a shared one is built in.
+     */
     double placeMillis() {
         return placeNanos / 1e6;
     }

@@ -15,24 +15,28 @@ import java.util.Optional;
  * kernel is ready it claims batches of the fact table's chunks from the shared dispatcher and runs
  * the kernel over each, queueing the next batch before waiting for the one running, so the GPU is
  * not left idle while a batch is claimed and launched. It returns its groups' states over the rows
- * it ran, for the CPU's merge. The fact columns are resident, so a batch costs the GPU no copy.
+ * it ran, for the CPU's merge. The fact columns are resident, so a batch costs the GPU no copy. The
+ * tables of large build sides it builds once in host memory and hands to the CPU workers
+ * ({@link SharedTables}).
  */
 public final class SharedAggregateRun extends PipelineRun<GroupStates> {
     /** The most chunks (of 64K rows) a batch takes: 4M rows, so that a batch's launch is a small part of its time. */
     static final int BATCH_CHUNKS = 64;
     private final CloneChoice clones;
     private final MorselDispatcher morsels;
+    private final SharedTables tables;
 
     public SharedAggregateRun(GpuDevice device, GpuColumnCache cache, StarPipeline pipeline, CloneChoice clones,
-                              OversizedJoin oversized, MorselDispatcher morsels) {
+                              OversizedJoin oversized, MorselDispatcher morsels, SharedTables tables) {
         super(device, cache, pipeline, oversized);
         this.clones = clones;
         this.morsels = morsels;
+        this.tables = tables;
     }
 
     @Override
     public Optional<GroupStates> run(BuildRunner builds) {
-        try (AggregateKernel kernel = AggregateKernel.prepare(device, cache, pipeline, clones, oversized, builds);
+        try (AggregateKernel kernel = AggregateKernel.prepare(device, cache, pipeline, clones, oversized, builds, tables);
              GpuStream stream = new GpuStream(device)) {
             long start = System.nanoTime();
             int chunks = 0;

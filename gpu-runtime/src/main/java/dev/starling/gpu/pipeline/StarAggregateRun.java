@@ -25,7 +25,8 @@ public final class StarAggregateRun extends PipelineRun<Batch> {
 
     @Override
     public Optional<Batch> run(BuildRunner builds) {
-        try (AggregateKernel kernel = AggregateKernel.prepare(device, cache, pipeline, clones, oversized, builds)) {
+        try (AggregateKernel kernel = AggregateKernel.prepare(device, cache, pipeline, clones, oversized, builds,
+                SharedTables.NONE)) {
             float millis = StarKernelLauncher.time(device, () -> kernel.kernel().enqueue(0, pipeline.fact().rowCount(), null));
             long start = System.nanoTime();
             declined = kernel.handedBack();

@@ -34,12 +34,13 @@ public final class StarRowsRun extends PipelineRun<Batch> {
     @Override
     public Optional<Batch> run(BuildRunner builds) {
         long t0 = System.nanoTime();
-        List<Batch> dimRows = PipelineInputs.buildDimensions(pipeline, builds);
+        List<Batch> dimRows = PipelineInputs.buildDimensions(pipeline, builds, SharedTables.NONE);
         long t1 = System.nanoTime();
         try {
             Map<Integer, PipelineInputs.Referenced> referenced = PipelineInputs.referencedKeys(pipeline, builds);
             try (PipelineInputs in = PipelineInputs.upload(device, cache, pipeline, dimRows, referenced, (d, r) -> 0,
-                    oversized, Math.min(pipeline.fact().rowCount(), FIRST_CAPACITY) * 9 * pipeline.outputs().size())) {
+                    oversized, Math.min(pipeline.fact().rowCount(), FIRST_CAPACITY) * 9 * pipeline.outputs().size(),
+                    SharedTables.NONE)) {
                 long t2 = System.nanoTime();
                 DeviceArrays arrays = in.arrays();
                 DeviceBuffer constants = arrays.upload(pipeline.constants(), "constants");
