@@ -32,10 +32,6 @@ public final class SharedBuilds implements AutoCloseable {
         return List.copyOf(builds.keySet());
     }
 
-    public boolean shares(PlanNode build) {
-        return builds.containsKey(build);
-    }
-
     /** The accelerator's table for {@code build}; closed at once when the exchange no longer takes it. */
     public void publish(PlanNode build, SharedBuild table) {
         CompletableFuture<Optional<SharedBuild>> f = builds.get(build);

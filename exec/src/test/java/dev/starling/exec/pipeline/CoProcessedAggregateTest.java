@@ -1,16 +1,12 @@
 package dev.starling.exec.pipeline;
 
+import static dev.starling.exec.pipeline.SharingAccelerator.sortedRows;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.starling.exec.Executor;
 import dev.starling.exec.QueryContext;
-import dev.starling.exec.QueryResult;
-import dev.starling.exec.accel.Accelerator;
 import dev.starling.exec.accel.BuildRunner;
-import dev.starling.exec.accel.Placement;
-import dev.starling.exec.accel.Settings;
 import dev.starling.exec.op.GroupStates;
 import dev.starling.exec.op.HashAggregateSink;
 import dev.starling.exec.plan.AggregateNode;
@@ -69,10 +65,10 @@ class CoProcessedAggregateTest {
 
     @Test
     void theSharedAggregationAnswersAsTheCpuAlone() {
-        List<String> expected = run(null);
+        List<String> expected = sortedRows(aggregate, null);
         for (int i = 0; i < 5; i++) {
             ChunkAggregator accelerator = new ChunkAggregator(Behaviour.AGGREGATE);
-            assertEquals(expected, run(accelerator));
+            assertEquals(expected, sortedRows(aggregate, accelerator));
             assertTrue(accelerator.runs.get() == 1, "the accelerator's part ran once");
         }
     }
@@ -108,51 +104,33 @@ class CoProcessedAggregateTest {
             merged.add(row.toString());
         }
         merged.sort(Comparator.naturalOrder());
-        assertEquals(run(null), merged);
+        assertEquals(sortedRows(aggregate, null), merged);
     }
 
     @Test
     void anAcceleratorGivingUpAfterClaimingChunksLosesNoRows() {
-        List<String> expected = run(null);
+        List<String> expected = sortedRows(aggregate, null);
         for (int i = 0; i < 5; i++) {
-            assertEquals(expected, run(new ChunkAggregator(Behaviour.GIVE_UP)));
+            assertEquals(expected, sortedRows(aggregate, new ChunkAggregator(Behaviour.GIVE_UP)));
         }
     }
 
     @Test
     void anAcceleratorFailureFailsTheQuery() {
-        IllegalStateException e = assertThrows(IllegalStateException.class, () -> run(new ChunkAggregator(Behaviour.FAIL)));
+        IllegalStateException e = assertThrows(IllegalStateException.class,
+                () -> sortedRows(aggregate, new ChunkAggregator(Behaviour.FAIL)));
         assertEquals("the accelerator failed", e.getMessage());
-    }
-
-    private static List<String> run(Accelerator accelerator) {
-        try (Executor executor = new Executor(3, null, accelerator)) {
-            QueryResult r = executor.collect(aggregate, new QueryContext(Settings.DEFAULT));
-            List<String> rows = new ArrayList<>(r.rows().stream().map(Object::toString).toList());
-            rows.sort(Comparator.naturalOrder());
-            return rows;
-        }
     }
 
     private enum Behaviour { AGGREGATE, GIVE_UP, FAIL }
 
     /** Shares every aggregation; its part sums the chunks it claims, two at a time, by key. */
-    private static final class ChunkAggregator implements Accelerator {
+    private static final class ChunkAggregator extends SharingAccelerator {
         private final Behaviour behaviour;
         final AtomicInteger runs = new AtomicInteger();
 
         ChunkAggregator(Behaviour behaviour) {
             this.behaviour = behaviour;
-        }
-
-        @Override
-        public Placement place(AggregateNode node, Settings settings) {
-            return Placement.both("test");
-        }
-
-        @Override
-        public Optional<Batch> aggregate(AggregateNode node, BuildRunner builds, QueryContext ctx) {
-            throw new AssertionError("a shared aggregation does not run on the accelerator alone");
         }
 
         @Override
@@ -224,16 +202,6 @@ class CoProcessedAggregateTest {
                     new GroupStates.CallStates(counts, columns[2], null),
                     new GroupStates.CallStates(counts, columns[3], null),
                     new GroupStates.CallStates(counts, columns[1], null)));
-        }
-
-        @Override
-        public Placement placeRows(PlanNode top, Settings settings) {
-            return Placement.cpu("test");
-        }
-
-        @Override
-        public Optional<Batch> rows(PlanNode top, BuildRunner builds, QueryContext ctx) {
-            return Optional.empty();
         }
     }
 }

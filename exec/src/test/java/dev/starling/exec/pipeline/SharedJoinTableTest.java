@@ -1,15 +1,11 @@
 package dev.starling.exec.pipeline;
 
+import static dev.starling.exec.pipeline.SharingAccelerator.sortedRows;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.starling.exec.Executor;
 import dev.starling.exec.QueryContext;
-import dev.starling.exec.QueryResult;
-import dev.starling.exec.accel.Accelerator;
 import dev.starling.exec.accel.BuildRunner;
-import dev.starling.exec.accel.Placement;
-import dev.starling.exec.accel.Settings;
 import dev.starling.exec.accel.SharedBuild;
 import dev.starling.exec.op.GroupStates;
 import dev.starling.exec.plan.AggregateNode;
@@ -26,9 +22,7 @@ import dev.starling.storage.DataType;
 import dev.starling.storage.Table;
 import dev.starling.storage.TableBuilder;
 import dev.starling.storage.TableSchema;
-import java.util.ArrayList;
 import java.util.BitSet;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -78,9 +72,9 @@ class SharedJoinTableTest {
     void theCpuWorkersProbeTheAcceleratorsTable() {
         for (JoinKind kind : List.of(JoinKind.INNER, JoinKind.SEMI)) {
             AggregateNode plan = plan(kind);
-            List<String> expected = run(plan, null);
+            List<String> expected = sortedRows(plan, null);
             TableSharer sharer = new TableSharer(true);
-            assertEquals(expected, run(plan, sharer), kind + " join");
+            assertEquals(expected, sortedRows(plan, sharer), kind + " join");
             assertTrue(sharer.lookups.get() > 0, "the CPU workers looked their keys up in the shared table");
             assertEquals(1, sharer.closed.get(), "the shared table is closed once");
         }
@@ -90,7 +84,7 @@ class SharedJoinTableTest {
     void withoutAPublishedTableTheCpuWorkersBuildTheirOwn() {
         AggregateNode plan = plan(JoinKind.INNER);
         TableSharer sharer = new TableSharer(false);
-        assertEquals(run(plan, null), run(plan, sharer));
+        assertEquals(sortedRows(plan, null), sortedRows(plan, sharer));
         assertEquals(0, sharer.lookups.get());
     }
 
@@ -103,37 +97,18 @@ class SharedJoinTableTest {
                 new AggCall(Function.SUM, 1, false, -1, "s", DataType.BIGINT, false)));
     }
 
-    private static List<String> run(AggregateNode plan, Accelerator accelerator) {
-        try (Executor executor = new Executor(3, null, accelerator)) {
-            QueryResult r = executor.collect(plan, new QueryContext(Settings.DEFAULT));
-            List<String> rows = new ArrayList<>(r.rows().stream().map(Object::toString).toList());
-            rows.sort(Comparator.naturalOrder());
-            return rows;
-        }
-    }
-
     /**
      * Shares every aggregation over a join: builds the join's table (a map from key to row) over
      * the build side and publishes it, or publishes nothing; claims no chunk itself, so the CPU
      * workers' groups are the whole result.
      */
-    private static final class TableSharer implements Accelerator {
+    private static final class TableSharer extends SharingAccelerator {
         private final boolean publish;
         final AtomicInteger lookups = new AtomicInteger();
         final AtomicInteger closed = new AtomicInteger();
 
         TableSharer(boolean publish) {
             this.publish = publish;
-        }
-
-        @Override
-        public Placement place(AggregateNode node, Settings settings) {
-            return Placement.both("test");
-        }
-
-        @Override
-        public Optional<Batch> aggregate(AggregateNode node, BuildRunner builds, QueryContext ctx) {
-            throw new AssertionError("a shared aggregation does not run on the accelerator alone");
         }
 
         @Override
@@ -184,16 +159,6 @@ class SharedJoinTableTest {
                     closed.incrementAndGet();
                 }
             };
-        }
-
-        @Override
-        public Placement placeRows(PlanNode top, Settings settings) {
-            return Placement.cpu("test");
-        }
-
-        @Override
-        public Optional<Batch> rows(PlanNode top, BuildRunner builds, QueryContext ctx) {
-            return Optional.empty();
         }
     }
 }
