@@ -14,14 +14,13 @@ import dev.starling.exec.accel.Settings.OversizedJoin;
  *
  * <p>A partitioned join leaves per probe row the build row it matched, in device memory (4 bytes
  * a probe row: written at random, which host memory would take one small write at a time), so it
- * runs only where those fit in the device memory left beside the tables of its most partitions.
- * Its floor: each build key crosses the link twice (histogram and scatter read it in place), each
- * spilled tuple twice (written, then read back), and device memory is streamed a few times per
- * row. As built it runs well above that floor, so the model adds what OversizedJoinBenchMain
- * measured on top of it: pinning and filling host memory for the build keys, about 5.3 ns a build
- * row, and partitioning and joining, about 0.3 ns a tuple per partition bit (1.2 ns a tuple at 32
- * partitions, 2.5 at 256). With these rates a hybrid table is predicted faster at 2x and 4x the
- * budget, as measured.
+ * runs only where those fit in the device memory left beside its two work buffers at the most
+ * first-pass partitions. Its floor: each build key crosses the link twice (the first pass's
+ * histogram and scatter read it in place), each spilled tuple three times (written by the first
+ * pass, read by the second pass's histogram and scatter), and device memory is streamed a few
+ * times per row. The model adds what OversizedJoinBenchMain measured on top of that floor:
+ * pinning and filling host memory for the build keys, and a cost per tuple of the two passes and
+ * the join. With these rates a hybrid table is predicted faster at 2x and 4x the budget, as measured.
  */
 public final class OversizedJoinModel {
     /** Probes per second into a 512 MB table in device memory (HybridProbeBenchMain, uniform keys). */
@@ -34,16 +33,13 @@ public final class OversizedJoinModel {
     static final double DEVICE_BYTES = 2.99e12;
     /** Bytes of a partition tuple (key, row). */
     static final long TUPLE_BYTES = 16;
-    /**
-     * Device bytes per probe row of a partitioned join: its key read twice (8 bytes at most), its
-     * tuple written and read, its match written and read and the match array cleared.
-     */
-    static final long PROBE_ROW_DEVICE_BYTES = 16 + 2 * TUPLE_BYTES + 12;
+    /** Device bytes per probe row of a partitioned join beside its tuples: its key read twice (8 bytes at most), its match cleared, written and read. */
+    static final long PROBE_ROW_DEVICE_BYTES = 16 + 12;
 
     /** Seconds per build row of pinning and filling host memory with the build keys (measured, warm pool). */
     static final double BUILD_KEY_SECONDS = 5.3e-9;
-    /** Seconds per tuple and partition bit of partitioning and joining above the floor (measured at 32 and 256 partitions). */
-    static final double TUPLE_BIT_SECONDS = 0.3e-9;
+    /** Seconds per tuple of partitioning and joining above the floor (measured at 64 and 256 first-pass partitions: 1.5 and 2.6 ns). */
+    static final double TUPLE_SECONDS = 2.0e-9;
 
     private OversizedJoinModel() { }
 
@@ -60,27 +56,27 @@ public final class OversizedJoinModel {
         return 1 / (share / DEVICE_PROBES + (1 - share) / HOST_PROBES);
     }
 
-    /** Whether a partitioned join's matches fit {@code deviceBytes} with room for its tables at the most partitions. */
+    /** Whether a partitioned join's matches fit {@code deviceBytes} with room for its work buffers at the most partitions. */
     public static boolean partitionedFits(long probeRows, long buildRows, long deviceBytes) {
         return 4 * probeRows + PartitionedJoin.minimumAllowance(buildRows) <= deviceBytes;
     }
 
     /**
      * Seconds of a partitioned join of {@code probeRows} against {@code buildRows} keys with
-     * {@code deviceBytes} of device memory: its matches take theirs, the partitions' tables a
-     * quarter of the rest, the partitions ({@value #TUPLE_BYTES} bytes a row of either side) what
-     * remains, and they spill the rest; the floor of those bytes plus the measured costs above it.
+     * {@code deviceBytes} of device memory: its matches take theirs, its two work buffers up to a
+     * {@value PartitionedJoin#WORK_SHARE}th of the rest each, the first pass's partitions
+     * ({@value #TUPLE_BYTES} bytes a row of either side) what remains, and they spill the rest;
+     * the floor of those bytes plus the measured costs above it.
      */
     public static double partitionedSeconds(long probeRows, long buildRows, long deviceBytes) {
         long joinBytes = Math.max(0, deviceBytes - 4 * probeRows);
-        long partitionBytes = joinBytes - joinBytes / PartitionedJoin.TABLE_SHARE;
         long tuples = probeRows + buildRows;
-        long spilled = Math.max(0, tuples - partitionBytes / TUPLE_BYTES);
-        double link = 16.0 * buildRows + 2.0 * TUPLE_BYTES * spilled;
-        double onDevice = (double) PROBE_ROW_DEVICE_BYTES * probeRows + 2.0 * TUPLE_BYTES * (tuples - spilled);
-        int bits = PartitionedJoin.partitionBits(buildRows, joinBytes / PartitionedJoin.TABLE_SHARE);
-        double measured = BUILD_KEY_SECONDS * buildRows
-                + TUPLE_BIT_SECONDS * tuples * (bits < 0 ? PartitionedJoin.MAX_BITS : bits);
+        long workBytes = 2 * Math.min(joinBytes / PartitionedJoin.WORK_SHARE, tuples * TUPLE_BYTES);
+        long spilled = Math.max(0, tuples - (joinBytes - workBytes) / TUPLE_BYTES);
+        double link = 16.0 * buildRows + 3.0 * TUPLE_BYTES * spilled;
+        double onDevice = (double) PROBE_ROW_DEVICE_BYTES * probeRows + 3.0 * TUPLE_BYTES * (tuples - spilled)
+                + 2.0 * TUPLE_BYTES * tuples;
+        double measured = BUILD_KEY_SECONDS * buildRows + TUPLE_SECONDS * tuples;
         return link / LINK_BYTES + onDevice / DEVICE_BYTES + measured;
     }
 
@@ -105,7 +101,7 @@ public final class OversizedJoinModel {
         if (mode != OversizedJoin.HYBRID && !storedKey) {
             why = "the probe key is computed, which the partitioned join cannot partition";
         } else if (mode != OversizedJoin.HYBRID && !fits) {
-            why = String.format("the partitioned join's matches, %.0f MB, and its tables do not fit the %.0f MB left",
+            why = String.format("the partitioned join's matches, %.0f MB, and its work buffers do not fit the %.0f MB left",
                     4e-6 * probeRows, deviceBytes / 1e6);
         } else {
             why = mode == OversizedJoin.AUTO ? "predicted faster" : "oversized_join = " + mode.name().toLowerCase();

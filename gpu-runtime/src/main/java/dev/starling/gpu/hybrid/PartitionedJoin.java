@@ -4,41 +4,51 @@ import dev.starling.gpu.cuda.Cuda;
 import dev.starling.gpu.cuda.DeviceBuffer;
 import dev.starling.gpu.cuda.GpuDevice;
 import dev.starling.gpu.cuda.GpuOutOfMemoryException;
+import dev.starling.gpu.cuda.GpuStream;
 import dev.starling.gpu.cuda.MappedHostBuffer;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.util.List;
 import jcuda.Pointer;
 import jcuda.driver.CUfunction;
+import jcuda.driver.CUstream;
 import jcuda.driver.JCudaDriver;
 
 /**
- * The out-of-core partitioned hash join (the thesis' Triton join): for a build side whose hash
- * table is far past the device memory budget. Both sides are radix-partitioned on the GPU (the
- * build keys read from pinned host memory over the link, the probe keys where they are resident)
- * into (key, row) tuples; partitions go to device memory as far as the allowance goes and spill to
- * host memory past it (one address range, so the kernels cannot tell). Then batches of partition
- * pairs are joined, each partition's table small enough that a batch of them fits the allowance;
- * spilled partitions are read in place over the link, so the transfer overlaps the join's work.
- * The result is, per probe row, the build row its key matches, or -1.
+ * The out-of-core partitioned hash join (the thesis' Triton join, §4.4): for a build side whose
+ * hash table is far past the device memory budget. The first pass radix-partitions both sides on
+ * the GPU (the build keys read from pinned host memory over the link, the probe keys where they
+ * are resident) into (key, row) tuples; partitions go to device memory as far as the allowance
+ * goes and spill to host memory past it (one address range, so the kernels cannot tell). Then,
+ * batch by batch of partition pairs, the second pass partitions them again into a work buffer in
+ * device memory, into sub-partitions whose build side fits a hash table in a block's shared
+ * memory, and the join builds and probes those tables. Two work buffers on two streams pipeline
+ * the batches: while one batch is joined, the next one's second pass pulls its partitions over
+ * the link. The result is, per probe row, the build row its key matches, or -1.
  */
 public final class PartitionedJoin {
     private static final String KERNELS = "partitioned_join";
-    /** The kernels' shared-memory histograms hold at most 2^8 partitions. */
-    static final int MAX_BITS = 8;
-    /** partition_scatter's fixed block size (kernels/partitioned_join.cu). */
-    private static final int SCATTER_THREADS = 256;
+    /** The most partitions a pass makes: the kernels' shared-memory histograms hold 2^9. */
+    static final int MAX_BITS = 9;
+    /** Build tuples a shared-memory table holds (kernels/partitioned_join.cu). */
+    static final int TABLE_ROWS = 2048;
+    /** The partitioning kernels' fixed block size (kernels/partitioned_join.cu). */
     private static final int THREADS = 256;
-    private static final int TUPLE_BYTES = 16;
-    /** The share of the allowance (1/n) the partitions' hash tables of one batch may take. */
-    static final long TABLE_SHARE = 4;
+    private static final int JOIN_THREADS = 512;
+    private static final int SCAN_THREADS = 1024;
+    static final int TUPLE_BYTES = 16;
+    /** Each of the two work buffers may take 1/n of the allowance; the first pass's partitions take what is left. */
+    static final long WORK_SHARE = 4;
+    /** First-pass tuples one block of the second pass reads. */
+    static final long SLICE_TUPLES = 16_384;
 
     /**
-     * What a join did: its partitions, the batches they were joined in, the bytes of partitions
-     * spilled to host memory; and where its time went: allocating (pinning) and filling host
-     * memory, partitioning, joining the partitions.
+     * What a join did: its partitions after the first pass and after both, the batches it joined
+     * them in, the bytes of partitions spilled to host memory; and where its time went: allocating
+     * (pinning) and filling host memory, the first pass, the second pass and the join together.
      */
-    public record Stats(int partitions, int batches, long spilledBytes, double hostMillis, double partitionMillis,
-                        double joinMillis) { }
+    public record Stats(int partitions, int subpartitions, int batches, long spilledBytes, double hostMillis,
+                        double partitionMillis, double joinMillis) { }
 
     /** Probe keys in device memory: {@code width} bytes each (1, 4 or 8), NULL flags one byte per row (0: none). */
     public record ProbeKeys(long values, long nulls, int width, long rows) { }
@@ -56,58 +66,67 @@ public final class PartitionedJoin {
 
     /**
      * Fills {@code matches} (one int per probe row) with each probe row's build row (the index of
-     * its key among {@code build}'s), or -1, using at most {@code allowance}
-     * bytes of device memory beyond {@code matches} (more partitions the smaller it is). Throws
-     * {@link GpuOutOfMemoryException} when even the most partitions leave a table too large for it.
+     * its key among {@code build}'s), or -1, using at most {@code allowance} bytes of device memory
+     * beyond {@code matches} (more first-pass partitions the smaller it is). Throws
+     * {@link GpuOutOfMemoryException} when even the most partitions leave one too large for it.
      */
     public static Stats run(GpuDevice device, ProbeKeys probe, BuildKeys build, long allowance, DeviceBuffer matches) {
         return new PartitionedJoin(device).join(probe, build, allowance, matches);
     }
 
-    /** The least device memory a join of {@code rows} build keys can run in: tables for the most partitions. */
+    /** The least device memory a join of {@code rows} build keys runs in: work buffers for the most first-pass partitions. */
     static long minimumAllowance(long rows) {
-        return TABLE_SHARE * tableSlots(perPartition(rows, MAX_BITS)) * TUPLE_BYTES;
+        return WORK_SHARE * TUPLE_BYTES * 4 * perPartition(rows, MAX_BITS);
     }
 
-    /** Keys a partition's table must hold: hashing spreads unique keys evenly, and a quarter more than the mean covers a partition's excess. */
+    /** Keys a partition of unique keys holds at most: hashing spreads them evenly, and a quarter more than the mean covers a partition's excess. */
     private static long perPartition(long rows, int bits) {
         return (rows >> bits) + (rows >> (bits + 2)) + 64;
     }
 
-    /** How many partition bits a build side of {@code rows} keys needs so one partition's table takes at most {@code tableBytes}, or -1. */
-    static int partitionBits(long rows, long tableBytes) {
-        for (int bits = 1; bits <= MAX_BITS; bits++) {
-            if (tableSlots(perPartition(rows, bits)) * TUPLE_BYTES <= tableBytes) {
+    /** Bits of both passes together: enough that a build sub-partition averages at most three quarters of a shared-memory table. */
+    static int radixBits(long rows) {
+        int bits = 2;
+        while ((rows >> bits) > TABLE_ROWS * 3 / 4) {
+            bits++;
+        }
+        return bits;
+    }
+
+    /**
+     * Bits of the first pass for {@code rows} build keys under {@code allowance} bytes: the
+     * fewest that leave the second pass at most {@value #MAX_BITS} and a build partition at most a
+     * quarter of a work buffer; -1 if even {@value #MAX_BITS} do not.
+     */
+    static int firstPassBits(long rows, long allowance) {
+        long capacity = allowance / WORK_SHARE / TUPLE_BYTES;
+        for (int bits = Math.max(1, radixBits(rows) - MAX_BITS); bits <= MAX_BITS; bits++) {
+            if (4 * perPartition(rows, bits) <= capacity) {
                 return bits;
             }
         }
         return -1;
     }
 
-    /** Slots of a partition's table for {@code rows} keys: a power of two, at most half full. */
-    static long tableSlots(long rows) {
-        return Long.highestOneBit(Math.max(2, rows) * 2 - 1) << 1;
-    }
-
     private Stats join(ProbeKeys probe, BuildKeys buildKeys, long allowance, DeviceBuffer matches) {
         device.makeCurrent();
-        long tableBudget = allowance / TABLE_SHARE;
         int rows = buildKeys.rows();
-        int bits = partitionBits(rows, tableBudget);
+        int bits = firstPassBits(rows, allowance);
         if (bits < 0) {
             throw new GpuOutOfMemoryException("a partitioned join of " + rows + " build rows needs more than "
                     + (1 << MAX_BITS) + " partitions under " + allowance + " bytes of device memory");
         }
+        int subBits = Math.max(1, radixBits(rows) - bits);
         int fanout = 1 << bits;
         long t0 = System.nanoTime();
         Cuda.check(JCudaDriver.cuMemsetD8(matches.pointer(), (byte) 0xFF, probe.rows() * 4), "cuMemsetD8");
         try (MappedHostBuffer build = new MappedHostBuffer(device, Math.max(8, rows * 8L));
-             MappedHostBuffer buildNulls = new MappedHostBuffer(device, buildKeys.nulls() == null ? 1 : rows);
+             MappedHostBuffer buildNulls = buildKeys.nulls() == null ? null : new MappedHostBuffer(device, Math.max(1, rows));
              DeviceBuffer counts = device.memory().allocate((long) fanout * grid * 4, "partition histogram");
              DeviceBuffer offsets = device.memory().allocate((long) fanout * grid * 8, "partition offsets")) {
             MemorySegment.copy(buildKeys.values(), 0, build.segment(), ValueLayout.JAVA_LONG, 0, rows);
             long buildFlags = 0;
-            if (buildKeys.nulls() != null) {
+            if (buildNulls != null) {
                 for (int r = 0; r < rows; r++) {
                     buildNulls.segment().set(ValueLayout.JAVA_BYTE, r, (byte) (buildKeys.nulls()[r] ? 1 : 0));
                 }
@@ -116,24 +135,33 @@ public final class PartitionedJoin {
             long t1 = System.nanoTime();
             Histogram buildSide = histogram(build.address(), buildFlags, 8, rows, bits, counts);
             Histogram probeSide = histogram(probe.values(), probe.nulls(), probe.width(), probe.rows(), bits, counts);
-            long buildBytes = buildSide.starts()[fanout] * TUPLE_BYTES;
-            long probeBytes = probeSide.starts()[fanout] * TUPLE_BYTES;
-            long left = Math.max(0, allowance - tableBudget - counts.bytes() - offsets.bytes());
+            PartitionSchedule schedule = schedule(buildSide, probeSide, allowance / WORK_SHARE / TUPLE_BYTES);
+            Work work = new Work(schedule, subBits);
+            long left = Math.max(0, allowance - counts.bytes() - offsets.bytes() - work.bytes());
             long t2 = System.nanoTime();
             // the probe side's partitions first: they come from device memory and are the larger side
+            long probeBytes = probeSide.starts()[fanout] * TUPLE_BYTES;
             try (SpillBuffer probed = SpillBuffer.allocate(device, probeBytes, Math.min(left, probeBytes), "probe partitions");
-                 SpillBuffer built = SpillBuffer.allocate(device, buildBytes, left - probed.deviceBytes(), "build partitions")) {
+                 SpillBuffer built = SpillBuffer.allocate(device, buildSide.starts()[fanout] * TUPLE_BYTES,
+                         left - probed.deviceBytes(), "build partitions")) {
                 long t3 = System.nanoTime();
                 scatter(build.address(), buildFlags, 8, rows, bits, buildSide, offsets, built.address());
                 scatter(probe.values(), probe.nulls(), probe.width(), probe.rows(), bits, probeSide, offsets, probed.address());
                 device.synchronize("partitioning");
                 long t4 = System.nanoTime();
-                int batches = joinPartitions(bits, buildSide.starts(), built.address(), probeSide.starts(), probed.address(),
-                        tableBudget, matches);
+                work.run(bits, built.address(), probed.address(), matches);
                 long t5 = System.nanoTime();
-                return new Stats(fanout, batches, built.hostBytes() + probed.hostBytes(), ms(t1 - t0 + t3 - t2),
-                        ms(t2 - t1 + t4 - t3), ms(t5 - t4));
+                return new Stats(fanout, fanout << subBits, schedule.batches().size(), built.hostBytes() + probed.hostBytes(),
+                        ms(t1 - t0 + t3 - t2), ms(t2 - t1 + t4 - t3), ms(t5 - t4));
             }
+        }
+    }
+
+    private static PartitionSchedule schedule(Histogram build, Histogram probe, long capacity) {
+        try {
+            return PartitionSchedule.plan(build.starts(), probe.starts(), capacity, SLICE_TUPLES);
+        } catch (IllegalArgumentException e) {
+            throw new GpuOutOfMemoryException("a partitioned join's " + e.getMessage());
         }
     }
 
@@ -147,7 +175,7 @@ public final class PartitionedJoin {
     /** Runs partition_histogram over {@code rows} keys; {@code counts} is its scratch space. */
     private Histogram histogram(long keys, long nulls, int width, long rows, int bits, DeviceBuffer counts) {
         int fanout = 1 << bits;
-        launch("partition_histogram", grid, THREADS, Pointer.to(new long[] {keys}), Pointer.to(new int[] {width}),
+        launch("partition_histogram", grid, THREADS, null, Pointer.to(new long[] {keys}), Pointer.to(new int[] {width}),
                 Pointer.to(new long[] {nulls}), Pointer.to(new long[] {rows}), Pointer.to(new int[] {bits}),
                 Pointer.to(counts.pointer()));
         int[] perBlock = new int[fanout * grid];
@@ -173,63 +201,82 @@ public final class PartitionedJoin {
             total += Integer.toUnsignedLong(h.perBlock()[i]);
         }
         offsets.upload(Pointer.to(at), 0, at.length * 8L);
-        launch("partition_scatter", grid, SCATTER_THREADS, Pointer.to(new long[] {keys}), Pointer.to(new int[] {width}),
+        launch("partition_scatter", grid, THREADS, null, Pointer.to(new long[] {keys}), Pointer.to(new int[] {width}),
                 Pointer.to(new long[] {nulls}), Pointer.to(new long[] {rows}), Pointer.to(new int[] {bits}),
                 Pointer.to(offsets.pointer()), Pointer.to(new long[] {out}));
     }
 
     /**
-     * Joins the partition pairs in batches of as many consecutive partitions as {@code tableBudget}
-     * holds tables for (one table size for all: the largest build partition's); returns the batches.
+     * The second pass and the join over a schedule's batches, alternating between two lanes, each
+     * a work buffer, its counts and a stream of its own: batch j's second pass queues behind batch
+     * j - 2's join in its lane and runs beside batch j - 1's join in the other.
      */
-    private int joinPartitions(int bits, long[] buildStarts, long built, long[] probeStarts, long probed, long tableBudget,
-                               DeviceBuffer matches) {
-        int fanout = 1 << bits;
-        long largest = 0;
-        for (int p = 0; p < fanout; p++) {
-            largest = Math.max(largest, buildStarts[p + 1] - buildStarts[p]);
+    private final class Work {
+        private final PartitionSchedule schedule;
+        private final int subBits;
+        private final int lanes;
+        private final long tupleBytes;
+        private final long countBytes;
+
+        Work(PartitionSchedule schedule, int subBits) {
+            this.schedule = schedule;
+            this.subBits = subBits;
+            this.lanes = Math.min(2, schedule.batches().size());
+            this.tupleBytes = schedule.largestBatch() * TUPLE_BYTES;
+            this.countBytes = (((long) schedule.mostSlices() << subBits) + 1) * 4;
         }
-        long slots = tableSlots(largest);
-        int tableBits = Long.numberOfTrailingZeros(slots);
-        long tableBytes = slots * TUPLE_BYTES;
-        int perBatch = (int) Math.max(1, Math.min(fanout, tableBudget / tableBytes));
-        int batches = 0;
-        try (DeviceBuffer tables = device.memory().allocate(perBatch * tableBytes, "partition hash tables")) {
-            for (int first = 0; first < fanout; first += perBatch) {
-                int end = Math.min(fanout, first + perBatch);
-                Cuda.check(JCudaDriver.cuMemsetD8(tables.pointer(), (byte) 0xFF, (end - first) * tableBytes), "cuMemsetD8");
-                launchOver("build_partitions", buildStarts[first], buildStarts[end], built, bits, first, tables, tableBits);
-                launchOver("probe_partitions", probeStarts[first], probeStarts[end], probed, bits, first, tables, tableBits,
-                        Pointer.to(matches.pointer()));
-                batches++;
+
+        /** Device memory it takes. */
+        long bytes() {
+            return lanes * (tupleBytes + countBytes) + schedule.metadataBytes();
+        }
+
+        void run(int bits, long built, long probed, DeviceBuffer matches) {
+            if (lanes == 0) {
+                return;
             }
-            device.synchronize("the partitioned join");
+            try (DeviceBuffer metadata = device.memory().allocate(schedule.metadataBytes(), "join schedule");
+                 DeviceBuffer tuples = device.memory().allocate(lanes * tupleBytes, "sub-partitions");
+                 DeviceBuffer counts = device.memory().allocate(lanes * countBytes, "sub-partition counts");
+                 GpuStream first = new GpuStream(device);
+                 GpuStream second = new GpuStream(device)) {
+                metadata.upload(Pointer.to(schedule.metadata(built, probed)), 0, schedule.metadataBytes());
+                List<PartitionSchedule.Batch> batches = schedule.batches();
+                for (int j = 0; j < batches.size(); j++) {
+                    PartitionSchedule.Batch b = batches.get(j);
+                    int lane = j % lanes;
+                    CUstream stream = (lane == 0 ? first : second).handle();
+                    long slices = metadata.address() + (long) b.firstSlice() * PartitionSchedule.SLICE_BYTES;
+                    long groups = metadata.address() + schedule.groupsOffset()
+                            + 2L * b.firstUnit() * PartitionSchedule.GROUP_BYTES;
+                    long laneCounts = counts.address() + lane * countBytes;
+                    long laneTuples = tuples.address() + lane * tupleBytes;
+                    secondPass(stream, b.slices(), slices, groups, bits, laneCounts, laneTuples);
+                    launch("join_subpartitions", b.units() << subBits, JOIN_THREADS, stream, Pointer.to(new long[] {groups}),
+                            Pointer.to(new long[] {laneCounts}), Pointer.to(new long[] {laneTuples}),
+                            Pointer.to(new int[] {bits + subBits}), Pointer.to(new int[] {subBits}),
+                            Pointer.to(matches.pointer()));
+                }
+                first.synchronize("the partitioned join");
+                second.synchronize("the partitioned join");
+            }
         }
-        return batches;
+
+        /** Partitions a batch's {@code slices} into {@code out} by the {@code subBits} after the first {@code bits}. */
+        private void secondPass(CUstream stream, int slices, long sliceTable, long groups, int bits, long counts, long out) {
+            Pointer[] where = {Pointer.to(new long[] {sliceTable}), Pointer.to(new long[] {groups}),
+                    Pointer.to(new int[] {bits}), Pointer.to(new int[] {subBits}), Pointer.to(new long[] {counts})};
+            launch("subpartition_histogram", slices, THREADS, stream, where);
+            launch("exclusive_scan", 1, SCAN_THREADS, stream, Pointer.to(new long[] {counts}),
+                    Pointer.to(new int[] {slices << subBits}));
+            launch("subpartition_scatter", slices, THREADS, stream, where[0], where[1], where[2], where[3], where[4],
+                    Pointer.to(new long[] {out}));
+        }
     }
 
-    /** Launches {@code kernel} over tuples [begin, end) of partitions {@code first}.. with their tables, then {@code more} parameters. */
-    private void launchOver(String kernel, long begin, long end, long tuples, int bits, int first, DeviceBuffer tables,
-                            int tableBits, Pointer... more) {
-        if (end <= begin) {
-            return;
-        }
-        int blocks = (int) Math.max(1, Math.min((end - begin + THREADS - 1) / THREADS, device.multiprocessors() * 8L));
-        Pointer[] params = new Pointer[7 + more.length];
-        params[0] = Pointer.to(new long[] {tuples});
-        params[1] = Pointer.to(new long[] {begin});
-        params[2] = Pointer.to(new long[] {end});
-        params[3] = Pointer.to(new int[] {bits});
-        params[4] = Pointer.to(new int[] {first});
-        params[5] = Pointer.to(tables.pointer());
-        params[6] = Pointer.to(new int[] {tableBits});
-        System.arraycopy(more, 0, params, 7, more.length);
-        launch(kernel, blocks, THREADS, params);
-    }
-
-    private void launch(String kernel, int blocks, int threads, Pointer... params) {
+    private void launch(String kernel, int blocks, int threads, CUstream stream, Pointer... params) {
         CUfunction f = device.kernel(KERNELS, kernel);
-        Cuda.check(JCudaDriver.cuLaunchKernel(f, blocks, 1, 1, threads, 1, 1, 0, null, Pointer.to(params), null),
+        Cuda.check(JCudaDriver.cuLaunchKernel(f, blocks, 1, 1, threads, 1, 1, 0, stream, Pointer.to(params), null),
                 "launch of " + kernel);
     }
 }

@@ -1,0 +1,148 @@
+package dev.starling.gpu.hybrid;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * How the second partitioning pass and the join walk the first pass's partition pairs: in units
+ * (a build partition with its probe partition, or with a part of it where the probe side is too
+ * skewed to fit beside it), packed into batches that each fit one work buffer; and each batch's
+ * slices, the runs of first-pass tuples one block of the second pass reads. What the kernels read
+ * is laid out as kernels/partitioned_join.cu's Slice and Group.
+ */
+final class PartitionSchedule {
+    static final int SLICE_BYTES = 24;
+    static final int GROUP_BYTES = 8;
+
+    /** Build tuples [buildBegin, buildEnd) joined with probe tuples [probeBegin, probeEnd) of the first pass's arrays. */
+    record Unit(long buildBegin, long buildEnd, long probeBegin, long probeEnd) {
+        long tuples() {
+            return buildEnd - buildBegin + probeEnd - probeBegin;
+        }
+    }
+
+    /**
+     * Units [firstUnit, firstUnit + units) with {@code tuples} tuples in all, read by {@code slices}
+     * blocks; their slices and groups start at {@code firstSlice} and {@code 2 * firstUnit} of the metadata.
+     */
+    record Batch(int firstUnit, int units, long tuples, int firstSlice, int slices) { }
+
+    private final List<Unit> units;
+    private final List<Batch> batches;
+    private final long sliceTuples;
+
+    private PartitionSchedule(List<Unit> units, List<Batch> batches, long sliceTuples) {
+        this.units = units;
+        this.batches = batches;
+        this.sliceTuples = sliceTuples;
+    }
+
+    /**
+     * Units and batches for the first pass's partitions ({@code buildStarts}, {@code probeStarts}:
+     * where each starts, and the total at the end) under work buffers of {@code capacity} tuples;
+     * a pair with no build or no probe tuples joins nothing and is left out. Throws
+     * {@link IllegalArgumentException} if a build partition alone fills a work buffer.
+     */
+    static PartitionSchedule plan(long[] buildStarts, long[] probeStarts, long capacity, long sliceTuples) {
+        List<Unit> units = new ArrayList<>();
+        for (int p = 0; p + 1 < buildStarts.length; p++) {
+            long build = buildStarts[p + 1] - buildStarts[p];
+            if (build == 0 || probeStarts[p + 1] == probeStarts[p]) {
+                continue;
+            }
+            if (build >= capacity) {
+                throw new IllegalArgumentException("build partition " + p + " of " + build
+                        + " tuples fills a work buffer of " + capacity);
+            }
+            for (long s = probeStarts[p]; s < probeStarts[p + 1]; s += capacity - build) {
+                units.add(new Unit(buildStarts[p], buildStarts[p + 1], s, Math.min(probeStarts[p + 1], s + capacity - build)));
+            }
+        }
+        List<Batch> batches = new ArrayList<>();
+        int first = 0;
+        long tuples = 0;
+        int slices = 0;
+        int firstSlice = 0;
+        for (int u = 0; u < units.size(); u++) {
+            Unit unit = units.get(u);
+            if (u > first && tuples + unit.tuples() > capacity) {
+                batches.add(new Batch(first, u - first, tuples, firstSlice, slices));
+                firstSlice += slices;
+                first = u;
+                tuples = 0;
+                slices = 0;
+            }
+            tuples += unit.tuples();
+            slices += slices(unit.buildEnd() - unit.buildBegin(), sliceTuples)
+                    + slices(unit.probeEnd() - unit.probeBegin(), sliceTuples);
+        }
+        if (first < units.size()) {
+            batches.add(new Batch(first, units.size() - first, tuples, firstSlice, slices));
+        }
+        return new PartitionSchedule(units, batches, sliceTuples);
+    }
+
+    private static int slices(long tuples, long sliceTuples) {
+        return Math.toIntExact((tuples + sliceTuples - 1) / sliceTuples);
+    }
+
+    List<Batch> batches() {
+        return batches;
+    }
+
+    /** The most tuples a batch has: what a work buffer must hold. */
+    long largestBatch() {
+        return batches.stream().mapToLong(Batch::tuples).max().orElse(0);
+    }
+
+    /** The most slices a batch has. */
+    int mostSlices() {
+        return batches.stream().mapToInt(Batch::slices).max().orElse(0);
+    }
+
+    /** Bytes of {@link #metadata}. */
+    long metadataBytes() {
+        int slices = batches.stream().mapToInt(Batch::slices).sum();
+        return (long) slices * SLICE_BYTES + 2L * units.size() * GROUP_BYTES;
+    }
+
+    /** Where the groups start in {@link #metadata}. */
+    long groupsOffset() {
+        return (long) batches.stream().mapToInt(Batch::slices).sum() * SLICE_BYTES;
+    }
+
+    /**
+     * Every batch's slices, then every unit's two groups (build, probe), with the first pass's
+     * tuples at {@code built} and {@code probed}: slice and group numbers count from their batch's first.
+     */
+    ByteBuffer metadata(long built, long probed) {
+        ByteBuffer slices = ByteBuffer.allocateDirect(Math.toIntExact(metadataBytes())).order(ByteOrder.LITTLE_ENDIAN);
+        ByteBuffer groups = slices.duplicate().order(ByteOrder.LITTLE_ENDIAN).position(Math.toIntExact(groupsOffset()));
+        for (Batch b : batches) {
+            int slice = 0;
+            for (int u = 0; u < b.units(); u++) {
+                Unit unit = units.get(b.firstUnit() + u);
+                slice = group(slices, groups, 2 * u, slice, built, unit.buildBegin(), unit.buildEnd());
+                slice = group(slices, groups, 2 * u + 1, slice, probed, unit.probeBegin(), unit.probeEnd());
+            }
+        }
+        return slices.rewind();
+    }
+
+    /** Writes group {@code g}'s entry and its slices over tuples [begin, end) of {@code tuples} from slice {@code first} on; returns the next slice. */
+    private int group(ByteBuffer slices, ByteBuffer groups, int g, int first, long tuples, long begin, long end) {
+        int n = slices(end - begin, sliceTuples);
+        groups.putInt(first).putInt(n);
+        for (int s = 0; s < n; s++) {
+            long from = begin + s * sliceTuples;
+            slices.putLong(tuples + from * PartitionedJoin.TUPLE_BYTES)
+                    .putInt(Math.toIntExact(Math.min(sliceTuples, end - from)))
+                    .putInt(g)
+                    .putInt(s)
+                    .putInt(0);
+        }
+        return first + n;
+    }
+}
