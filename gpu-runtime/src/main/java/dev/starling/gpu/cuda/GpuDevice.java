@@ -41,6 +41,8 @@ public final class GpuDevice implements AutoCloseable {
     private final DeviceMemory memory;
     /** Pinned host memory kept for the host parts of mapped ranges: {@code starling.gpu.pinned_keep} bytes (default 4 GiB). */
     private final PinnedChunks pinned = new PinnedChunks(Long.getLong("starling.gpu.pinned_keep", 4L << 30));
+    /** Mapped pinned host memory kept for build keys and shared tables: {@code starling.gpu.mapped_keep} bytes (default 2 GiB). */
+    private final MappedHostPool mapped = new MappedHostPool(this, Long.getLong("starling.gpu.mapped_keep", 2L << 30));
     private final Map<String, CUmodule> modules = new HashMap<>();
     /** Generated kernels by their PTX, least recently used first. */
     private final LinkedHashMap<String, Compiled> compiled = new LinkedHashMap<>(16, 0.75f, true);
@@ -186,6 +188,11 @@ public final class GpuDevice implements AutoCloseable {
         Cuda.check(JCudaDriver.cuCtxSynchronize(), "kernel " + after);
     }
 
+    /** {@code bytes} of mapped pinned host memory from this device's pool, which closing returns them to. */
+    public MappedHostBuffer mappedHost(long bytes) {
+        return mapped.take(bytes);
+    }
+
     /** The pool of pinned host memory chunks for mapped ranges. */
     public PinnedChunks pinnedChunks() {
         return pinned;
@@ -243,6 +250,7 @@ public final class GpuDevice implements AutoCloseable {
         closed = true;
         makeCurrent();
         pinned.close();
+        mapped.close();
         for (CUmodule m : modules.values()) {
             JCudaDriver.cuModuleUnload(m);
         }

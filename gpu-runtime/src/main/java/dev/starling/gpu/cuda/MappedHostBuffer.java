@@ -1,30 +1,57 @@
 package dev.starling.gpu.cuda;
 
 import java.lang.foreign.MemorySegment;
+import java.util.function.Consumer;
 import jcuda.Pointer;
 import jcuda.driver.CUdeviceptr;
 import jcuda.driver.JCudaDriver;
 
 /**
  * Pinned host memory mapped into the device's address space: kernels read it directly over the
- * link (zero-copy), at the link's speed, with no copy beforehand.
+ * link (zero-copy), at the link's speed, with no copy beforehand. Pinned fresh, or taken from a
+ * {@link MappedHostPool}, to which closing returns it.
  */
 public final class MappedHostBuffer implements AutoCloseable {
-    private final Pointer host = new Pointer();
-    private final DevicePointer device = new DevicePointer();
+    private final Allocation allocation;
     private final MemorySegment segment;
     private final long bytes;
+    private final Consumer<Allocation> release;
     private boolean closed;
 
+    /** Pins {@code bytes} fresh; closing frees them. */
     public MappedHostBuffer(GpuDevice gpu, long bytes) {
-        gpu.makeCurrent();
+        this(Allocation.pin(gpu, bytes), bytes, Allocation::free);
+    }
+
+    MappedHostBuffer(Allocation allocation, long bytes, Consumer<Allocation> release) {
+        this.allocation = allocation;
         this.bytes = bytes;
-        Cuda.check(JCudaDriver.cuMemHostAlloc(host, bytes, JCudaDriver.CU_MEMHOSTALLOC_DEVICEMAP),
-                "cuMemHostAlloc(" + bytes + " bytes, mapped)");
-        Cuda.check(JCudaDriver.cuMemHostGetDevicePointer(device, host, 0), "cuMemHostGetDevicePointer");
-        // a ByteBuffer view stops at 2 GB, so the segment is made from the address it starts at
-        long start = MemorySegment.ofBuffer(host.getByteBuffer(0, 1)).address();
-        segment = MemorySegment.ofAddress(start).reinterpret(bytes);
+        this.release = release;
+        this.segment = allocation.segment.reinterpret(bytes);
+    }
+
+    /** Pinned host memory and the device address it is mapped at. */
+    record Allocation(Pointer host, DevicePointer device, MemorySegment segment, long bytes) {
+        static Allocation pin(GpuDevice gpu, long bytes) {
+            gpu.makeCurrent();
+            Pointer host = new Pointer();
+            Cuda.check(JCudaDriver.cuMemHostAlloc(host, bytes, JCudaDriver.CU_MEMHOSTALLOC_DEVICEMAP),
+                    "cuMemHostAlloc(" + bytes + " bytes, mapped)");
+            DevicePointer device = new DevicePointer();
+            try {
+                Cuda.check(JCudaDriver.cuMemHostGetDevicePointer(device, host, 0), "cuMemHostGetDevicePointer");
+            } catch (RuntimeException e) {
+                JCudaDriver.cuMemFreeHost(host);
+                throw e;
+            }
+            // a ByteBuffer view stops at 2 GB, so the segment is made from the address it starts at
+            long start = MemorySegment.ofBuffer(host.getByteBuffer(0, 1)).address();
+            return new Allocation(host, device, MemorySegment.ofAddress(start).reinterpret(bytes), bytes);
+        }
+
+        void free() {
+            Cuda.check(JCudaDriver.cuMemFreeHost(host), "cuMemFreeHost");
+        }
     }
 
     /** The memory on the host side, to fill. */
@@ -34,12 +61,12 @@ public final class MappedHostBuffer implements AutoCloseable {
 
     /** The address kernels read it at. */
     public CUdeviceptr devicePointer() {
-        return device;
+        return allocation.device();
     }
 
     /** The same, as the number a kernel parameter passes. */
     public long address() {
-        return device.address();
+        return allocation.device().address();
     }
 
     public long bytes() {
@@ -50,7 +77,7 @@ public final class MappedHostBuffer implements AutoCloseable {
     public void close() {
         if (!closed) {
             closed = true;
-            Cuda.check(JCudaDriver.cuMemFreeHost(host), "cuMemFreeHost");
+            release.accept(allocation);
         }
     }
 }

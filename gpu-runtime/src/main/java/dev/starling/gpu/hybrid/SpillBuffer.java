@@ -53,7 +53,7 @@ public final class SpillBuffer implements AutoCloseable {
                         what, e.getMessage());
             }
         }
-        MappedHostBuffer h = new MappedHostBuffer(device, Math.max(1, bytes));
+        MappedHostBuffer h = device.mappedHost(Math.max(1, bytes));
         return new SpillBuffer(h::close, h.address(), bytes, 0);
     }
 

@@ -85,7 +85,7 @@ public final class SplitTable implements AutoCloseable {
                 onDevice.upload(Pointer.to(slots), 0, split * 16);
             }
             if (split < count) {
-                onHost = new MappedHostBuffer(device, (count - split) * 16);
+                onHost = device.mappedHost((count - split) * 16);
                 MemorySegment.copy(slots, (int) (split * 2), onHost.segment(), ValueLayout.JAVA_LONG, 0,
                         (int) ((count - split) * 2));
             }

@@ -200,7 +200,7 @@ final class PipelineInputs implements AutoCloseable {
      */
     private StarKernelInput.HashTable sharedTable(int d, Batch rows) throws Unsupported {
         long start = System.nanoTime();
-        MappedHostBuffer memory = new MappedHostBuffer(device, DimensionHashTable.bytesFor(rows.rows()));
+        MappedHostBuffer memory = device.mappedHost(DimensionHashTable.bytesFor(rows.rows()));
         placeNanos += System.nanoTime() - start;
         DimensionHashTable table;
         try {
