@@ -28,18 +28,18 @@ public final class OversizedJoinModel {
     /** Probes per second into a table in pinned host memory read over the link (same benchmark). */
     static final double HOST_PROBES = 0.385e9;
     /** Bytes per second kernels read from host memory over the link (TransferBenchMain, zero-copy). */
-    static final double LINK_BYTES = 51e9;
+    public static final double LINK_BYTES = 51e9;
     /** Device memory bytes per second (device-to-device copy, read + write). */
-    static final double DEVICE_BYTES = 2.99e12;
+    public static final double DEVICE_BYTES = 2.99e12;
     /** Bytes of a partition tuple (key, row). */
     static final long TUPLE_BYTES = 16;
     /** Device bytes per probe row of a partitioned join beside its tuples: its key read twice (8 bytes at most), its match cleared, written and read. */
     static final long PROBE_ROW_DEVICE_BYTES = 16 + 12;
 
-    /** Seconds per build row of pinning and filling host memory with the build keys (measured, warm pool). */
-    static final double BUILD_KEY_SECONDS = 5.3e-9;
-    /** Seconds per tuple of partitioning and joining above the floor (measured at 64 and 256 first-pass partitions: 1.5 and 2.6 ns). */
-    static final double TUPLE_SECONDS = 2.0e-9;
+    /** Seconds per build row of filling pooled pinned host memory with the build keys (measured: 1.3-1.6 ns). */
+    static final double BUILD_KEY_SECONDS = 1.5e-9;
+    /** Seconds per tuple of partitioning and joining above the floor (measured at 32 and 64 first-pass partitions: 0.9 and 1.4 ns). */
+    static final double TUPLE_SECONDS = 1.2e-9;
 
     private OversizedJoinModel() { }
 
@@ -63,15 +63,15 @@ public final class OversizedJoinModel {
 
     /**
      * Seconds of a partitioned join of {@code probeRows} against {@code buildRows} keys with
-     * {@code deviceBytes} of device memory: its matches take theirs, its two work buffers up to a
-     * {@value PartitionedJoin#WORK_SHARE}th of the rest each, the first pass's partitions
-     * ({@value #TUPLE_BYTES} bytes a row of either side) what remains, and they spill the rest;
-     * the floor of those bytes plus the measured costs above it.
+     * {@code deviceBytes} of device memory: its matches take theirs, its two work buffers a
+     * {@value PartitionedJoin#BATCHES}th of the tuples each, up to all the rest, the first pass's
+     * partitions ({@value #TUPLE_BYTES} bytes a row of either side) what remains, and they spill
+     * the rest; the floor of those bytes plus the measured costs above it.
      */
     public static double partitionedSeconds(long probeRows, long buildRows, long deviceBytes) {
         long joinBytes = Math.max(0, deviceBytes - 4 * probeRows);
         long tuples = probeRows + buildRows;
-        long workBytes = 2 * Math.min(joinBytes / PartitionedJoin.WORK_SHARE, tuples * TUPLE_BYTES);
+        long workBytes = Math.min(joinBytes, 2 * tuples * TUPLE_BYTES / PartitionedJoin.BATCHES);
         long spilled = Math.max(0, tuples - (joinBytes - workBytes) / TUPLE_BYTES);
         double link = 16.0 * buildRows + 3.0 * TUPLE_BYTES * spilled;
         double onDevice = (double) PROBE_ROW_DEVICE_BYTES * probeRows + 3.0 * TUPLE_BYTES * (tuples - spilled)

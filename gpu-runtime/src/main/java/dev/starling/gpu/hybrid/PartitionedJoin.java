@@ -37,8 +37,11 @@ public final class PartitionedJoin {
     private static final int JOIN_THREADS = 512;
     private static final int SCAN_THREADS = 1024;
     static final int TUPLE_BYTES = 16;
-    /** Each of the two work buffers may take 1/n of the allowance; the first pass's partitions take what is left. */
-    static final long WORK_SHARE = 4;
+    /**
+     * Batches a join's tuples are cut into at least: smaller batches leave more of the allowance
+     * to keep partitions on the device, and a sixteenth keeps the work buffers' share small.
+     */
+    static final long BATCHES = 16;
     /** First-pass tuples one block of the second pass reads. */
     static final long SLICE_TUPLES = 16_384;
 
@@ -76,7 +79,7 @@ public final class PartitionedJoin {
 
     /** The least device memory a join of {@code rows} build keys runs in: work buffers for the most first-pass partitions. */
     static long minimumAllowance(long rows) {
-        return WORK_SHARE * TUPLE_BYTES * 4 * perPartition(rows, MAX_BITS);
+        return 2 * TUPLE_BYTES * 2 * perPartition(rows, MAX_BITS);
     }
 
     /** Keys a partition of unique keys holds at most: hashing spreads them evenly, and a quarter more than the mean covers a partition's excess. */
@@ -93,19 +96,33 @@ public final class PartitionedJoin {
         return bits;
     }
 
+    /** Tuples a work buffer holds at most with {@code allowance} bytes: the two take all of it where partitions spill anyway. */
+    static long workCapacity(long allowance) {
+        return allowance / 2 / TUPLE_BYTES;
+    }
+
     /**
-     * Bits of the first pass for {@code rows} build keys under {@code allowance} bytes: the
-     * fewest that leave the second pass at most {@value #MAX_BITS} and a build partition at most a
-     * quarter of a work buffer; -1 if even {@value #MAX_BITS} do not.
+     * Bits of the first pass for {@code rows} build keys under {@code allowance} bytes: the fewest
+     * that leave the second pass at most {@value #MAX_BITS} and a build partition at most half a
+     * work buffer, so that a probe partition is joined in few units; -1 if even {@value #MAX_BITS} do not.
+     * Fewer partitions make the first pass faster: its writes over the link come in longer runs.
      */
     static int firstPassBits(long rows, long allowance) {
-        long capacity = allowance / WORK_SHARE / TUPLE_BYTES;
         for (int bits = Math.max(1, radixBits(rows) - MAX_BITS); bits <= MAX_BITS; bits++) {
-            if (4 * perPartition(rows, bits) <= capacity) {
+            if (2 * perPartition(rows, bits) <= workCapacity(allowance)) {
                 return bits;
             }
         }
         return -1;
+    }
+
+    /**
+     * Tuples a batch holds at most, of {@code tuples} in all with build partitions of at most
+     * {@code largestBuild}: a {@value #BATCHES}th of them, but at least four build partitions'
+     * worth, so that units fill most of a buffer, and at most {@code capacity}.
+     */
+    static long batchCapacity(long tuples, long largestBuild, long capacity) {
+        return Math.min(capacity, Math.max(tuples / BATCHES, 4 * largestBuild));
     }
 
     private Stats join(ProbeKeys probe, BuildKeys buildKeys, long allowance, DeviceBuffer matches) {
@@ -120,8 +137,8 @@ public final class PartitionedJoin {
         int fanout = 1 << bits;
         long t0 = System.nanoTime();
         Cuda.check(JCudaDriver.cuMemsetD8(matches.pointer(), (byte) 0xFF, probe.rows() * 4), "cuMemsetD8");
-        try (MappedHostBuffer build = new MappedHostBuffer(device, Math.max(8, rows * 8L));
-             MappedHostBuffer buildNulls = buildKeys.nulls() == null ? null : new MappedHostBuffer(device, Math.max(1, rows));
+        try (MappedHostBuffer build = device.mappedHost(Math.max(8, rows * 8L));
+             MappedHostBuffer buildNulls = buildKeys.nulls() == null ? null : device.mappedHost(rows);
              DeviceBuffer counts = device.memory().allocate((long) fanout * grid * 4, "partition histogram");
              DeviceBuffer offsets = device.memory().allocate((long) fanout * grid * 8, "partition offsets")) {
             MemorySegment.copy(buildKeys.values(), 0, build.segment(), ValueLayout.JAVA_LONG, 0, rows);
@@ -135,7 +152,8 @@ public final class PartitionedJoin {
             long t1 = System.nanoTime();
             Histogram buildSide = histogram(build.address(), buildFlags, 8, rows, bits, counts);
             Histogram probeSide = histogram(probe.values(), probe.nulls(), probe.width(), probe.rows(), bits, counts);
-            PartitionSchedule schedule = schedule(buildSide, probeSide, allowance / WORK_SHARE / TUPLE_BYTES);
+            PartitionSchedule schedule = schedule(buildSide, probeSide,
+                    workCapacity(allowance - counts.bytes() - offsets.bytes()));
             Work work = new Work(schedule, subBits);
             long left = Math.max(0, allowance - counts.bytes() - offsets.bytes() - work.bytes());
             long t2 = System.nanoTime();
@@ -158,8 +176,14 @@ public final class PartitionedJoin {
     }
 
     private static PartitionSchedule schedule(Histogram build, Histogram probe, long capacity) {
+        long[] starts = build.starts();
+        long largest = 0;
+        for (int p = 0; p + 1 < starts.length; p++) {
+            largest = Math.max(largest, starts[p + 1] - starts[p]);
+        }
+        long tuples = starts[starts.length - 1] + probe.starts()[starts.length - 1];
         try {
-            return PartitionSchedule.plan(build.starts(), probe.starts(), capacity, SLICE_TUPLES);
+            return PartitionSchedule.plan(starts, probe.starts(), batchCapacity(tuples, largest, capacity), SLICE_TUPLES);
         } catch (IllegalArgumentException e) {
             throw new GpuOutOfMemoryException("a partitioned join's " + e.getMessage());
         }

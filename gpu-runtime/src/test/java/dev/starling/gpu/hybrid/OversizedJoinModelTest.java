@@ -26,11 +26,11 @@ class OversizedJoinModelTest {
     void partitionedPredictionsFollowTheMeasuredJoins() {
         // OversizedJoinBenchMain on the H100: 25,165,824 probe rows, 16,777,216 build rows (a 512 MB
         // table) at 2x and 4x the device memory left for it; measured: placing the join (pinning the
-        // build keys, both passes, joining) 192 and 244 ms, the hybrid kernel 21 and 33 ms
+        // build keys, both passes, joining) 105 and 130 ms, the hybrid kernel 22 and 38 ms
         long probes = 25_165_824;
         long build = 16_777_216;
         long table = 512L << 20;
-        double[][] measured = {{2, 0.192}, {4, 0.244}};
+        double[][] measured = {{2, 0.105}, {4, 0.130}};
         for (double[] m : measured) {
             long left = (long) (table / m[0]);
             double predicted = OversizedJoinModel.partitionedSeconds(probes, build, left);
@@ -65,11 +65,18 @@ class OversizedJoinModelTest {
         assertEquals(2, PartitionedJoin.radixBits(1000));
         // with room to spare the first pass takes what the second pass's 9 bits leave
         assertEquals(5, PartitionedJoin.firstPassBits(1 << 24, 1L << 30));
-        // 64 MB: work buffers of 2^20 tuples, a build partition at most a quarter of one: 2^7 partitions
-        assertEquals(7, PartitionedJoin.firstPassBits(1 << 24, 64L << 20));
+        // 16 MB: work buffers of 2^19 tuples, a build partition at most half of one: 2^7 partitions
+        assertEquals(7, PartitionedJoin.firstPassBits(1 << 24, 16L << 20));
         assertEquals(-1, PartitionedJoin.firstPassBits(1L << 30, 1 << 20), "past 512 partitions");
-        assertEquals(4L * 16 * 4 * 41_024, PartitionedJoin.minimumAllowance(1 << 24));
+        assertEquals(2L * 16 * 2 * 41_024, PartitionedJoin.minimumAllowance(1 << 24));
         assertEquals(-1, PartitionedJoin.firstPassBits(1 << 24, PartitionedJoin.minimumAllowance(1 << 24) - 1024));
         assertEquals(9, PartitionedJoin.firstPassBits(1 << 24, PartitionedJoin.minimumAllowance(1 << 24)));
+    }
+
+    @Test
+    void batchesTakeASixteenthOfTheTuplesButAtLeastFourBuildPartitions() {
+        assertEquals(2_621_440, PartitionedJoin.batchCapacity(41_943_040, 327_000, 1L << 30));
+        assertEquals(4_000_000, PartitionedJoin.batchCapacity(41_943_040, 1_000_000, 1L << 30));
+        assertEquals(900_000, PartitionedJoin.batchCapacity(41_943_040, 327_000, 900_000));
     }
 }
