@@ -4,13 +4,15 @@ import dev.starling.exec.accel.Settings.OversizedJoin;
 
 /**
  * How a GPU hash join whose table is past the device memory budget runs, and the model behind the
- * choice, with rates measured on the H100 over PCIe 5 (docs/BENCHMARKS.md, 2026-11-23).
+ * choice, with rates measured on the H100 over PCIe 5 (docs/BENCHMARKS.md, 2026-11-23 and -24).
  *
  * <p>A hybrid table with share A of its slots on the device: the thesis (§3.4.3) predicts A·G +
  * (1−A)·C probes per second, G and C the rates with the table all on the device or all on the
  * host. That averages rates where per-probe times add: on the H100, where G is 58 times C, the
  * measured rate follows 1 / (A/G + (1−A)/C) within 12% while A·G + (1−A)·C overestimates it 10
- * to 19 times. So hybrid joins are predicted by the time model; EXPLAIN shows both.
+ * to 19 times. So hybrid joins are predicted by the time model, plus placing the table (uploading
+ * its device part, copying the rest into pinned host memory), which the partitioned join does not
+ * do; EXPLAIN shows both.
  *
  * <p>A partitioned join leaves per probe row the build row it matched, in device memory (4 bytes
  * a probe row: written at random, which host memory would take one small write at a time), so it
@@ -20,7 +22,8 @@ import dev.starling.exec.accel.Settings.OversizedJoin;
  * pass, read by the second pass's histogram and scatter), and device memory is streamed a few
  * times per row. The model adds what OversizedJoinBenchMain measured on top of that floor:
  * pinning and filling host memory for the build keys, and a cost per tuple of the two passes and
- * the join. With these rates a hybrid table is predicted faster at 2x and 4x the budget, as measured.
+ * the join. With these rates the partitioned join is predicted faster at 2x and 4x the budget, as
+ * measured (docs/BENCHMARKS.md, 2026-11-24).
  */
 public final class OversizedJoinModel {
     /** Probes per second into a 512 MB table in device memory (HybridProbeBenchMain, uniform keys). */
@@ -38,8 +41,14 @@ public final class OversizedJoinModel {
 
     /** Seconds per build row of filling pooled pinned host memory with the build keys (measured: 1.3-1.6 ns). */
     static final double BUILD_KEY_SECONDS = 1.5e-9;
-    /** Seconds per tuple of partitioning and joining above the floor (measured at 32 and 64 first-pass partitions: 0.9 and 1.4 ns). */
-    static final double TUPLE_SECONDS = 1.2e-9;
+    /** Seconds per tuple of partitioning and joining above the floor (measured at 32 and 64 first-pass partitions: 0.15 and 0.37 ns). */
+    static final double TUPLE_SECONDS = 0.25e-9;
+    /**
+     * Bytes per second of placing a hash table built on the host before a hybrid join probes it:
+     * uploading its device part from the Java heap, copying the rest into pinned host memory
+     * (OversizedJoinBenchMain: 70-90 ms for a 512 MB table at 2x and 4x the budget).
+     */
+    static final double PLACE_BYTES = 6.5e9;
 
     private OversizedJoinModel() { }
 
@@ -89,7 +98,8 @@ public final class OversizedJoinModel {
     public static Choice choose(OversizedJoin mode, boolean storedKey, long probeRows, long buildRows, long tableBytes,
                                 long deviceBytes) {
         double share = Math.min(1, Math.max(0, (double) deviceBytes / tableBytes));
-        double hybridSeconds = probeRows / hybridProbes(share);
+        double placeSeconds = tableBytes / PLACE_BYTES;
+        double hybridSeconds = probeRows / hybridProbes(share) + placeSeconds;
         double partitionedSeconds = partitionedSeconds(probeRows, buildRows, deviceBytes);
         boolean fits = partitionedFits(probeRows, buildRows, deviceBytes);
         boolean partitioned = storedKey && fits && switch (mode) {
@@ -108,8 +118,9 @@ public final class OversizedJoinModel {
         }
         return new Choice(partitioned, String.format(
                 "hash table %.0f MB past the budget: %s join (%s; predicted: partitioned %.1f ms, hybrid with %.0f%% "
-                        + "on the device %.1f ms at %.0f M probes/s, thesis' A*G+(1-A)*C %.0f M probes/s)",
+                        + "on the device %.1f ms, placing it %.1f ms and probing at %.0f M probes/s, thesis' "
+                        + "A*G+(1-A)*C %.0f M probes/s)",
                 tableBytes / 1e6, partitioned ? "partitioned" : "hybrid", why, partitionedSeconds * 1e3, share * 100,
-                hybridSeconds * 1e3, hybridProbes(share) / 1e6, linearProbes(share) / 1e6));
+                hybridSeconds * 1e3, placeSeconds * 1e3, hybridProbes(share) / 1e6, linearProbes(share) / 1e6));
     }
 }

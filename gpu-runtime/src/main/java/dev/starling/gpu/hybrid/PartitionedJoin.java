@@ -64,7 +64,10 @@ public final class PartitionedJoin {
 
     private PartitionedJoin(GpuDevice device) {
         this.device = device;
-        this.grid = device.multiprocessors() * 4;
+        // one block per SM: each block writes a partition's tuples in one sequential stream, and
+        // fewer streams into host memory at once made the spilling first pass 2-3x faster on the
+        // H100 than four blocks per SM (docs/BENCHMARKS.md); in device memory it costs 1.6 ms in 8
+        this.grid = device.multiprocessors();
     }
 
     /**
