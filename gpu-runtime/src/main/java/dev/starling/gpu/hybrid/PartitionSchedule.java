@@ -104,8 +104,7 @@ final class PartitionSchedule {
 
     /** Bytes of {@link #metadata}. */
     long metadataBytes() {
-        int slices = batches.stream().mapToInt(Batch::slices).sum();
-        return (long) slices * SLICE_BYTES + 2L * units.size() * GROUP_BYTES;
+        return groupsOffset() + 2L * units.size() * GROUP_BYTES;
     }
 
     /** Where the groups start in {@link #metadata}. */

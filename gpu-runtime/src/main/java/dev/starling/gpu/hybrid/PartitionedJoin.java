@@ -196,10 +196,13 @@ public final class PartitionedJoin {
         return nanos / 1e6;
     }
 
-    /** Per block and partition (partition major), how many of the keys fall there; and where each partition starts, and at [fanout] the total. */
-    private record Histogram(int[] perBlock, long[] starts) { }
+    /**
+     * Per partition and block (partition major), where the block writes its first tuple of the
+     * partition; and where each partition starts, and at [fanout] the total.
+     */
+    private record Histogram(long[] offsets, long[] starts) { }
 
-    /** Runs partition_histogram over {@code rows} keys; {@code counts} is its scratch space. */
+    /** Runs partition_histogram over {@code rows} keys and scans its counts; {@code counts} is its scratch space. */
     private Histogram histogram(long keys, long nulls, int width, long rows, int bits, DeviceBuffer counts) {
         int fanout = 1 << bits;
         launch("partition_histogram", grid, THREADS, null, Pointer.to(new long[] {keys}), Pointer.to(new int[] {width}),
@@ -207,27 +210,23 @@ public final class PartitionedJoin {
                 Pointer.to(counts.pointer()));
         int[] perBlock = new int[fanout * grid];
         counts.download(Pointer.to(perBlock), perBlock.length * 4L);
-        long[] starts = new long[fanout + 1];
+        long[] offsets = new long[perBlock.length];
         long total = 0;
+        for (int i = 0; i < perBlock.length; i++) {
+            offsets[i] = total;
+            total += Integer.toUnsignedLong(perBlock[i]);
+        }
+        long[] starts = new long[fanout + 1];
         for (int p = 0; p < fanout; p++) {
-            starts[p] = total;
-            for (int b = 0; b < grid; b++) {
-                total += Integer.toUnsignedLong(perBlock[p * grid + b]);
-            }
+            starts[p] = offsets[p * grid];
         }
         starts[fanout] = total;
-        return new Histogram(perBlock, starts);
+        return new Histogram(offsets, starts);
     }
 
     /** Writes the keys' tuples partition by partition at {@code out}, each block at its place by {@code h}. */
     private void scatter(long keys, long nulls, int width, long rows, int bits, Histogram h, DeviceBuffer offsets, long out) {
-        long[] at = new long[h.perBlock().length];
-        long total = 0;
-        for (int i = 0; i < at.length; i++) {
-            at[i] = total;
-            total += Integer.toUnsignedLong(h.perBlock()[i]);
-        }
-        offsets.upload(Pointer.to(at), 0, at.length * 8L);
+        offsets.upload(Pointer.to(h.offsets()), 0, h.offsets().length * 8L);
         launch("partition_scatter", grid, THREADS, null, Pointer.to(new long[] {keys}), Pointer.to(new int[] {width}),
                 Pointer.to(new long[] {nulls}), Pointer.to(new long[] {rows}), Pointer.to(new int[] {bits}),
                 Pointer.to(offsets.pointer()), Pointer.to(new long[] {out}));
