@@ -6,6 +6,7 @@ import dev.starling.exec.QueryResult;
 import dev.starling.exec.accel.BackendMode;
 import dev.starling.exec.accel.Settings;
 import dev.starling.exec.plan.Field;
+import dev.starling.exec.pipeline.PipelineGraph;
 import dev.starling.exec.plan.PlanNode;
 import dev.starling.gpu.GpuBackend;
 import dev.starling.gpu.clone.ZipfCodes;
@@ -112,9 +113,10 @@ public final class OversizedJoinBenchMain implements Callable<Integer> {
                                 : List.of(Settings.OversizedJoin.HYBRID, Settings.OversizedJoin.PARTITIONED);
                         for (Settings.OversizedJoin mode : modes) {
                             Run r = measure(gpu, catalog, plan, backend, mode, expected);
+                            OversizedJoinModel predicted = new OversizedJoinModel(gpu.device().profile());
                             double model = mode == Settings.OversizedJoin.HYBRID
-                                    ? factRows / OversizedJoinModel.hybridProbes(share) * 1e3
-                                    : OversizedJoinModel.partitionedSeconds(factRows, buildRows, left) * 1e3;
+                                    ? factRows / predicted.hybridProbes(share) * 1e3
+                                    : predicted.partitionedSeconds(factRows, buildRows, left) * 1e3;
                             double join = joinMillis(r.stats);
                             String placement = left == 0 ? "host-only" : mode.name().toLowerCase();
                             out.add(row(theta, label(placement, backend), ratio, r.ms, r.stats, join,
@@ -151,11 +153,13 @@ public final class OversizedJoinBenchMain implements Callable<Integer> {
 
     private Run measure(GpuBackend gpu, Catalog catalog, PlanNode plan, BackendMode backend, Settings.OversizedJoin mode,
                         QueryResult expected) {
-        QueryContext ctx = new QueryContext(Settings.DEFAULT.withBackend(backend).with("oversized_join", mode.name()));
+        Settings settings = Settings.DEFAULT.withBackend(backend).with("oversized_join", mode.name());
+        QueryContext ctx = new QueryContext(settings);
+        PipelineGraph graph = PipelineGraph.of(plan, gpu.planner(), settings);
         try (Executor withGpu = new Executor(Runtime.getRuntime().availableProcessors(), catalog, gpu)) {
             long before = gpu.runs();
-            boolean equal = withGpu.collect(plan, ctx).rows().toString().equals(expected.rows().toString());
-            double ms = median(() -> withGpu.collect(plan, ctx));
+            boolean equal = withGpu.collect(graph, ctx).rows().toString().equals(expected.rows().toString());
+            double ms = median(() -> withGpu.collect(graph, ctx));
             if (gpu.runs() - before != runs + 1) {
                 throw new IllegalStateException(mode + ": the join did not run on the GPU every time");
             }

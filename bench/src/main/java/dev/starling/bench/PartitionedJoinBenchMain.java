@@ -5,8 +5,8 @@ import dev.starling.exec.plan.Field;
 import dev.starling.gpu.clone.ZipfCodes;
 import dev.starling.gpu.cuda.DeviceBuffer;
 import dev.starling.gpu.cuda.GpuDevice;
-import dev.starling.gpu.hybrid.OversizedJoinModel;
 import dev.starling.gpu.hybrid.PartitionedJoin;
+import dev.starling.gpu.plan.DeviceProfile;
 import dev.starling.storage.DataType;
 import java.util.ArrayList;
 import java.util.List;
@@ -58,7 +58,7 @@ public final class PartitionedJoinBenchMain implements Callable<Integer> {
              DeviceBuffer matches = device.memory().allocate(4L * probeRows, "matches")) {
             System.out.printf("%s; %d build keys, %d probe keys; median of %d runs; link %.0f GB/s, device memory "
                             + "%.0f GB/s; Java %s%n%n", device.describe(), buildRows, probeRows, runs,
-                    OversizedJoinModel.LINK_BYTES / 1e9, OversizedJoinModel.DEVICE_BYTES / 1e9,
+                    device.profile().linkBytesPerSecond() / 1e9, device.profile().deviceBytesPerSecond() / 1e9,
                     System.getProperty("java.version"));
             for (double theta : thetas) {
                 int[] ranks = ZipfCodes.generate(probeRows, buildRows, theta, 7);
@@ -77,8 +77,8 @@ public final class PartitionedJoinBenchMain implements Callable<Integer> {
                     boolean correct = check(matches, ranks);
                     double spilled = s.spilledBytes();
                     double resident = 16.0 * (probeRows + buildRows) - spilled;
-                    double firstFloor = ms(16.0 * buildRows + spilled, 16.0 * probeRows + resident);
-                    double secondFloor = ms(2 * spilled, 2 * resident + 32.0 * (probeRows + buildRows) + 4.0 * probeRows);
+                    double firstFloor = ms(device.profile(), 16.0 * buildRows + spilled, 16.0 * probeRows + resident);
+                    double secondFloor = ms(device.profile(), 2 * spilled, 2 * resident + 32.0 * (probeRows + buildRows) + 4.0 * probeRows);
                     out.add(List.of(theta, (double) mb, (long) s.partitions(), (long) s.subpartitions(), (long) s.batches(),
                             spilled / 1e6, median(stats, PartitionedJoin.Stats::hostMillis),
                             median(stats, PartitionedJoin.Stats::partitionMillis), firstFloor,
@@ -106,8 +106,8 @@ public final class PartitionedJoinBenchMain implements Callable<Integer> {
     }
 
     /** Milliseconds to move {@code link} bytes over the link and {@code device} bytes through device memory, one after the other. */
-    private static double ms(double link, double device) {
-        return (link / OversizedJoinModel.LINK_BYTES + device / OversizedJoinModel.DEVICE_BYTES) * 1e3;
+    private static double ms(DeviceProfile rates, double link, double device) {
+        return (link / rates.linkBytesPerSecond() + device / rates.deviceBytesPerSecond()) * 1e3;
     }
 
     private static double median(List<PartitionedJoin.Stats> stats, ToDoubleFunction<PartitionedJoin.Stats> f) {

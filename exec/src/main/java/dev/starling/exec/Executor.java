@@ -1,6 +1,7 @@
 package dev.starling.exec;
 
 import dev.starling.exec.accel.Accelerator;
+import dev.starling.exec.pipeline.PipelineGraph;
 import dev.starling.exec.pipeline.PipelineRunner;
 import dev.starling.exec.pipeline.PlanCompiler;
 import dev.starling.exec.pipeline.Sink;
@@ -19,7 +20,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * and a fixed pool shared by all queries of this executor). The catalog, when given, resolves the
  * tables that dense-coded foreign keys point into, for scans that read such a key's value; without
  * it, such scans fail with a message saying so (CODE and ROW_ID scans need no catalog). The
- * accelerator, when given, runs the aggregation pipelines it takes (see {@link Accelerator}).
+ * accelerator, when given, runs the pipelines a plan's graph placed on it (see {@link Accelerator}).
  */
 public final class Executor implements AutoCloseable {
     private static final AtomicInteger POOLS = new AtomicInteger();
@@ -52,14 +53,15 @@ public final class Executor implements AutoCloseable {
         });
     }
 
-    /** Runs a plan and keeps its whole result; for the embedded API and tests. */
+    /** Runs a plan on the CPU and keeps its whole result; for tests. */
     public QueryResult collect(PlanNode plan) {
-        return collect(plan, new QueryContext());
+        return collect(PipelineGraph.cpu(plan), new QueryContext());
     }
 
-    public QueryResult collect(PlanNode plan, QueryContext ctx) {
+    /** Runs a plan's pipeline graph and keeps its whole result; for the embedded API and tests. */
+    public QueryResult collect(PipelineGraph graph, QueryContext ctx) {
         List<List<Object>> rows = new ArrayList<>();
-        run(plan, ctx, new BatchSink() {
+        run(graph, ctx, new BatchSink() {
             @Override
             public void accept(Batch batch) {
                 for (int r = 0; r < batch.rows(); r++) {
@@ -71,17 +73,23 @@ public final class Executor implements AutoCloseable {
                 }
             }
         });
-        return new QueryResult(plan.output(), rows);
+        return new QueryResult(graph.root().output(), rows);
+    }
+
+    /** Runs a plan on the CPU, handing result batches to {@code sink} as the last pipeline produces them. */
+    public void run(PlanNode plan, QueryContext ctx, BatchSink sink) {
+        run(PipelineGraph.cpu(plan), ctx, sink);
     }
 
     /**
-     * Runs a plan, handing result batches to {@code sink} as the last pipeline produces them.
-     * Throws {@link QueryCancelledException} once {@code ctx} is cancelled.
+     * Runs a plan's pipeline graph, each pipeline where the graph placed it, handing result batches
+     * to {@code sink} as the last pipeline produces them. Throws {@link QueryCancelledException}
+     * once {@code ctx} is cancelled.
      */
-    public void run(PlanNode plan, QueryContext ctx, BatchSink sink) {
+    public void run(PipelineGraph graph, QueryContext ctx, BatchSink sink) {
         PipelineRunner runner = new PipelineRunner(pool, threads);
-        Stream stream = new PlanCompiler(runner, catalog, ctx, accelerator).compile(plan);
-        sink.start(plan.output());
+        Stream stream = new PlanCompiler(runner, catalog, ctx, accelerator, graph).compile();
+        sink.start(graph.root().output());
         runner.run(stream, new Sink<BatchSink>() {
             @Override
             public BatchSink createLocal() {

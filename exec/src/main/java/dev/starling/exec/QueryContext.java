@@ -1,18 +1,21 @@
 package dev.starling.exec;
 
 import dev.starling.exec.accel.Settings;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * One running query: its cancellation flag, checked by every worker at least once per morsel and
- * per batch, its session's settings (the backend it asks for), and counters of the work done (chunks read and
- * chunks skipped by zone maps).
+ * per batch, its session's settings (the backend it asks for), counters of the work done (chunks read and
+ * chunks skipped by zone maps), and where each pipeline of its graph ran.
  */
 public final class QueryContext {
     private final Settings settings;
     private volatile boolean cancelled;
     private final AtomicLong chunksScanned = new AtomicLong();
     private final AtomicLong chunksSkipped = new AtomicLong();
+    private final Map<Integer, String> ranOn = new TreeMap<>();
 
     public QueryContext() {
         this(Settings.DEFAULT);
@@ -55,5 +58,21 @@ public final class QueryContext {
 
     public void addChunksSkipped(long n) {
         chunksSkipped.addAndGet(n);
+    }
+
+    /** Records that pipeline {@code id} of the query's graph ran on {@code device} (cpu, gpu or gpu+cpu); ids below 0 are not the graph's. */
+    public void ran(int id, String device) {
+        if (id >= 0) {
+            synchronized (ranOn) {
+                ranOn.put(id, device);
+            }
+        }
+    }
+
+    /** Where each pipeline of the query's graph that has run so far ran, by pipeline number. */
+    public Map<Integer, String> ranOn() {
+        synchronized (ranOn) {
+            return Map.copyOf(ranOn);
+        }
     }
 }

@@ -2,10 +2,8 @@ package dev.starling.gpu;
 
 import dev.starling.exec.QueryContext;
 import dev.starling.exec.accel.Accelerator;
-import dev.starling.exec.accel.BackendMode;
 import dev.starling.exec.accel.BuildRunner;
-import dev.starling.exec.accel.Placement;
-import dev.starling.exec.accel.Settings;
+import dev.starling.exec.accel.DevicePlan;
 import dev.starling.exec.op.GroupStates;
 import dev.starling.exec.pipeline.MorselDispatcher;
 import dev.starling.exec.pipeline.SharedBuilds;
@@ -14,29 +12,22 @@ import dev.starling.exec.plan.PlanNode;
 import dev.starling.exec.plan.ProjectNode;
 import dev.starling.exec.plan.ScanNode;
 import dev.starling.exec.vector.Batch;
-import dev.starling.gpu.cache.ColumnKey;
 import dev.starling.gpu.cache.GpuColumnCache;
-import dev.starling.gpu.clone.ColumnCodes;
-import dev.starling.gpu.clone.ConflictStatistics;
 import dev.starling.gpu.cuda.GpuDevice;
 import dev.starling.gpu.cuda.GpuException;
 import dev.starling.gpu.cuda.GpuOutOfMemoryException;
-import dev.starling.gpu.hybrid.OversizedJoinModel;
-import dev.starling.gpu.pipeline.CloneChoice;
-import dev.starling.gpu.pipeline.DimensionHashTable;
 import dev.starling.gpu.pipeline.PipelineRun;
 import dev.starling.gpu.pipeline.RunStats;
 import dev.starling.gpu.pipeline.SharedAggregateRun;
 import dev.starling.gpu.pipeline.SharedTables;
 import dev.starling.gpu.pipeline.StarAggregateRun;
 import dev.starling.gpu.pipeline.StarPipeline;
-import dev.starling.gpu.pipeline.StarPipelineCompiler;
 import dev.starling.gpu.pipeline.StarRowsRun;
-import dev.starling.gpu.pipeline.Unsupported;
-import dev.starling.storage.Column;
+import dev.starling.gpu.plan.DeviceProfile;
+import dev.starling.gpu.plan.GpuPipelinePlan;
+import dev.starling.gpu.plan.GpuPlanner;
+import dev.starling.gpu.plan.StoredConflicts;
 import dev.starling.storage.Table;
-import java.lang.ref.ReferenceQueue;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -47,45 +38,41 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The GPU backend: runs aggregations over star pipelines as fused kernels on one GPU, with fact
- * columns kept resident in a column cache, alone or sharing the fact rows with the CPU workers.
- * Pipelines run one at a time on the device (a single pipeline keeps it busy); whatever the GPU
- * cannot run, or gives back, runs on the CPU.
+ * The GPU backend: runs the star pipelines its {@link GpuPlanner} placed on the GPU as fused
+ * kernels on one GPU, with fact columns kept resident in a column cache, alone or sharing the fact
+ * rows with the CPU workers. Pipelines run one at a time on the device (a single pipeline keeps it
+ * busy); whatever the GPU gives back runs on the CPU.
  */
 public final class GpuBackend implements Accelerator, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(GpuBackend.class);
     private static final String KERNELS = "star_pipeline";
-    private static final long CONFLICT_SAMPLE_ROWS = 1 << 21;
 
     private final GpuDevice device;
     private final GpuColumnCache cache;
     private final ReentrantLock lock = new ReentrantLock();
     private volatile RunStats lastRun;
     private final java.util.concurrent.atomic.AtomicLong runs = new java.util.concurrent.atomic.AtomicLong();
-    /** Per column and window, its conflicts as stored (estimated once per column version). */
-    private final Map<ColumnKey, ConflictStatistics> storedConflicts = new HashMap<>();
-    private final ReferenceQueue<Column> collected = new ReferenceQueue<>();
+    private final StoredConflicts conflicts;
 
     private GpuBackend(GpuDevice device) {
         this.device = device;
         this.cache = new GpuColumnCache(device);
+        this.conflicts = new StoredConflicts(device.bankGeometry());
     }
 
-    private static final class Shared {
-        static final Optional<GpuBackend> BACKEND = detect(Integer.getInteger("starling.gpu.device", 0),
-                Long.getLong("starling.gpu.budget", 0));
-    }
+    /** The process's backends by device, each opened on first use (or the reason there is none, logged once). */
+    private static final Map<Integer, Optional<GpuBackend>> SHARED = new HashMap<>();
 
     /**
-     * The process's GPU backend, opened on first use: GPU {@code starling.gpu.device} (system
-     * property, default 0) with a budget of {@code starling.gpu.budget} bytes (default: most of its
-     * free memory); empty without kernels or a GPU, or when {@code starling.gpu} is {@code off}.
+     * The process's GPU backend on GPU {@code ordinal}, opened on first use with a budget of
+     * {@code budget} bytes (0: most of its free memory; a later caller gets the budget the first
+     * one gave); empty without kernels or a GPU. A device's context is one per process, so every
+     * engine of the process shares its backend.
      */
-    public static Optional<GpuBackend> shared() {
-        if ("off".equalsIgnoreCase(System.getProperty("starling.gpu", ""))) {
-            return Optional.empty();
+    public static Optional<GpuBackend> shared(int ordinal, long budget) {
+        synchronized (SHARED) {
+            return SHARED.computeIfAbsent(ordinal, o -> detect(o, budget));
         }
-        return Shared.BACKEND;
     }
 
     /**
@@ -108,88 +95,33 @@ public final class GpuBackend implements Accelerator, AutoCloseable {
         }
     }
 
-    @Override
-    public Placement place(AggregateNode node, Settings settings) {
-        if (settings.backend() == BackendMode.CPU) {
-            return GpuPlacement.place(node, settings.backend(), cache::isResident);
-        }
-        StarPipeline pipeline;
-        try {
-            pipeline = StarPipelineCompiler.compile(node);
-        } catch (Unsupported e) {
-            return Placement.cpu("the GPU cannot run " + e.getMessage());
-        }
-        Placement placement = GpuPlacement.place(pipeline, settings.backend(), cache::isResident);
-        if (!placement.accelerated()) {
-            return placement;
-        }
-        List<String> reasons = new ArrayList<>(List.of(placement.reason()));
-        reasons.addAll(oversizedJoins(pipeline, settings, tableMemory(pipeline)));
-        String clones = cloneChoice(pipeline, settings).reason();
-        if (!clones.isEmpty()) {
-            reasons.add(clones);
-        }
-        if (settings.backend() == BackendMode.GPU) {
-            return Placement.gpu(String.join("; ", reasons));
-        }
-        CoProcessingModel.Prediction shared = predictSharing(pipeline);
-        reasons.add(CoProcessingModel.reason(shared, settings.backend()));
-        return settings.backend() == BackendMode.BOTH || shared.shares() ? Placement.both(String.join("; ", reasons))
-                : Placement.gpu(String.join("; ", reasons));
-    }
-
-    /** Device memory the budget leaves for the pipeline's hash tables beside its fact columns and group contributions. */
-    private long tableMemory(StarPipeline pipeline) {
-        long contributions = pipeline.dimensions().stream().mapToLong(d -> 4 * d.range()).sum();
-        return Math.max(0, device.memory().budget() - GpuPlacement.factBytes(pipeline) - contributions);
-    }
-
-    private CoProcessingModel.Prediction predictSharing(StarPipeline pipeline) {
-        return CoProcessingModel.predict(pipeline, GpuPlacement.factBytes(pipeline), tableMemory(pipeline),
-                Runtime.getRuntime().availableProcessors());
-    }
-
     /**
-     * For each hash join whose table would not fit the {@code left} bytes of the budget beside the
-     * fact columns and the dimensions' group contributions, how it would run and why (the run
-     * decides again with the sizes it meets).
+     * The planner for this device: its profile (or {@code profile}, when one is named), its memory
+     * budget, its column cache's residency.
      */
-    private List<String> oversizedJoins(StarPipeline pipeline, Settings settings, long left) {
-        List<String> out = new ArrayList<>();
-        for (int d = 0; d < pipeline.dimensions().size(); d++) {
-            StarPipeline.Dimension dim = pipeline.dimensions().get(d);
-            long bytes = DimensionHashTable.bytesFor(dim.range());
-            if (dim.hashed() && bytes > left) {
-                out.add("dimension " + d + ": " + OversizedJoinModel.choose(settings.oversizedJoin(),
-                        pipeline.probeKeyColumn(d) >= 0, pipeline.fact().rowCount(), dim.range(), bytes, left).reason());
-            }
-        }
-        return out;
+    public GpuPlanner planner(DeviceProfile profile) {
+        return new GpuPlanner(profile, device.memory().budget(), cache::isResident, conflicts);
+    }
+
+    /** The planner for this device as detected. */
+    public GpuPlanner planner() {
+        return planner(device.profile());
     }
 
     @Override
-    public Optional<Batch> aggregate(AggregateNode node, BuildRunner builds, QueryContext ctx) {
-        try {
-            StarPipeline pipeline = StarPipelineCompiler.compile(node);
-            return runOnDevice(new StarAggregateRun(device, cache, pipeline, cloneChoice(pipeline, ctx.settings()),
-                    ctx.settings().oversizedJoin()), builds, ctx);
-        } catch (Unsupported e) {
-            return Optional.empty();
-        }
+    public Optional<Batch> aggregate(AggregateNode node, DevicePlan plan, BuildRunner builds, QueryContext ctx) {
+        GpuPipelinePlan p = (GpuPipelinePlan) plan;
+        return runOnDevice(new StarAggregateRun(device, cache, p.pipeline(), p.clones(), ctx.settings().oversizedJoin()),
+                builds, ctx);
     }
 
     @Override
-    public Optional<SharedPart> share(AggregateNode node, BuildRunner builds, QueryContext ctx) {
-        StarPipeline pipeline;
-        try {
-            pipeline = StarPipelineCompiler.compile(node);
-        } catch (Unsupported e) {
-            return Optional.empty();
-        }
-        CloneChoice clones = cloneChoice(pipeline, ctx.settings());
+    public Optional<SharedPart> share(AggregateNode node, DevicePlan plan, BuildRunner builds, QueryContext ctx) {
+        GpuPipelinePlan p = (GpuPipelinePlan) plan;
+        StarPipeline pipeline = p.pipeline();
         // the dimensions' build plans carry the kernel's per-row expressions on top of the joins' own build sides
         Map<Integer, PlanNode> sharedBuilds = new TreeMap<>();
-        for (int d : predictSharing(pipeline).sharedTables()) {
+        for (int d : p.sharedTables()) {
             sharedBuilds.put(d, ((ProjectNode) pipeline.dimensions().get(d).build()).input());
         }
         return Optional.of(new SharedPart() {
@@ -212,7 +144,7 @@ public final class GpuBackend implements Accelerator, AutoCloseable {
                     return Optional.empty();
                 }
                 try {
-                    return runOnDevice(new SharedAggregateRun(device, cache, pipeline, clones,
+                    return runOnDevice(new SharedAggregateRun(device, cache, pipeline, p.clones(),
                             ctx.settings().oversizedJoin(), morsels, new SharedTables(sharedBuilds, tables)), builds, ctx);
                 } finally {
                     lock.unlock();
@@ -221,42 +153,10 @@ public final class GpuBackend implements Accelerator, AutoCloseable {
         });
     }
 
-    private CloneChoice cloneChoice(StarPipeline pipeline, Settings settings) {
-        return CloneChoice.of(pipeline, settings, device.bankGeometry(), device.sharedMemoryPerBlock(), this::storedConflicts);
-    }
-
-    /**
-     * A column's conflict statistics as stored (under {@code window}), estimated from its first
-     * {@link #CONFLICT_SAMPLE_ROWS} rows once per column version: the planner's rule reads them at
-     * every placement, and a full pass over a large column would cost the first query seconds.
-     */
-    private ConflictStatistics storedConflicts(Column column, int window) {
-        synchronized (storedConflicts) {
-            for (var ref = collected.poll(); ref != null; ref = collected.poll()) {
-                storedConflicts.remove(ref);
-            }
-            ConflictStatistics s = storedConflicts.get(new ColumnKey(column, window, null));
-            if (s == null) {
-                s = ConflictStatistics.of(ColumnCodes.of(column, 0, CONFLICT_SAMPLE_ROWS).codes(), device.bankGeometry(), window);
-                storedConflicts.put(new ColumnKey(column, window, collected), s);
-            }
-            return s;
-        }
-    }
-
     @Override
-    public Placement placeRows(PlanNode top, Settings settings) {
-        return GpuPlacement.placeRows(top, settings.backend());
-    }
-
-    @Override
-    public Optional<Batch> rows(PlanNode top, BuildRunner builds, QueryContext ctx) {
-        try {
-            return runOnDevice(new StarRowsRun(device, cache, StarPipelineCompiler.compileRows(top),
-                    ctx.settings().oversizedJoin()), builds, ctx);
-        } catch (Unsupported e) {
-            return Optional.empty();
-        }
+    public Optional<Batch> rows(PlanNode top, DevicePlan plan, BuildRunner builds, QueryContext ctx) {
+        return runOnDevice(new StarRowsRun(device, cache, ((GpuPipelinePlan) plan).pipeline(),
+                ctx.settings().oversizedJoin()), builds, ctx);
     }
 
     /** Runs a pipeline alone on the device; a pipeline handed back, a GPU failure or lack of memory gives empty (the CPU's turn). */

@@ -1,5 +1,6 @@
 package dev.starling.engine;
 
+import dev.starling.exec.pipeline.PipelineGraph;
 import dev.starling.exec.plan.Field;
 import dev.starling.exec.plan.PlanNode;
 import dev.starling.engine.data.DataStatement;
@@ -7,17 +8,22 @@ import dev.starling.storage.DataType;
 import java.util.List;
 
 /**
- * A prepared statement: a query's result columns and either the physical plan that produces them
- * or, for a statement answered while it is prepared (EXPLAIN, ANALYZE CONFLICTS), its rows; or a
+ * A prepared statement: a query's result columns and either the pipeline graph that produces them
+ * (the physical plan with each pipeline placed, under the settings it was prepared with) or, for a statement answered while it is prepared (EXPLAIN, ANALYZE CONFLICTS), its rows; or a
  * data statement (no result columns; it reports the rows it wrote). Plans refer to the table versions they were planned against, so a
  * prepared query keeps answering over the data as it was when prepared. A statement with
  * parameter markers ({@code ?}) has their types and no plan until values are bound.
  */
-public record PreparedQuery(String sql, List<Field> fields, PlanNode plan, List<List<Object>> computedRows,
+public record PreparedQuery(String sql, List<Field> fields, PipelineGraph graph, List<List<Object>> computedRows,
                             DataStatement update, List<DataType> parameters) {
 
     public PreparedQuery {
         parameters = List.copyOf(parameters);
+    }
+
+    /** The physical plan, or null when there is none to run. */
+    public PlanNode plan() {
+        return graph == null ? null : graph.root();
     }
 
     /** Whether values must be bound to its {@code ?} markers ({@link Starling#bind}) before it runs. */

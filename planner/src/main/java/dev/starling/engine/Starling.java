@@ -6,19 +6,20 @@ import dev.starling.exec.QueryContext;
 import dev.starling.exec.QueryResult;
 import dev.starling.exec.accel.BackendMode;
 import dev.starling.exec.accel.Settings;
-import dev.starling.exec.accel.Placement;
 import dev.starling.engine.data.DataStatement;
 import dev.starling.engine.data.DataStatementParser;
 import dev.starling.engine.data.ParameterBinder;
 import dev.starling.engine.data.ConflictAnalysis;
 import dev.starling.engine.data.DataStatementRunner;
 import dev.starling.exec.op.ValuesBatch;
+import dev.starling.exec.pipeline.PipelineGraph;
 import dev.starling.exec.plan.Field;
 import dev.starling.exec.plan.PlanNode;
 import dev.starling.exec.plan.ValuesNode;
 import dev.starling.gpu.GpuBackend;
 import dev.starling.gpu.clone.BankGeometry;
 import dev.starling.gpu.cuda.GpuOutOfMemoryException;
+import dev.starling.gpu.plan.DeviceProfile;
 import dev.starling.planner.SqlPlanner;
 import dev.starling.planner.explain.PlanExplainer;
 import dev.starling.storage.Catalog;
@@ -32,10 +33,11 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The embedded API: a catalog (in memory or in a data directory) and SQL over it. Aggregation
- * pipelines run on the process's GPU backend when there is one and the backend mode lets them
- * (see {@link BackendMode}), everything else on the CPU backend. Thread-safe: many queries may run
- * at once.
+ * The embedded API: a catalog (in memory or in a data directory) and SQL over it. A query is
+ * planned into a pipeline graph with each pipeline placed once, before it runs, for the devices of
+ * this engine (see {@link GpuOptions}) under the session's settings (see {@link BackendMode});
+ * the executor runs that graph, GPU pipelines on the process's GPU backend, the rest on the CPU
+ * backend. Thread-safe: many queries may run at once.
  */
 public final class Starling implements AutoCloseable {
     /** {@code EXPLAIN [PLAN FOR] query}, case-insensitive, after leading blanks and comments. */
@@ -46,14 +48,16 @@ public final class Starling implements AutoCloseable {
     private final SqlPlanner planner;
     private final Executor executor;
     private final GpuBackend gpu;
+    private final DevicePlacer placer;
     private final DataStatementRunner dataStatements;
     private final PlanCache plans = new PlanCache();
     private volatile Settings settings = Settings.DEFAULT;
 
-    private Starling(Catalog catalog) {
+    private Starling(Catalog catalog, GpuOptions options) {
         this.catalog = catalog;
         this.planner = new SqlPlanner(catalog);
-        this.gpu = GpuBackend.shared().orElse(null);
+        this.gpu = options.enabled() ? GpuBackend.shared(options.device(), options.budgetBytes()).orElse(null) : null;
+        this.placer = DevicePlacer.of(gpu, options.namedProfile());
         this.executor = new Executor(Runtime.getRuntime().availableProcessors(), catalog, gpu);
         this.dataStatements = new DataStatementRunner(catalog, (query, sink) -> {
             PreparedQuery q = prepare(query);
@@ -89,16 +93,24 @@ public final class Starling implements AutoCloseable {
     }
 
     public static Starling open(Path dataDir) {
-        return new Starling(Catalog.open(dataDir));
+        return open(dataDir, GpuOptions.DEFAULT);
+    }
+
+    public static Starling open(Path dataDir, GpuOptions gpu) {
+        return new Starling(Catalog.open(dataDir), gpu);
     }
 
     public static Starling inMemory() {
-        return new Starling(Catalog.inMemory());
+        return inMemory(GpuOptions.DEFAULT);
+    }
+
+    public static Starling inMemory(GpuOptions gpu) {
+        return new Starling(Catalog.inMemory(), gpu);
     }
 
     /** SQL over an existing catalog (one that a loader or generator filled, or another engine shares). */
     public static Starling over(Catalog catalog) {
-        return new Starling(catalog);
+        return new Starling(catalog, GpuOptions.DEFAULT);
     }
 
     public Catalog catalog() {
@@ -108,6 +120,11 @@ public final class Starling implements AutoCloseable {
     /** The GPU backend queries may use, if this process has one. */
     public Optional<GpuBackend> gpu() {
         return Optional.ofNullable(gpu);
+    }
+
+    /** The GPU profile queries are planned for: the detected device's or the named one, if any. */
+    public Optional<DeviceProfile> gpuProfile() {
+        return placer.profile();
     }
 
     /** The settings the following queries run with (a server session may have its own). */
@@ -137,7 +154,8 @@ public final class Starling implements AutoCloseable {
         if (q.isComputed()) {
             return new QueryResult(q.fields(), q.computedRows());
         }
-        return executor.collect(q.plan(), new QueryContext(settings));
+        Settings now = settings;
+        return executor.collect(placedFor(q, now).graph(), new QueryContext(now));
     }
 
     /**
@@ -171,10 +189,15 @@ public final class Starling implements AutoCloseable {
                     plan.lines().map(line -> List.<Object>of(line)).toList(), null, List.of());
         }
         // the version is read before planning, so a plan of tables that change meanwhile is never reused
-        return plans.get(sql, catalog.version(), () -> {
+        return plans.get(sql, session, catalog.version(), () -> {
             PlanNode plan = planner.plan(sql).plan();
-            return new PreparedQuery(sql, plan.output(), plan, null, null, List.of());
+            return new PreparedQuery(sql, plan.output(), PipelineGraph.of(plan, placer, session), null, null, List.of());
         });
+    }
+
+    /** {@code q}, placed under {@code session}'s settings: as it is when it was, else prepared again. */
+    private PreparedQuery placedFor(PreparedQuery q, Settings session) {
+        return q.graph().settings().equals(session) ? q : prepare(q.sql(), session);
     }
 
     /**
@@ -238,7 +261,7 @@ public final class Starling implements AutoCloseable {
             sink.finish();
             return;
         }
-        executor.run(q.plan(), ctx, sink);
+        executor.run(placedFor(q, ctx.settings()).graph(), ctx, sink);
     }
 
     /** A context for one query with this engine's current settings. */
@@ -257,9 +280,7 @@ public final class Starling implements AutoCloseable {
     }
 
     private String explain(String sql, Settings session) {
-        Placement withoutGpu = Placement.cpu(session.backend() == BackendMode.CPU ? "session backend is cpu" : "no GPU");
-        return PlanExplainer.explain(planner.plan(sql).plan(), a -> gpu == null ? withoutGpu : gpu.place(a, session),
-                top -> gpu == null ? withoutGpu : gpu.placeRows(top, session));
+        return PlanExplainer.explain(PipelineGraph.of(planner.plan(sql).plan(), placer, session));
     }
 
     /** Replaces a range with spaces, so positions in error messages still match the text the user wrote. */

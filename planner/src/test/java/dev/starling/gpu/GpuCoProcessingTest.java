@@ -98,7 +98,9 @@ class GpuCoProcessingTest {
                     return db.catalog().require(name);
                 }
             };
-            Accelerator.SharedPart part = gpu.share(q1, tables, new QueryContext(Settings.DEFAULT)).orElseThrow();
+            Settings both = Settings.DEFAULT.withBackend(BackendMode.BOTH);
+            Accelerator.SharedPart part = gpu.share(q1, gpu.planner().aggregate(q1, both).plan(), tables,
+                    new QueryContext(both)).orElseThrow();
             int chunks = part.fact().table().chunkCount();
             MorselDispatcher head = new MorselDispatcher(3);
             GroupStates first = part.run(head, new SharedBuilds(part.sharedBuilds())).orElseThrow();
@@ -137,12 +139,12 @@ class GpuCoProcessingTest {
             SsbGenerator.generate(db.catalog(), 1, "");
             AggregateNode q11 = PlanNodes.all(new SqlPlanner(db.catalog()).plan(SsbQueries.query("1.1")).plan(),
                     AggregateNode.class).get(0);
-            var auto = gpu.place(q11, Settings.DEFAULT);
+            var auto = gpu.planner().aggregate(q11, Settings.DEFAULT);
             System.out.println("SSB Q1.1 SF 1, auto: " + auto.describe());
             assertTrue(auto.accelerated() && !auto.shared(), auto.describe());
             assertTrue(auto.reason().contains("the GPU alone: sharing the fact rows with the CPU workers would save less "
                     + "than it costs (predicted: GPU "), auto.reason());
-            var both = gpu.place(q11, Settings.DEFAULT.withBackend(BackendMode.BOTH));
+            var both = gpu.planner().aggregate(q11, Settings.DEFAULT.withBackend(BackendMode.BOTH));
             assertTrue(both.shared(), both.describe());
             assertTrue(both.describe().startsWith("backend=gpu+cpu (session backend is both"), both.describe());
             assertTrue(both.reason().contains("session backend is both, the GPU and the CPU workers sharing the fact rows"),

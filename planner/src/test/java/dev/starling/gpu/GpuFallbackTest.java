@@ -1,5 +1,6 @@
 package dev.starling.gpu;
 
+import dev.starling.exec.pipeline.PipelineGraph;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -33,7 +34,8 @@ class GpuFallbackTest {
         PlanNode plan = new SqlPlanner(catalog).plan(SsbQueries.query("2.1")).plan();
         try (gpu; Executor cpu = new Executor(4, catalog); Executor withGpu = new Executor(4, catalog, gpu)) {
             var expected = cpu.collect(plan);
-            var actual = withGpu.collect(plan, new QueryContext(Settings.DEFAULT.withBackend(mode)));
+            Settings settings = Settings.DEFAULT.withBackend(mode);
+            var actual = withGpu.collect(PipelineGraph.of(plan, gpu.planner(), settings), new QueryContext(settings));
             assertEquals(expected.rows(), actual.rows());
             assertEquals(0, gpu.runs());
             assertEquals(0, gpu.device().memory().used());

@@ -1,5 +1,9 @@
 package dev.starling.gpu;
 
+import dev.starling.exec.accel.Settings;
+import dev.starling.gpu.plan.StoredConflicts;
+import dev.starling.gpu.plan.GpuPlanner;
+import dev.starling.gpu.plan.DeviceProfile;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -74,24 +78,28 @@ class GpuPipelineCoverageTest {
             SsbGenerator.generate(ssb.catalog(), 0.01, "");
             TpchGenerator.generate(tpch.catalog(), 0.2, "");
             AggregateNode small = aggregates(new SqlPlanner(ssb.catalog()).plan(SsbQueries.query("2.1")).plan()).get(0);
+            GpuPlanner moving = GpuPlanner.forProfile(DeviceProfile.H100_80GB);
+            GpuPlanner resident = new GpuPlanner(DeviceProfile.H100_80GB, DeviceProfile.H100_80GB.defaultBudget(), c -> true,
+                    new StoredConflicts(DeviceProfile.H100_80GB.banks()));
             assertEquals("backend=cpu (60220 fact rows, too few to pay for a GPU round trip)",
-                    GpuPlacement.place(small, BackendMode.AUTO, c -> false).describe());
-            assertTrue(GpuPlacement.place(small, BackendMode.GPU, c -> false).accelerated());
+                    moving.aggregate(small, Settings.DEFAULT).describe());
+            assertTrue(moving.aggregate(small, Settings.DEFAULT.withBackend(BackendMode.GPU)).accelerated());
             assertEquals("backend=cpu (session backend is cpu)",
-                    GpuPlacement.place(small, BackendMode.CPU, c -> false).describe());
+                    moving.aggregate(small, Settings.DEFAULT.withBackend(BackendMode.CPU)).describe());
             SqlPlanner planner = new SqlPlanner(tpch.catalog());
             // Q6: lineitem alone, 1.2M rows, on the GPU; the copy is counted until the columns are resident.
             AggregateNode q6 = aggregates(planner.plan(TpchQueries.query(6)).plan()).get(0);
-            String moving = GpuPlacement.place(q6, BackendMode.AUTO, c -> false).describe();
-            assertTrue(moving.startsWith("backend=gpu (1199969 fact rows, 34 MB of fact columns, 34 MB not yet resident"), moving);
-            assertTrue(GpuPlacement.place(q6, BackendMode.AUTO, c -> true).describe().endsWith("0 MB not yet resident)"));
+            String toMove = moving.aggregate(q6, Settings.DEFAULT).describe();
+            assertTrue(toMove.startsWith("backend=gpu (1199969 fact rows, 34 MB of fact columns, 34 MB not yet resident"), toMove);
+            String moved = resident.aggregate(q6, Settings.DEFAULT).describe();
+            assertTrue(moved.contains(", 0 MB not yet resident"), moved);
             // Q12: lineitem probing all 300,000 orders, which the CPU would build and the link carry.
             List<AggregateNode> q12 = aggregates(planner.plan(TpchQueries.query(12)).plan());
-            String orders = GpuPlacement.place(q12.get(q12.size() - 1), BackendMode.AUTO, c -> false).describe();
+            String orders = moving.aggregate(q12.get(q12.size() - 1), Settings.DEFAULT).describe();
             assertTrue(orders.contains("costs more than the GPU saves"), orders);
             // Q18: lineitem grouped by l_orderkey, 300,000 groups for 1.2M rows, each read back and finished on the CPU.
             List<String> q18 = aggregates(planner.plan(TpchQueries.query(18)).plan()).stream()
-                    .map(a -> GpuPlacement.place(a, BackendMode.AUTO, c -> true).describe()).toList();
+                    .map(a -> resident.aggregate(a, Settings.DEFAULT).describe()).toList();
             assertTrue(q18.stream().anyMatch(p -> p.startsWith("backend=cpu (300000 groups from fact columns for 1199969 fact rows")), q18.toString());
         }
     }

@@ -42,6 +42,9 @@ public final class Main implements Callable<Integer> {
     @Option(names = "--no-demo", description = "Do not generate the demo dataset (config: demo.enabled).")
     private boolean noDemo;
 
+    @Option(names = "--gpu-profile", description = "GPU to plan for (config: gpu.profile; default: the detected GPU's): h100-80gb, h200-141gb or a100-80gb.")
+    private String gpuProfile;
+
     @Option(names = "--console", negatable = true, description = "Open a SQL console on the engine (default: when run in a terminal).")
     private Boolean console;
 
@@ -68,10 +71,7 @@ public final class Main implements Callable<Integer> {
             return 0;
         }
         ServerConfig c = ConfigLoader.validate(withFlags(ConfigLoader.load(configFile(), System.getenv())));
-        System.setProperty("starling.gpu", c.gpu().enabled() ? "on" : "off");
-        System.setProperty("starling.gpu.device", String.valueOf(c.gpu().device()));
-        System.setProperty("starling.gpu.budget", String.valueOf(c.gpu().budgetBytes()));
-        try (Starling db = Starling.open(c.dataDir())) {
+        try (Starling db = Starling.open(c.dataDir(), c.gpu().options())) {
             if (c.demo().enabled()) {
                 DemoData.ensure(db, c.demo().scaleFactor(), System.out);
             }
@@ -116,7 +116,7 @@ public final class Main implements Callable<Integer> {
                 port != null ? port : c.listen().port());
         ServerConfig.Demo demo = new ServerConfig.Demo(!noDemo && c.demo().enabled(),
                 demoScaleFactor != null ? demoScaleFactor : c.demo().scaleFactor());
-        return new ServerConfig(listen, dataDir != null ? dataDir : c.dataDir(), demo, c.auth(), c.tls(), c.gpu(),
-                c.memory(), c.metrics());
+        return new ServerConfig(listen, dataDir != null ? dataDir : c.dataDir(), demo, c.auth(), c.tls(),
+                gpuProfile != null ? c.gpu().withProfile(gpuProfile) : c.gpu(), c.memory(), c.metrics());
     }
 }

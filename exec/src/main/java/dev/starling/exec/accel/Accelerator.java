@@ -12,30 +12,26 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * A backend that can run some pipelines instead of the CPU (the GPU). The CPU backend asks it
- * about every aggregation's input pipeline and every pipeline whose rows are a result (the
- * query's, a sort's or a union's input): where it would run and why (for EXPLAIN and for the
- * decision), then, when it takes the pipeline, for the result. Whatever it declines or gives up
- * on runs on the CPU, so an accelerator never makes a query fail that the CPU could answer.
+ * A backend that runs the pipelines a plan placed on it (the GPU) instead of the CPU: the
+ * planner's {@link Placer} decided where each runs and made the {@link DevicePlan} it is handed.
+ * Whatever it gives up on runs on the CPU, so an accelerator never makes a query fail that the CPU
+ * could answer.
  */
 public interface Accelerator {
 
-    /** Where the pipeline feeding {@code node} would run under {@code settings}, and why. */
-    Placement place(AggregateNode node, Settings settings);
+    /**
+     * Runs {@code node}'s input pipeline as {@code plan} says; {@code builds} runs the pipelines
+     * below the accelerated one on the CPU. Empty when the pipeline must run on the CPU after all
+     * (out of device memory, an arithmetic case the kernels leave to the CPU); the accelerator
+     * logs why.
+     */
+    Optional<Batch> aggregate(AggregateNode node, DevicePlan plan, BuildRunner builds, QueryContext ctx);
 
     /**
-     * Runs {@code node} (which {@link #place} placed on this accelerator); {@code builds} runs the
-     * pipelines below the accelerated one on the CPU. Empty when the pipeline must run on the CPU
-     * after all (out of device memory, an arithmetic case the kernels leave to the CPU); the
-     * accelerator logs why.
+     * The accelerator's part of {@code node}'s pipeline, placed to be shared with the CPU workers;
+     * empty when the accelerator cannot take part after all.
      */
-    Optional<Batch> aggregate(AggregateNode node, BuildRunner builds, QueryContext ctx);
-
-    /**
-     * The accelerator's part of {@code node}'s pipeline when {@link #place} shares it with the CPU
-     * workers; empty when the accelerator cannot take part after all.
-     */
-    Optional<SharedPart> share(AggregateNode node, BuildRunner builds, QueryContext ctx);
+    Optional<SharedPart> share(AggregateNode node, DevicePlan plan, BuildRunner builds, QueryContext ctx);
 
     /** The accelerator's part of an aggregation run together with the CPU workers. */
     interface SharedPart {
@@ -57,9 +53,6 @@ public interface Accelerator {
         Optional<GroupStates> run(MorselDispatcher morsels, SharedBuilds tables);
     }
 
-    /** Where the pipeline producing {@code top}'s rows (no aggregation in it) would run under {@code settings}, and why. */
-    Placement placeRows(PlanNode top, Settings settings);
-
-    /** The rows of {@code top} (which {@link #placeRows} placed here), or empty when they must come from the CPU after all. */
-    Optional<Batch> rows(PlanNode top, BuildRunner builds, QueryContext ctx);
+    /** The rows of {@code top}, placed here with {@code plan}, or empty when they must come from the CPU after all. */
+    Optional<Batch> rows(PlanNode top, DevicePlan plan, BuildRunner builds, QueryContext ctx);
 }

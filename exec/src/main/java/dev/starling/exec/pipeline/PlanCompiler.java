@@ -2,6 +2,7 @@ package dev.starling.exec.pipeline;
 
 import dev.starling.exec.QueryContext;
 import dev.starling.exec.accel.Accelerator;
+import dev.starling.exec.accel.AcceleratorMissingException;
 import dev.starling.exec.accel.BuildRunner;
 import dev.starling.exec.accel.Placement;
 import dev.starling.exec.accel.SharedBuild;
@@ -44,17 +45,20 @@ import java.util.Optional;
 import java.util.stream.IntStream;
 
 /**
- * Splits a plan into pipelines at its breakers. Compiling a node yields the stream that feeds its
- * parent; the pipelines below a breaker (join build sides, aggregation and sort inputs) run to
- * completion during compilation, so every build is finished before a probe pipeline that needs it starts.
- * An aggregation, or a pipeline of result rows, that the accelerator (when there is one) takes runs
- * there, its build sides here; an aggregation it shares runs there and here at once.
+ * Runs a plan's pipeline graph. Compiling a node yields the stream that feeds its parent; the
+ * pipelines below a breaker (join build sides, aggregation and sort inputs) run to completion
+ * during compilation, so every build is finished before a probe pipeline that needs it starts.
+ * Each pipeline runs where the graph placed it: an aggregation, or a pipeline of result rows,
+ * placed on the accelerator runs there with the plan made for it, its build sides here; one it
+ * shares runs there and here at once; one the accelerator hands back (out of device memory, a case
+ * its kernels leave to the CPU) runs here. Where each ran is recorded in the query's context.
  */
 public final class PlanCompiler {
     private final PipelineRunner runner;
     private final Catalog catalog;
     private final QueryContext ctx;
     private final Accelerator accelerator;
+    private final PipelineGraph graph;
     /**
      * Scans, while their pipeline compiles, whose chunks the CPU workers share with the accelerator
      * (synchronized: the accelerator's thread compiles its build sides meanwhile).
@@ -63,23 +67,36 @@ public final class PlanCompiler {
     /** Join build sides, while their pipeline compiles, whose tables the accelerator builds for the CPU workers too. */
     private final Map<PlanNode, SharedBuilds> sharedTables = Collections.synchronizedMap(new IdentityHashMap<>());
 
-    public PlanCompiler(PipelineRunner runner, Catalog catalog, QueryContext ctx, Accelerator accelerator) {
+    public PlanCompiler(PipelineRunner runner, Catalog catalog, QueryContext ctx, Accelerator accelerator,
+                        PipelineGraph graph) {
         this.runner = runner;
         this.catalog = catalog;
         this.ctx = ctx;
         this.accelerator = accelerator;
+        this.graph = graph;
     }
 
-    public Stream compile(PlanNode node) {
-        return top(node, all(node));
+    /** The stream of the graph's result rows. */
+    public Stream compile() {
+        return top(graph.root(), all(graph.root()));
     }
 
-    /** A pipeline whose rows are a result (the query's, a sort's or a union's input): the accelerator's when it takes it. */
+    /** A pipeline whose rows are a result (the query's, a sort's or a union's input): the accelerator's when placed there. */
     private Stream top(PlanNode node, BitSet needed) {
-        Optional<Batch> accelerated = accelerator == null || !accelerator.placeRows(node, ctx.settings()).accelerated()
-                ? Optional.empty() : accelerator.rows(node, builds(), ctx);
+        PipelineGraph.Pipeline p = graph.pipeline(node, PipelineGraph.Role.RESULT);
+        Optional<Batch> accelerated = p.placement().accelerated()
+                ? accelerator(p).rows(node, p.placement().plan(), builds(), ctx) : Optional.empty();
+        ctx.ran(p.id(), accelerated.isPresent() ? "gpu" : "cpu");
         return accelerated.map(b -> Stream.of(new MaterializedSource(b), node.output(), false))
                 .orElseGet(() -> compile(node, needed, List.of()));
+    }
+
+    /** The accelerator that runs pipeline {@code p}, placed on it. */
+    private Accelerator accelerator(PipelineGraph.Pipeline p) {
+        if (accelerator == null) {
+            throw new AcceleratorMissingException(p.id(), p.placement().plan());
+        }
+        return accelerator;
     }
 
     /**
@@ -155,6 +172,7 @@ public final class PlanCompiler {
             return JoinTable.shared(j, published.get());
         }
         JoinBuildSink build = new JoinBuildSink(j);
+        ctx.ran(graph.pipeline(j.build(), PipelineGraph.Role.JOIN_BUILD).id(), "cpu");
         runner.run(compile(j.build(), buildNeeded, List.of()), build, ctx);
         return build.table();
     }
@@ -168,6 +186,8 @@ public final class PlanCompiler {
     private Stream markProbeRows(HashJoinNode j, BitSet probeNeeded, BitSet buildNeeded,
                                  List<DenseKeyFilter.Pushed> pushed) {
         JoinBuildSink probeTable = new JoinBuildSink(j);
+        ctx.ran(graph.pipeline(j.probe(), PipelineGraph.Role.MARKED_PROBE).id(), "cpu");
+        ctx.ran(graph.pipeline(j.build(), PipelineGraph.Role.MARKING_BUILD).id(), "cpu");
         Stream probe = compile(j.probe(), probeNeeded, pushed);
         runner.run(probe, probeTable, ctx);
         JoinTable table = probeTable.table();
@@ -179,14 +199,22 @@ public final class PlanCompiler {
         return Stream.of(new MaterializedSource(marks.result()), j.output(), probe.ordered());
     }
 
-    /** The aggregation's rows from the accelerator, alone or sharing the fact rows with the CPU workers, when it takes it. */
+    /**
+     * The aggregation's rows from the accelerator, alone or sharing the fact rows with the CPU
+     * workers, when the graph placed it there and the accelerator did not hand it back.
+     */
     private Optional<Batch> accelerate(AggregateNode a) {
-        Placement where = accelerator == null ? Placement.cpu("") : accelerator.place(a, ctx.settings());
+        PipelineGraph.Pipeline p = graph.pipeline(a.input(), PipelineGraph.Role.AGGREGATE_INPUT);
+        Placement where = p.placement();
+        Optional<Batch> result = Optional.empty();
         if (where.shared()) {
-            return accelerator.share(a, builds(), ctx).map(part -> new CoProcessedAggregate(a, part, runner, ctx)
+            result = accelerator(p).share(a, where.plan(), builds(), ctx).map(part -> new CoProcessedAggregate(a, part, runner, ctx)
                     .run((morsels, tables) -> aggregateInput(a, part.fact(), morsels, tables), () -> aggregateOnCpu(a)));
+        } else if (where.accelerated()) {
+            result = accelerator(p).aggregate(a, where.plan(), builds(), ctx);
         }
-        return where.accelerated() ? accelerator.aggregate(a, builds(), ctx) : Optional.empty();
+        ctx.ran(p.id(), result.isEmpty() ? "cpu" : where.device());
+        return result;
     }
 
     private Batch aggregateOnCpu(AggregateNode a) {

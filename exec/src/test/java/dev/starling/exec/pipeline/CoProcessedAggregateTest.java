@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.starling.exec.QueryContext;
 import dev.starling.exec.accel.BuildRunner;
+import dev.starling.exec.accel.DevicePlan;
 import dev.starling.exec.op.GroupStates;
 import dev.starling.exec.op.HashAggregateSink;
 import dev.starling.exec.plan.AggregateNode;
@@ -134,7 +135,7 @@ class CoProcessedAggregateTest {
         }
 
         @Override
-        public Optional<SharedPart> share(AggregateNode node, BuildRunner builds, QueryContext ctx) {
+        public Optional<SharedPart> share(AggregateNode node, DevicePlan plan, BuildRunner builds, QueryContext ctx) {
             return Optional.of(new SharedPart() {
                 @Override
                 public ScanNode fact() {

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.starling.exec.QueryContext;
 import dev.starling.exec.accel.BuildRunner;
+import dev.starling.exec.accel.DevicePlan;
 import dev.starling.exec.accel.SharedBuild;
 import dev.starling.exec.op.GroupStates;
 import dev.starling.exec.plan.AggregateNode;
@@ -112,7 +113,7 @@ class SharedJoinTableTest {
         }
 
         @Override
-        public Optional<SharedPart> share(AggregateNode node, BuildRunner builds, QueryContext ctx) {
+        public Optional<SharedPart> share(AggregateNode node, DevicePlan plan, BuildRunner builds, QueryContext ctx) {
             HashJoinNode join = (HashJoinNode) node.input();
             return Optional.of(new SharedPart() {
                 @Override

@@ -5,7 +5,9 @@ import dev.starling.exec.QueryContext;
 import dev.starling.exec.QueryResult;
 import dev.starling.exec.accel.Accelerator;
 import dev.starling.exec.accel.BuildRunner;
+import dev.starling.exec.accel.DevicePlan;
 import dev.starling.exec.accel.Placement;
+import dev.starling.exec.accel.Placer;
 import dev.starling.exec.accel.Settings;
 import dev.starling.exec.plan.AggregateNode;
 import dev.starling.exec.plan.PlanNode;
@@ -16,34 +18,39 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * An accelerator for the co-processing tests: it shares every aggregation with the CPU workers and
- * runs nothing alone; what its part does is the test's {@link #share}.
+ * An accelerator for the co-processing tests, with the placer that plans for it: every aggregation
+ * shared with the CPU workers, nothing alone; what its part does is the test's {@link #share}.
  */
 abstract class SharingAccelerator implements Accelerator {
-    @Override
-    public Placement place(AggregateNode node, Settings settings) {
-        return Placement.both("test");
-    }
+    private static final DevicePlan TEST = () -> "test";
+    private static final Placer SHARE_AGGREGATIONS = new Placer() {
+        @Override
+        public Placement aggregate(AggregateNode node, Settings settings) {
+            return Placement.both("test", TEST);
+        }
+
+        @Override
+        public Placement rows(PlanNode top, Settings settings) {
+            return Placement.cpu("test");
+        }
+    };
 
     @Override
-    public Optional<Batch> aggregate(AggregateNode node, BuildRunner builds, QueryContext ctx) {
+    public Optional<Batch> aggregate(AggregateNode node, DevicePlan plan, BuildRunner builds, QueryContext ctx) {
         throw new AssertionError("a shared aggregation does not run on the accelerator alone");
     }
 
     @Override
-    public Placement placeRows(PlanNode top, Settings settings) {
-        return Placement.cpu("test");
+    public Optional<Batch> rows(PlanNode top, DevicePlan plan, BuildRunner builds, QueryContext ctx) {
+        throw new AssertionError("no result rows are placed on the accelerator");
     }
 
-    @Override
-    public Optional<Batch> rows(PlanNode top, BuildRunner builds, QueryContext ctx) {
-        return Optional.empty();
-    }
-
-    /** {@code plan}'s rows as sorted strings, run on 3 CPU workers with {@code accelerator} (or none). */
+    /** {@code plan}'s rows as sorted strings, run on 3 CPU workers with {@code accelerator} (or none: all on the CPU). */
     static List<String> sortedRows(PlanNode plan, Accelerator accelerator) {
+        PipelineGraph graph = accelerator == null ? PipelineGraph.cpu(plan)
+                : PipelineGraph.of(plan, SHARE_AGGREGATIONS, Settings.DEFAULT);
         try (Executor executor = new Executor(3, null, accelerator)) {
-            QueryResult r = executor.collect(plan, new QueryContext(Settings.DEFAULT));
+            QueryResult r = executor.collect(graph, new QueryContext(Settings.DEFAULT));
             List<String> rows = new ArrayList<>(r.rows().stream().map(Object::toString).toList());
             rows.sort(Comparator.naturalOrder());
             return rows;

@@ -1,6 +1,7 @@
 package dev.starling.gpu.cuda;
 
 import dev.starling.gpu.clone.BankGeometry;
+import dev.starling.gpu.plan.DeviceProfile;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -39,6 +40,7 @@ public final class GpuDevice implements AutoCloseable {
     private final int warpSize;
     private final int computeCapability;
     private final DeviceMemory memory;
+    private final DeviceProfile profile;
     /** Pinned host memory kept for the host parts of mapped ranges: {@code starling.gpu.pinned_keep} bytes (default 4 GiB). */
     private final PinnedChunks pinned = new PinnedChunks(Long.getLong("starling.gpu.pinned_keep", 4L << 30));
     /** Mapped pinned host memory kept for build keys and shared tables: {@code starling.gpu.mapped_keep} bytes (default 2 GiB). */
@@ -68,6 +70,7 @@ public final class GpuDevice implements AutoCloseable {
         warpSize = attribute(CUdevice_attribute.CU_DEVICE_ATTRIBUTE_WARP_SIZE);
         computeCapability = 10 * attribute(CUdevice_attribute.CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR)
                 + attribute(CUdevice_attribute.CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR);
+        profile = DeviceProfile.detected(name, totalMemory, multiprocessors, sharedMemoryPerBlock, bankGeometry());
         long[] free = new long[1];
         Cuda.check(JCudaDriver.cuMemGetInfo(free, total), "cuMemGetInfo");
         // By default leave a tenth of the free memory to the driver and other processes.
@@ -230,6 +233,11 @@ public final class GpuDevice implements AutoCloseable {
      */
     public BankGeometry bankGeometry() {
         return new BankGeometry(32, warpSize);
+    }
+
+    /** This device's sizes, with the rates of its model's built-in profile. */
+    public DeviceProfile profile() {
+        return profile;
     }
 
     public int computeCapability() {

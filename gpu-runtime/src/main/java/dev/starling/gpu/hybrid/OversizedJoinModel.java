@@ -1,10 +1,12 @@
 package dev.starling.gpu.hybrid;
 
 import dev.starling.exec.accel.Settings.OversizedJoin;
+import dev.starling.gpu.plan.DeviceProfile;
 
 /**
  * How a GPU hash join whose table is past the device memory budget runs, and the model behind the
- * choice, with rates measured on the H100 over PCIe 5 (docs/BENCHMARKS.md, 2026-11-23 and -24).
+ * choice, with the device's rates from its {@link DeviceProfile} and the costs above them measured
+ * on the H100 over PCIe 5 (docs/BENCHMARKS.md, 2026-11-23 and -24).
  *
  * <p>A hybrid table with share A of its slots on the device: the thesis (§3.4.3) predicts A·G +
  * (1−A)·C probes per second, G and C the rates with the table all on the device or all on the
@@ -26,14 +28,6 @@ import dev.starling.exec.accel.Settings.OversizedJoin;
  * measured (docs/BENCHMARKS.md, 2026-11-24).
  */
 public final class OversizedJoinModel {
-    /** Probes per second into a 512 MB table in device memory (HybridProbeBenchMain, uniform keys). */
-    static final double DEVICE_PROBES = 22.3e9;
-    /** Probes per second into a table in pinned host memory read over the link (same benchmark). */
-    static final double HOST_PROBES = 0.385e9;
-    /** Bytes per second kernels read from host memory over the link (TransferBenchMain, zero-copy). */
-    public static final double LINK_BYTES = 51e9;
-    /** Device memory bytes per second (device-to-device copy, read + write). */
-    public static final double DEVICE_BYTES = 2.99e12;
     /** Bytes of a partition tuple (key, row). */
     static final long TUPLE_BYTES = 16;
     /** Device bytes per probe row of a partitioned join beside its tuples: its key read twice (8 bytes at most), its match cleared, written and read. */
@@ -50,19 +44,23 @@ public final class OversizedJoinModel {
      */
     static final double PLACE_BYTES = 6.5e9;
 
-    private OversizedJoinModel() { }
+    private final DeviceProfile device;
+
+    public OversizedJoinModel(DeviceProfile device) {
+        this.device = device;
+    }
 
     /** The choice and why, for EXPLAIN and the log. */
     public record Choice(boolean partitioned, String reason) { }
 
     /** The thesis' prediction for a hybrid table with {@code share} of it on the device, probes per second. */
-    public static double linearProbes(double share) {
-        return share * DEVICE_PROBES + (1 - share) * HOST_PROBES;
+    public double linearProbes(double share) {
+        return share * device.deviceProbesPerSecond() + (1 - share) * device.hostProbesPerSecond();
     }
 
     /** The time model's prediction for the same, probes per second. */
-    public static double hybridProbes(double share) {
-        return 1 / (share / DEVICE_PROBES + (1 - share) / HOST_PROBES);
+    public double hybridProbes(double share) {
+        return 1 / (share / device.deviceProbesPerSecond() + (1 - share) / device.hostProbesPerSecond());
     }
 
     /** Whether a partitioned join's matches fit {@code deviceBytes} with room for its work buffers at the most partitions. */
@@ -77,7 +75,7 @@ public final class OversizedJoinModel {
      * partitions ({@value #TUPLE_BYTES} bytes a row of either side) what remains, and they spill
      * the rest; the floor of those bytes plus the measured costs above it.
      */
-    public static double partitionedSeconds(long probeRows, long buildRows, long deviceBytes) {
+    public double partitionedSeconds(long probeRows, long buildRows, long deviceBytes) {
         long joinBytes = Math.max(0, deviceBytes - 4 * probeRows);
         long tuples = probeRows + buildRows;
         long workBytes = Math.min(joinBytes, 2 * tuples * TUPLE_BYTES / PartitionedJoin.BATCHES);
@@ -86,7 +84,7 @@ public final class OversizedJoinModel {
         double onDevice = (double) PROBE_ROW_DEVICE_BYTES * probeRows + 3.0 * TUPLE_BYTES * (tuples - spilled)
                 + 2.0 * TUPLE_BYTES * tuples;
         double measured = BUILD_KEY_SECONDS * buildRows + TUPLE_SECONDS * tuples;
-        return link / LINK_BYTES + onDevice / DEVICE_BYTES + measured;
+        return link / device.linkBytesPerSecond() + onDevice / device.deviceBytesPerSecond() + measured;
     }
 
     /**
@@ -95,7 +93,7 @@ public final class OversizedJoinModel {
      * {@code mode}; {@code storedKey}: whether the probe key is a fact column as stored, which the
      * partitioned join partitions (a computed key only a hybrid table serves).
      */
-    public static Choice choose(OversizedJoin mode, boolean storedKey, long probeRows, long buildRows, long tableBytes,
+    public Choice choose(OversizedJoin mode, boolean storedKey, long probeRows, long buildRows, long tableBytes,
                                 long deviceBytes) {
         double share = Math.min(1, Math.max(0, (double) deviceBytes / tableBytes));
         double placeSeconds = tableBytes / PLACE_BYTES;

@@ -21,7 +21,7 @@ import java.util.function.BiFunction;
  * since its 4-byte slot per row costs more than the conflicts did (docs/BENCHMARKS.md).
  */
 public record CloneChoice(AccessMode mode, int factColumn, int dimension, CloneSpec spec, String reason) {
-    static final CloneChoice NONE = new CloneChoice(null, -1, -1, null, "");
+    public static final CloneChoice NONE = new CloneChoice(null, -1, -1, null, "");
 
     public boolean used() {
         return spec != null;

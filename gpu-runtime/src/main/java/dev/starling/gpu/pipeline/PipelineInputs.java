@@ -232,7 +232,7 @@ final class PipelineInputs implements AutoCloseable {
             DeviceMemory memory = device.memory();
             long left = Math.max(0, memory.available(bytes) - reserve);
             int probeKey = pipeline.probeKeyColumn(d);
-            OversizedJoinModel.Choice choice = OversizedJoinModel.choose(oversized, probeKey >= 0,
+            OversizedJoinModel.Choice choice = new OversizedJoinModel(device.profile()).choose(oversized, probeKey >= 0,
                     pipeline.fact().rowCount(), rows.rows(), bytes, left);
             LOG.info("dimension {}: {}", d, choice.reason());
             if (choice.partitioned()) {

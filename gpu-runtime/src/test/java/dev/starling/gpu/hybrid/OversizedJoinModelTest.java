@@ -5,21 +5,25 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.starling.exec.accel.Settings.OversizedJoin;
+import dev.starling.gpu.plan.DeviceProfile;
 import org.junit.jupiter.api.Test;
 
 /** The oversized-join model: its predictions against the H100's measurements, its choices, and the partition counts. */
 class OversizedJoinModelTest {
+    private static final DeviceProfile H100 = DeviceProfile.H100_80GB;
+    private final OversizedJoinModel model = new OversizedJoinModel(H100);
+
     @Test
     void hybridPredictionsFollowTheMeasuredTimesNotTheThesisAverage() {
         // HybridProbeBenchMain on the H100, uniform probes, one address range (docs/BENCHMARKS.md)
         double[][] measured = {{0.75, 1666}, {0.5, 828}, {0.25, 519}};
         for (double[] m : measured) {
-            double predicted = OversizedJoinModel.hybridProbes(m[0]) / 1e6;
+            double predicted = model.hybridProbes(m[0]) / 1e6;
             assertTrue(Math.abs(predicted - m[1]) / m[1] < 0.15, "share " + m[0] + ": predicted " + predicted);
-            assertTrue(OversizedJoinModel.linearProbes(m[0]) / 1e6 > 5 * m[1], "the thesis' average overestimates");
+            assertTrue(model.linearProbes(m[0]) / 1e6 > 5 * m[1], "the thesis' average overestimates");
         }
-        assertEquals(OversizedJoinModel.DEVICE_PROBES, OversizedJoinModel.hybridProbes(1), 1);
-        assertEquals(OversizedJoinModel.HOST_PROBES, OversizedJoinModel.hybridProbes(0), 1);
+        assertEquals(H100.deviceProbesPerSecond(), model.hybridProbes(1), 1);
+        assertEquals(H100.hostProbesPerSecond(), model.hybridProbes(0), 1);
     }
 
     @Test
@@ -34,9 +38,9 @@ class OversizedJoinModelTest {
         double[][] measured = {{2, 0.072}, {4, 0.087}};
         for (double[] m : measured) {
             long left = (long) (table / m[0]);
-            double predicted = OversizedJoinModel.partitionedSeconds(probes, build, left);
+            double predicted = model.partitionedSeconds(probes, build, left);
             assertTrue(Math.abs(predicted - m[1]) / m[1] < 0.15, m[0] + "x: predicted " + predicted);
-            OversizedJoinModel.Choice auto = OversizedJoinModel.choose(OversizedJoin.AUTO, true, probes, build, table, left);
+            OversizedJoinModel.Choice auto = model.choose(OversizedJoin.AUTO, true, probes, build, table, left);
             assertTrue(auto.partitioned(), "the partitioned join was faster: " + auto.reason());
             assertTrue(auto.reason().contains("partitioned join (predicted faster"), auto.reason());
         }
@@ -47,13 +51,13 @@ class OversizedJoinModelTest {
         long probes = 20_000_000;
         long build = 20_000_000;
         long table = 1L << 30;
-        assertFalse(OversizedJoinModel.choose(OversizedJoin.HYBRID, true, probes, build, table, table / 4).partitioned());
-        assertTrue(OversizedJoinModel.choose(OversizedJoin.PARTITIONED, true, probes, build, table, table / 4).partitioned());
-        OversizedJoinModel.Choice noRoom = OversizedJoinModel.choose(OversizedJoin.PARTITIONED, true, probes, build, table,
+        assertFalse(model.choose(OversizedJoin.HYBRID, true, probes, build, table, table / 4).partitioned());
+        assertTrue(model.choose(OversizedJoin.PARTITIONED, true, probes, build, table, table / 4).partitioned());
+        OversizedJoinModel.Choice noRoom = model.choose(OversizedJoin.PARTITIONED, true, probes, build, table,
                 4 * probes);
         assertFalse(noRoom.partitioned(), "its matches would fill the device memory left");
         assertTrue(noRoom.reason().contains("matches, 80 MB, and its work buffers do not fit the 80 MB left"), noRoom.reason());
-        OversizedJoinModel.Choice computed = OversizedJoinModel.choose(OversizedJoin.PARTITIONED, false, probes, build,
+        OversizedJoinModel.Choice computed = model.choose(OversizedJoin.PARTITIONED, false, probes, build,
                 table, table / 4);
         assertFalse(computed.partitioned(), "a computed probe key is not partitioned");
         assertTrue(computed.reason().contains("hybrid join (the probe key is computed"), computed.reason());

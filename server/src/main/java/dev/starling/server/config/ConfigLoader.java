@@ -19,8 +19,8 @@ import java.util.stream.Collectors;
 /**
  * Reads {@code starling.yaml} with Jackson, lays environment variables over it
  * ({@code STARLING_BIND}, {@code STARLING_PORT}, {@code STARLING_DATA_DIR}, {@code STARLING_AUTH},
- * {@code STARLING_TLS_CERT}, {@code STARLING_TLS_KEY}, {@code STARLING_GPU}) and checks the
- * result. Every error names the key or variable at fault.
+ * {@code STARLING_TLS_CERT}, {@code STARLING_TLS_KEY}, {@code STARLING_GPU},
+ * {@code STARLING_GPU_PROFILE}) and checks the result. Every error names the key or variable at fault.
  */
 public final class ConfigLoader {
     private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory())
@@ -80,8 +80,11 @@ public final class ConfigLoader {
                 env.containsKey("STARLING_TLS_KEY") ? Path.of(env.get("STARLING_TLS_KEY")) : c.tls().key());
         ServerConfig.Gpu gpu = env.containsKey("STARLING_GPU")
                 ? new ServerConfig.Gpu(!env.get("STARLING_GPU").equalsIgnoreCase("off"), c.gpu().device(), c.gpu().budgetBytes(),
-                        c.gpu().residentTables())
+                        c.gpu().residentTables(), c.gpu().profile())
                 : c.gpu();
+        if (env.containsKey("STARLING_GPU_PROFILE")) {
+            gpu = gpu.withProfile(env.get("STARLING_GPU_PROFILE"));
+        }
         return new ServerConfig(listen, dataDir, c.demo(), auth, tls, gpu, c.memory(), c.metrics());
     }
 
@@ -128,6 +131,13 @@ public final class ConfigLoader {
         if (c.memory().resultBufferBytes() < (1 << 20)) {
             throw new ConfigException("memory.result_buffer_bytes must be at least 1048576, not "
                     + c.memory().resultBufferBytes());
+        }
+        if (c.gpu().profile() != null) {
+            try {
+                c.gpu().options();
+            } catch (IllegalArgumentException e) {
+                throw new ConfigException("gpu.profile: " + e.getMessage());
+            }
         }
         if (c.demo().scaleFactor() <= 0) {
             throw new ConfigException("demo.scale_factor must be positive, not " + c.demo().scaleFactor());

@@ -1,5 +1,6 @@
 package dev.starling.server.config;
 
+import dev.starling.engine.GpuOptions;
 import java.nio.file.Path;
 import java.util.List;
 
@@ -16,7 +17,7 @@ public record ServerConfig(Listen listen, Path dataDir, Demo demo, Auth auth, Tl
         demo = demo == null ? new Demo(null, null) : demo;
         auth = auth == null ? new Auth(null, null, null) : auth;
         tls = tls == null ? new Tls(null, null) : tls;
-        gpu = gpu == null ? new Gpu(null, null, null, null) : gpu;
+        gpu = gpu == null ? new Gpu(null, null, null, null, null) : gpu;
         memory = memory == null ? new Memory(null) : memory;
         metrics = metrics == null ? new Metrics(null, null, null) : metrics;
     }
@@ -87,14 +88,24 @@ public record ServerConfig(Listen listen, Path dataDir, Demo demo, Auth auth, Tl
 
     /**
      * The GPU backend: whether to use one, which, its device memory budget in bytes (0: most of
-     * it), and the tables whose columns stay in GPU memory from start-up on.
+     * it), the tables whose columns stay in GPU memory from start-up on, and the device profile
+     * queries are planned for (null: the detected GPU's).
      */
-    public record Gpu(Boolean enabled, Integer device, Long budgetBytes, List<String> residentTables) {
+    public record Gpu(Boolean enabled, Integer device, Long budgetBytes, List<String> residentTables, String profile) {
         public Gpu {
             enabled = enabled == null || enabled;
             device = device == null ? 0 : device;
             budgetBytes = budgetBytes == null ? 0 : budgetBytes;
             residentTables = residentTables == null ? List.of() : List.copyOf(residentTables);
+        }
+
+        public Gpu withProfile(String name) {
+            return new Gpu(enabled, device, budgetBytes, residentTables, name);
+        }
+
+        /** The engine's view of these settings. */
+        public GpuOptions options() {
+            return new GpuOptions(enabled, device, budgetBytes, profile);
         }
     }
 }

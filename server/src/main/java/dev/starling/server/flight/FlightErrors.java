@@ -2,6 +2,7 @@ package dev.starling.server.flight;
 
 import dev.starling.engine.StarlingSqlException;
 import dev.starling.exec.QueryCancelledException;
+import dev.starling.exec.accel.AcceleratorMissingException;
 import org.apache.arrow.flight.CallStatus;
 import org.apache.arrow.flight.FlightRuntimeException;
 import org.apache.arrow.memory.OutOfMemoryException;
@@ -10,8 +11,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Maps failures to Flight statuses: the user's mistakes (bad SQL, with its position; arithmetic
- * errors in the data) are INVALID_ARGUMENT, a cancelled query CANCELLED, exhausted memory
- * RESOURCE_EXHAUSTED, and only what must be a bug INTERNAL (logged with its stack trace).
+ * errors in the data; a plan for a GPU this server lacks) are INVALID_ARGUMENT,
+ * a cancelled query CANCELLED, exhausted memory RESOURCE_EXHAUSTED, and only what must be a bug
+ * INTERNAL (logged with its stack trace).
  */
 final class FlightErrors {
     private static final Logger LOG = LoggerFactory.getLogger(FlightErrors.class);
@@ -22,6 +24,8 @@ final class FlightErrors {
         return switch (e) {
             case FlightRuntimeException f -> f;
             case StarlingSqlException s -> CallStatus.INVALID_ARGUMENT.withDescription(s.getMessage()).toRuntimeException();
+            case AcceleratorMissingException m -> CallStatus.INVALID_ARGUMENT.withDescription(m.getMessage())
+                    .toRuntimeException();
             case ArithmeticException a -> CallStatus.INVALID_ARGUMENT.withDescription(a.getMessage()).toRuntimeException();
             case QueryCancelledException c -> CallStatus.CANCELLED.withDescription("query cancelled").toRuntimeException();
             case OutOfMemoryError m -> CallStatus.RESOURCE_EXHAUSTED.withDescription("out of memory: " + m.getMessage())

@@ -50,6 +50,20 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void theGpuProfileComesFromTheFileOrTheEnvironmentAndAnUnknownOneIsNamed() throws Exception {
+        Path f = yaml("""
+                gpu:
+                  profile: a100-80gb
+                """);
+        assertEquals("a100-80gb", ConfigLoader.validate(ConfigLoader.load(f, Map.of())).gpu().options().profile());
+        assertEquals("h100-80gb", ConfigLoader.load(f, Map.of("STARLING_GPU_PROFILE", "h100-80gb")).gpu().profile());
+        ConfigException e = assertThrows(ConfigException.class,
+                () -> ConfigLoader.validate(ConfigLoader.load(f, Map.of("STARLING_GPU_PROFILE", "h101"))));
+        assertEquals("gpu.profile: unknown GPU profile 'h101': the profiles are h100-80gb, h200-141gb, a100-80gb",
+                e.getMessage());
+    }
+
+    @Test
     void anUnknownKeyIsNamedWithItsPath() throws Exception {
         Path f = yaml("""
                 listen:

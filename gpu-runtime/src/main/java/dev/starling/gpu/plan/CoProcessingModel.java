@@ -1,4 +1,4 @@
-package dev.starling.gpu;
+package dev.starling.gpu.plan;
 
 import dev.starling.exec.accel.BackendMode;
 import dev.starling.gpu.hybrid.OversizedJoinModel;
@@ -19,7 +19,7 @@ import java.util.List;
  * The GPU alone is kept unless sharing saves more than the CPU workers' own builds and the shared
  * tables' pinning take, and at least {@link #MIN_GAIN} of its time.
  *
- * <p>The GPU's time: its fact columns at device bandwidth, and each hash join's probes at the rate
+ * <p>The GPU's time: its fact columns at the device profile's bandwidth, and each hash join's probes at the rate
  * its placement predicts ({@link OversizedJoinModel}: in device memory, hybrid past the budget, or
  * all on the host when shared). The CPU's: per fact row and worker, a scan and aggregation cost and
  * a cost per join probed (estimates in line with the CPU backend's SSB times at SF 10: 45–130 ms for
@@ -45,10 +45,13 @@ final class CoProcessingModel {
     static final double PIN_BYTES_PER_SECOND = 2.2e9;
     /** Sharing must save at least this share of the GPU's time. */
     static final double MIN_GAIN = 0.1;
-    /** Device memory bytes per second the kernel streams the fact columns at. */
-    private static final double DEVICE_BYTES = 2.99e12;
+    private final DeviceProfile device;
+    private final OversizedJoinModel joins;
 
-    private CoProcessingModel() { }
+    CoProcessingModel(DeviceProfile device) {
+        this.device = device;
+        this.joins = new OversizedJoinModel(device);
+    }
 
     /**
      * Predicted seconds: the GPU's pipeline alone ({@code gpu}) and when sharing ({@code gpuShared}:
@@ -79,9 +82,9 @@ final class CoProcessingModel {
      * The prediction for {@code pipeline} with {@code factBytes} of fact columns, {@code left}
      * bytes of device memory for its hash tables, on {@code workers} CPU workers.
      */
-    static Prediction predict(StarPipeline pipeline, long factBytes, long left, int workers) {
+    Prediction predict(StarPipeline pipeline, long factBytes, long left, int workers) {
         long rows = pipeline.fact().rowCount();
-        double gpu = factBytes / DEVICE_BYTES;
+        double gpu = factBytes / device.deviceBytesPerSecond();
         double gpuShared = gpu;
         double cpuPerRow = CPU_ROW_SECONDS;
         double builds = 0;
@@ -97,8 +100,8 @@ final class CoProcessingModel {
             }
             cpuPerRow += CPU_HASH_PROBE_SECONDS;
             long bytes = DimensionHashTable.bytesFor(dim.range());
-            double own = rows / OversizedJoinModel.hybridProbes(Math.min(1, (double) left / bytes));
-            double overTheLink = rows / OversizedJoinModel.hybridProbes(0);
+            double own = rows / joins.hybridProbes(Math.min(1, (double) left / bytes));
+            double overTheLink = rows / joins.hybridProbes(0);
             double pin = bytes / PIN_BYTES_PER_SECOND;
             left = Math.max(0, left - bytes);
             gpu += own;

@@ -1,0 +1,33 @@
+package dev.starling.exec.accel;
+
+import dev.starling.exec.plan.AggregateNode;
+import dev.starling.exec.plan.PlanNode;
+
+/**
+ * Decides, before a query runs, where each pipeline that an accelerator could take runs: an
+ * aggregation's input pipeline, and each pipeline of result rows (the query's, a sort's or a
+ * union's input). Every other pipeline runs on the CPU.
+ */
+public interface Placer {
+    /** Where the pipeline feeding {@code node} runs under {@code settings}, and why. */
+    Placement aggregate(AggregateNode node, Settings settings);
+
+    /** Where the pipeline producing {@code top}'s rows (no aggregation in it) runs under {@code settings}, and why. */
+    Placement rows(PlanNode top, Settings settings);
+
+    /** Everything on the CPU, for {@code reason} (empty: none worth showing). */
+    static Placer cpu(String reason) {
+        Placement cpu = Placement.cpu(reason);
+        return new Placer() {
+            @Override
+            public Placement aggregate(AggregateNode node, Settings settings) {
+                return cpu;
+            }
+
+            @Override
+            public Placement rows(PlanNode top, Settings settings) {
+                return cpu;
+            }
+        };
+    }
+}

@@ -1,0 +1,77 @@
+package dev.starling.gpu.plan;
+
+import dev.starling.exec.accel.BackendMode;
+import dev.starling.gpu.pipeline.StarPipeline;
+import dev.starling.storage.Column;
+import dev.starling.storage.Table;
+import java.util.function.Predicate;
+
+/**
+ * Whether a pipeline runs on the GPU at all: on the CPU when the session asks for it or the GPU
+ * cannot run the pipeline; forced onto the GPU when the session asks for that (alone, or with the
+ * CPU workers: backend both); otherwise (auto) on the GPU unless the fact table is small, or the
+ * dimensions (built on the CPU and copied over) or the groups of fact column keys (read back and
+ * finished on the CPU) are many next to it. Fact columns stay resident once moved, so their copy is
+ * paid once. {@link GpuPlanner} adds how it runs there.
+ */
+final class GpuPlacement {
+    /** Whether the GPU runs it, and why. */
+    record Verdict(boolean gpu, String reason) {
+        static Verdict cpu(String reason) {
+            return new Verdict(false, reason);
+        }
+
+        static Verdict onGpu(String reason) {
+            return new Verdict(true, reason);
+        }
+    }
+
+    /** Below this many fact rows the CPU answers about as fast as a GPU round trip. */
+    static final long AUTO_MIN_ROWS = 1 << 20;
+    /**
+     * Past one dimension row (or group) per this many fact rows (TPC-H's orders under lineitem)
+     * building and copying the dimensions (or decoding the groups) costs more than the kernel saves
+     * (measured at SF 10: docs/BENCHMARKS.md).
+     */
+    static final long AUTO_MAX_DIMENSION_SHARE = 8;
+
+    private GpuPlacement() { }
+
+    /** Where {@code pipeline} (compiled for the GPU) runs under {@code mode} (not CPU). */
+    static Verdict place(StarPipeline pipeline, BackendMode mode, Predicate<Column> resident) {
+        if (mode == BackendMode.GPU || mode == BackendMode.BOTH) {
+            return Verdict.onGpu("session backend is " + mode.name().toLowerCase(java.util.Locale.ROOT));
+        }
+        Table fact = pipeline.fact();
+        if (fact.rowCount() < AUTO_MIN_ROWS) {
+            return Verdict.cpu(fact.rowCount() + " fact rows, too few to pay for a GPU round trip");
+        }
+        long dimensionRows = pipeline.dimensions().stream().mapToLong(StarPipeline.Dimension::range).sum();
+        if (dimensionRows * AUTO_MAX_DIMENSION_SHARE > fact.rowCount()) {
+            return Verdict.cpu(dimensionRows + " dimension rows for " + fact.rowCount()
+                    + " fact rows: building them on the CPU costs more than the GPU saves");
+        }
+        long groups = pipeline.factKeyGroups();
+        if (groups > fact.rowCount() / AUTO_MAX_DIMENSION_SHARE) {
+            return Verdict.cpu(groups + " groups from fact columns for " + fact.rowCount()
+                    + " fact rows: reading them back and finishing them on the CPU costs more than the GPU saves");
+        }
+        long toMove = 0;
+        for (int c : pipeline.factColumns()) {
+            Column column = fact.column(c);
+            toMove += resident.test(column) ? 0 : columnBytes(fact, column);
+        }
+        return Verdict.onGpu(String.format("%d fact rows, %.0f MB of fact columns, %.0f MB not yet resident",
+                fact.rowCount(), factBytes(pipeline) / 1e6, toMove / 1e6));
+    }
+
+    /** Bytes of the fact columns {@code pipeline} reads, in device memory. */
+    static long factBytes(StarPipeline pipeline) {
+        Table fact = pipeline.fact();
+        return pipeline.factColumns().stream().mapToLong(c -> columnBytes(fact, fact.column(c))).sum();
+    }
+
+    private static long columnBytes(Table fact, Column column) {
+        return fact.rowCount() * (column.physical().width + (column.stats().nulls() > 0 ? 1 : 0));
+    }
+}

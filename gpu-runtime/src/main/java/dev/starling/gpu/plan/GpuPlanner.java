@@ -1,0 +1,137 @@
+package dev.starling.gpu.plan;
+
+import dev.starling.exec.accel.BackendMode;
+import dev.starling.exec.accel.Placement;
+import dev.starling.exec.accel.Placer;
+import dev.starling.exec.accel.Settings;
+import dev.starling.exec.plan.AggregateNode;
+import dev.starling.exec.plan.PlanNode;
+import dev.starling.gpu.hybrid.OversizedJoinModel;
+import dev.starling.gpu.pipeline.CloneChoice;
+import dev.starling.gpu.pipeline.DimensionHashTable;
+import dev.starling.gpu.pipeline.StarPipeline;
+import dev.starling.gpu.pipeline.StarPipelineCompiler;
+import dev.starling.gpu.pipeline.Unsupported;
+import dev.starling.storage.Column;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Predicate;
+
+/**
+ * Places pipelines on a GPU described by a {@link DeviceProfile}, before the query runs and
+ * without the device: compiles each candidate pipeline to a star pipeline once, decides whether the
+ * GPU runs it ({@link GpuPlacement}), and how (a hash join past the memory budget hybrid or
+ * partitioned, a clone layout or none, alone or sharing the fact rows with the CPU workers),
+ * keeping the reasons for EXPLAIN. The executor hands the resulting {@link GpuPipelinePlan} to the
+ * GPU backend as it is.
+ */
+public final class GpuPlanner implements Placer {
+    private final DeviceProfile profile;
+    private final long budget;
+    private final Predicate<Column> resident;
+    private final StoredConflicts conflicts;
+    private final OversizedJoinModel joins;
+    private final CoProcessingModel coProcessing;
+    private final int workers = Runtime.getRuntime().availableProcessors();
+
+    /**
+     * {@code budget}: the device memory its pipelines may take; {@code resident}: whether a column
+     * is in device memory already (only what EXPLAIN says of the copy depends on it).
+     */
+    public GpuPlanner(DeviceProfile profile, long budget, Predicate<Column> resident, StoredConflicts conflicts) {
+        this.profile = profile;
+        this.budget = budget;
+        this.resident = resident;
+        this.conflicts = conflicts;
+        this.joins = new OversizedJoinModel(profile);
+        this.coProcessing = new CoProcessingModel(profile);
+    }
+
+    /** A planner for a device of {@code profile} that is not here: its default budget, nothing resident. */
+    public static GpuPlanner forProfile(DeviceProfile profile) {
+        return new GpuPlanner(profile, profile.defaultBudget(), c -> false, new StoredConflicts(profile.banks()));
+    }
+
+    public DeviceProfile profile() {
+        return profile;
+    }
+
+    @Override
+    public Placement aggregate(AggregateNode node, Settings settings) {
+        if (settings.backend() == BackendMode.CPU) {
+            return Placement.cpu("session backend is cpu");
+        }
+        StarPipeline pipeline;
+        try {
+            pipeline = StarPipelineCompiler.compile(node);
+        } catch (Unsupported e) {
+            return Placement.cpu("the GPU cannot run " + e.getMessage());
+        }
+        GpuPlacement.Verdict verdict = GpuPlacement.place(pipeline, settings.backend(), resident);
+        if (!verdict.gpu()) {
+            return Placement.cpu(verdict.reason());
+        }
+        List<String> reasons = new ArrayList<>(List.of(verdict.reason()));
+        reasons.addAll(oversizedJoins(pipeline, settings, tableMemory(pipeline)));
+        CloneChoice clones = CloneChoice.of(pipeline, settings, profile.banks(), profile.sharedMemoryPerBlock(),
+                conflicts::of);
+        if (!clones.reason().isEmpty()) {
+            reasons.add(clones.reason());
+        }
+        if (settings.backend() == BackendMode.GPU) {
+            return Placement.gpu(String.join("; ", reasons), plan(pipeline, clones, List.of()));
+        }
+        CoProcessingModel.Prediction shared = coProcessing.predict(pipeline, GpuPlacement.factBytes(pipeline),
+                tableMemory(pipeline), workers);
+        reasons.add(CoProcessingModel.reason(shared, settings.backend()));
+        return settings.backend() == BackendMode.BOTH || shared.shares()
+                ? Placement.both(String.join("; ", reasons), plan(pipeline, clones, shared.sharedTables()))
+                : Placement.gpu(String.join("; ", reasons), plan(pipeline, clones, List.of()));
+    }
+
+    /**
+     * Result rows go to the GPU only when the session asks for it, since how many rows pass, and so
+     * cross back over the link, is not known in advance.
+     */
+    @Override
+    public Placement rows(PlanNode top, Settings settings) {
+        if (settings.backend() != BackendMode.GPU) {
+            return Placement.cpu(settings.backend() == BackendMode.CPU ? "session backend is cpu"
+                    : "result rows go to the GPU only under SET backend = 'gpu'");
+        }
+        try {
+            return Placement.gpu("session backend is gpu", plan(StarPipelineCompiler.compileRows(top), CloneChoice.NONE,
+                    List.of()));
+        } catch (Unsupported e) {
+            return Placement.cpu("the GPU cannot run " + e.getMessage());
+        }
+    }
+
+    private GpuPipelinePlan plan(StarPipeline pipeline, CloneChoice clones, List<Integer> sharedTables) {
+        return new GpuPipelinePlan(profile.name(), pipeline, clones, sharedTables);
+    }
+
+    /** Device memory the budget leaves for the pipeline's hash tables beside its fact columns and group contributions. */
+    private long tableMemory(StarPipeline pipeline) {
+        long contributions = pipeline.dimensions().stream().mapToLong(d -> 4 * d.range()).sum();
+        return Math.max(0, budget - GpuPlacement.factBytes(pipeline) - contributions);
+    }
+
+    /**
+     * For each hash join whose table would not fit the {@code left} bytes of the budget beside the
+     * fact columns and the dimensions' group contributions, how it would run and why (the run
+     * decides again with the sizes it meets).
+     */
+    private List<String> oversizedJoins(StarPipeline pipeline, Settings settings, long left) {
+        List<String> out = new ArrayList<>();
+        for (int d = 0; d < pipeline.dimensions().size(); d++) {
+            StarPipeline.Dimension dim = pipeline.dimensions().get(d);
+            long bytes = DimensionHashTable.bytesFor(dim.range());
+            if (dim.hashed() && bytes > left) {
+                out.add("dimension " + d + ": " + joins.choose(settings.oversizedJoin(),
+                        pipeline.probeKeyColumn(d) >= 0, pipeline.fact().rowCount(), dim.range(), bytes, left).reason());
+            }
+        }
+        return out;
+    }
+}

@@ -1,0 +1,154 @@
+package dev.starling.engine;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.starling.exec.accel.AcceleratorMissingException;
+import dev.starling.exec.accel.BackendMode;
+import dev.starling.exec.accel.Settings;
+import dev.starling.exec.pipeline.PipelineGraph;
+import dev.starling.exec.pipeline.PipelineGraph.Pipeline;
+import dev.starling.exec.pipeline.PipelineGraph.Role;
+import dev.starling.storage.gen.SsbGenerator;
+import dev.starling.storage.gen.SsbQueries;
+import dev.starling.storage.gen.TpchGenerator;
+import dev.starling.storage.gen.TpchQueries;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Plans for an H100 on a machine that need not have one (the GPU is switched off, the profile
+ * named): which pipelines land on the GPU when the session forces it, what auto does without the
+ * device, and that running a GPU plan without the GPU fails with a clear error.
+ */
+class GpuPlanTest {
+    private static final GpuOptions H100_PROFILE_ONLY = new GpuOptions(false, 0, 0, "h100-80gb");
+    private static final Settings GPU = Settings.DEFAULT.withBackend(BackendMode.GPU);
+    /** TPC-H queries with an aggregation the GPU runs when forced (docs/GPU.md lists them). */
+    private static final Set<Integer> TPCH_ON_GPU = Set.of(1, 2, 3, 6, 8, 10, 11, 12, 14, 15, 17, 18, 19);
+
+    private static Starling tpch;
+    private static Starling ssb;
+
+    @BeforeAll
+    static void generate() {
+        tpch = Starling.inMemory(H100_PROFILE_ONLY);
+        TpchGenerator.generate(tpch.catalog(), 0.01, "");
+        ssb = Starling.inMemory(H100_PROFILE_ONLY);
+        SsbGenerator.generate(ssb.catalog(), 0.01, "");
+    }
+
+    @AfterAll
+    static void close() {
+        tpch.close();
+        ssb.close();
+    }
+
+    static List<String> ssbQueries() {
+        return SsbQueries.names();
+    }
+
+    @ParameterizedTest(name = "SSB Q{0}")
+    @MethodSource("ssbQueries")
+    void everySsbAggregationRunsOnTheGpuWhenForced(String q) {
+        PipelineGraph graph = ssb.prepare(SsbQueries.query(q), GPU).graph();
+        List<Pipeline> aggregations = graph.pipelines().stream().filter(p -> p.role() == Role.AGGREGATE_INPUT).toList();
+        assertEquals(1, aggregations.size(), describe(graph));
+        assertEquals("gpu", aggregations.get(0).placement().device(), describe(graph));
+        assertTrue(aggregations.get(0).placement().reason().startsWith("session backend is gpu"), describe(graph));
+        assertBuildsOnTheCpuAndEveryCpuPipelineSaysWhy(graph);
+        String explained = ssb.explain(SsbQueries.query(q));
+        assertTrue(explained.contains("backend=cpu (no GPU here; profile h100-80gb is planned for under SET backend"),
+                "auto never plans for a GPU that is not here: " + explained);
+    }
+
+    @Test
+    void tpchAggregationsOnTheGpuWhenForcedAreTheDocumentedOnes() {
+        Set<Integer> withGpuAggregation = new TreeSet<>();
+        for (int q = 1; q <= TpchQueries.COUNT; q++) {
+            PipelineGraph graph = tpch.prepare(TpchQueries.query(q), GPU).graph();
+            assertBuildsOnTheCpuAndEveryCpuPipelineSaysWhy(graph);
+            if (graph.pipelines().stream().anyMatch(p -> p.role() == Role.AGGREGATE_INPUT && p.placement().accelerated())) {
+                withGpuAggregation.add(q);
+            }
+        }
+        assertTrue(withGpuAggregation.containsAll(TPCH_ON_GPU), withGpuAggregation.toString());
+    }
+
+    static IntStream tpchQueries() {
+        return IntStream.rangeClosed(1, TpchQueries.COUNT);
+    }
+
+    @ParameterizedTest(name = "TPC-H Q{0}")
+    @MethodSource("tpchQueries")
+    void explainShowsTheGraphThatIsPlanned(int q) {
+        String sql = TpchQueries.query(q);
+        Settings before = tpch.settings();
+        tpch.setSettings(GPU);
+        try {
+            PipelineGraph graph = tpch.prepare(sql).graph();
+            String explained = tpch.explain(sql);
+            for (Pipeline p : graph.pipelines()) {
+                assertTrue(explained.contains("[pipeline " + p.id() + ", " + p.placement().describe() + "]"),
+                        "pipeline " + p.id() + " " + p.placement().describe() + " in\n" + explained);
+            }
+            assertEquals(graph.pipelines().size(), explained.split("\\[pipeline ", -1).length - 1, explained);
+        } finally {
+            tpch.setSettings(before);
+        }
+    }
+
+    @Test
+    void aGpuPlanWithoutTheGpuFailsClearlyAndAutoRunsOnTheCpu() {
+        String sql = SsbQueries.query("1.1");
+        Settings before = ssb.settings();
+        try {
+            ssb.setSettings(GPU);
+            AcceleratorMissingException e = assertThrows(AcceleratorMissingException.class, () -> ssb.query(sql));
+            assertTrue(e.getMessage().contains("is planned for the GPU (h100-80gb), and this machine has no GPU backend"),
+                    e.getMessage());
+            ssb.setSettings(Settings.DEFAULT);
+            Object auto = ssb.query(sql).rows();
+            ssb.setSettings(Settings.DEFAULT.withBackend(BackendMode.CPU));
+            assertEquals(ssb.query(sql).rows(), auto);
+        } finally {
+            ssb.setSettings(before);
+        }
+    }
+
+    @Test
+    void theSessionsSettingsPlaceAPreparedQueryAgain() {
+        String sql = SsbQueries.query("2.1");
+        PreparedQuery cpu = ssb.prepare(sql, Settings.DEFAULT.withBackend(BackendMode.CPU));
+        assertTrue(cpu.graph().pipelines().stream().noneMatch(p -> p.placement().accelerated()));
+        assertTrue(ssb.prepare(sql, GPU).graph().accelerated());
+        assertThrows(AcceleratorMissingException.class, () -> ssb.execute(cpu, ssb.newContext(GPU), rows -> { }),
+                "run under the forcing session, the query is placed for it");
+    }
+
+    /** Build sides run on the CPU; a pipeline left on the CPU under a forced GPU says why. */
+    private static void assertBuildsOnTheCpuAndEveryCpuPipelineSaysWhy(PipelineGraph graph) {
+        for (Pipeline p : graph.pipelines()) {
+            if (!p.role().offered()) {
+                assertEquals("cpu", p.placement().device(), describe(graph));
+            } else if (!p.placement().accelerated()) {
+                assertTrue(p.placement().reason().startsWith("the GPU cannot run "), describe(graph));
+            }
+        }
+    }
+
+    private static String describe(PipelineGraph graph) {
+        StringBuilder out = new StringBuilder();
+        graph.pipelines().forEach(p -> out.append(p.id()).append(' ').append(p.role()).append(' ')
+                .append(p.placement().describe()).append('\n'));
+        return out.toString();
+    }
+}
