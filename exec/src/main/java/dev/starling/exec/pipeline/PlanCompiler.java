@@ -54,6 +54,8 @@ import java.util.stream.IntStream;
  * its kernels leave to the CPU) runs here. Where each ran is recorded in the query's context.
  */
 public final class PlanCompiler {
+    /** Where a pipeline ran that the accelerator handed back to the CPU. */
+    public static final String HANDED_BACK = "cpu, handed back";
     private final PipelineRunner runner;
     private final Catalog catalog;
     private final QueryContext ctx;
@@ -86,7 +88,7 @@ public final class PlanCompiler {
         PipelineGraph.Pipeline p = graph.pipeline(node, PipelineGraph.Role.RESULT);
         Optional<Batch> accelerated = p.placement().accelerated()
                 ? accelerator(p).rows(node, p.placement().plan(), builds(), ctx) : Optional.empty();
-        ctx.ran(p.id(), accelerated.isPresent() ? "gpu" : "cpu");
+        ctx.ran(p.id(), ranOn(p.placement(), accelerated.isPresent()));
         return accelerated.map(b -> Stream.of(new MaterializedSource(b), node.output(), false))
                 .orElseGet(() -> compile(node, needed, List.of()));
     }
@@ -213,8 +215,13 @@ public final class PlanCompiler {
         } else if (where.accelerated()) {
             result = accelerator(p).aggregate(a, where.plan(), builds(), ctx);
         }
-        ctx.ran(p.id(), result.isEmpty() ? "cpu" : where.device());
+        ctx.ran(p.id(), ranOn(where, result.isPresent()));
         return result;
+    }
+
+    /** Where a pipeline placed {@code where} ran: there, or on the CPU when the accelerator handed it back. */
+    private static String ranOn(Placement where, boolean accelerated) {
+        return accelerated || !where.accelerated() ? where.device() : HANDED_BACK;
     }
 
     private Batch aggregateOnCpu(AggregateNode a) {

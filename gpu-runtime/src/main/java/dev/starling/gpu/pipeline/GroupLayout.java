@@ -76,13 +76,33 @@ final class GroupLayout {
                 digit.referencedKey = referencedKeys.apply(first.factColumn());
                 digit.radix = rows(digit.referencedKey) + 1;
             } else {
-                ColumnStats stats = factColumn(digit).stats();
-                digit.radix = stats.rows() == stats.nulls() ? 1 : stats.max() - stats.min() + 2;
+                digit.radix = radix(factColumn(digit).stats());
             }
             digit.multiplier = total;
             total = total > Long.MAX_VALUE / Math.max(1, digit.radix) ? Long.MAX_VALUE : total * digit.radix;
         }
         groups = total;
+    }
+
+    /** A fact column key's digit: one value per stored value from the column's minimum to its maximum, one for NULL. */
+    private static long radix(ColumnStats stats) {
+        return stats.rows() == stats.nulls() ? 1 : stats.max() - stats.min() + 2;
+    }
+
+    /**
+     * The fewest dense groups {@code pipeline}'s layout can have, known before any dimension is
+     * built: the product of its fact column keys' digits (a dimension's or a foreign key's digit
+     * has at least one value).
+     */
+    static long leastGroups(StarPipeline pipeline) {
+        long total = 1;
+        for (StarPipeline.GroupKey key : pipeline.keys()) {
+            if (key.dimension() < 0 && !key.referenced()) {
+                long radix = Math.max(1, radix(pipeline.fact().column(key.factColumn()).stats()));
+                total = total > Long.MAX_VALUE / radix ? Long.MAX_VALUE : total * radix;
+            }
+        }
+        return total;
     }
 
     /**

@@ -8,6 +8,7 @@ import dev.starling.storage.ColumnStats;
 import dev.starling.storage.DataType;
 import dev.starling.storage.Table;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * A star pipeline compiled for the GPU, topped by an aggregation ({@code node} an AggregateNode)
@@ -54,6 +55,17 @@ public record StarPipeline(
             }
         }
         return groups;
+    }
+
+    /**
+     * Why the GPU's dense group table cannot hold this pipeline's groups, known before it runs (its
+     * fact column keys alone span more than the table takes), or empty when it may.
+     */
+    public Optional<String> tooManyGroups() {
+        long least = GroupLayout.leastGroups(this);
+        return least <= AggregateKernel.MAX_GROUPS ? Optional.empty()
+                : Optional.of(least + " dense groups at least from fact column keys, past the GPU's "
+                        + AggregateKernel.MAX_GROUPS);
     }
 
     /** The program position of the instruction that writes {@code register}, else -1. */

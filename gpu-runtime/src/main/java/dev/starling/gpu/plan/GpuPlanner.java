@@ -67,6 +67,10 @@ public final class GpuPlanner implements Placer {
         } catch (Unsupported e) {
             return Placement.cpu("the GPU cannot run " + e.getMessage());
         }
+        var tooMany = pipeline.tooManyGroups();
+        if (tooMany.isPresent()) {
+            return Placement.cpu("the GPU cannot run " + tooMany.get());
+        }
         GpuPlacement.Verdict verdict = GpuPlacement.place(pipeline, settings.backend(), resident);
         if (!verdict.gpu()) {
             return Placement.cpu(verdict.reason());
