@@ -29,6 +29,7 @@ final class CoProcessedAggregate {
     private final Accelerator.SharedPart part;
     private final PipelineRunner runner;
     private final QueryContext ctx;
+    private volatile boolean accelerated;
 
     CoProcessedAggregate(AggregateNode node, Accelerator.SharedPart part, PipelineRunner runner, QueryContext ctx) {
         this.node = node;
@@ -88,12 +89,18 @@ final class CoProcessedAggregate {
             throw e;
         }
         Optional<GroupStates> share = await(accelerated);
+        this.accelerated = share.isPresent();
         if (share.isEmpty() && morsels.acceleratorChunks() > 0) {
             return cpuOnly.get();
         }
         share.ifPresent(s -> locals.add(sink.local(s)));
         sink.finish(locals);
         return sink.result();
+    }
+
+    /** Whether the accelerator's states are part of the result {@link #run} gave (it did not give up). */
+    boolean accelerated() {
+        return accelerated;
     }
 
     /** The accelerator's states, once its thread is done; what it threw is thrown here. */

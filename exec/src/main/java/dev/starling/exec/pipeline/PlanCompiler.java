@@ -209,13 +209,20 @@ public final class PlanCompiler {
         PipelineGraph.Pipeline p = graph.pipeline(a.input(), PipelineGraph.Role.AGGREGATE_INPUT);
         Placement where = p.placement();
         Optional<Batch> result = Optional.empty();
+        boolean accelerated = false;
         if (where.shared()) {
-            result = accelerator(p).share(a, where.plan(), builds(), ctx).map(part -> new CoProcessedAggregate(a, part, runner, ctx)
-                    .run((morsels, tables) -> aggregateInput(a, part.fact(), morsels, tables), () -> aggregateOnCpu(a)));
+            Optional<Accelerator.SharedPart> part = accelerator(p).share(a, where.plan(), builds(), ctx);
+            if (part.isPresent()) {
+                CoProcessedAggregate shared = new CoProcessedAggregate(a, part.get(), runner, ctx);
+                result = Optional.of(shared.run((morsels, tables) -> aggregateInput(a, part.get().fact(), morsels, tables),
+                        () -> aggregateOnCpu(a)));
+                accelerated = shared.accelerated();
+            }
         } else if (where.accelerated()) {
             result = accelerator(p).aggregate(a, where.plan(), builds(), ctx);
+            accelerated = result.isPresent();
         }
-        ctx.ran(p.id(), ranOn(where, result.isPresent()));
+        ctx.ran(p.id(), ranOn(where, accelerated));
         return result;
     }
 
