@@ -1,5 +1,6 @@
 package dev.starling.exec.pipeline;
 
+import dev.starling.exec.accel.BackendMode;
 import dev.starling.exec.accel.Placement;
 import dev.starling.exec.accel.Placer;
 import dev.starling.exec.accel.Settings;
@@ -62,7 +63,7 @@ public final class PipelineGraph {
 
     /** {@code root}'s pipelines, all on the CPU. */
     public static PipelineGraph cpu(PlanNode root) {
-        return of(root, Placer.cpu(""), Settings.DEFAULT.withBackend(dev.starling.exec.accel.BackendMode.CPU));
+        return of(root, Placer.cpu(""), Settings.DEFAULT.withBackend(BackendMode.CPU));
     }
 
     private void add(PlanNode top, Role role, Placement placement) {

@@ -7,9 +7,8 @@ import dev.starling.storage.Table;
 import java.util.function.Predicate;
 
 /**
- * Whether a pipeline runs on the GPU at all: on the CPU when the session asks for it or the GPU
- * cannot run the pipeline; forced onto the GPU when the session asks for that (alone, or with the
- * CPU workers: backend both); otherwise (auto) on the GPU unless the fact table is small, or the
+ * Whether a pipeline the GPU can run goes there at all: forced onto the GPU when the session asks
+ * for that (alone, or with the CPU workers: backend both); otherwise (auto) on the GPU unless the fact table is small, or the
  * dimensions (built on the CPU and copied over) or the groups of fact column keys (read back and
  * finished on the CPU) are many next to it. Fact columns stay resident once moved, so their copy is
  * paid once. {@link GpuPlanner} adds how it runs there.

@@ -75,8 +75,9 @@ public final class GpuPlanner implements Placer {
         if (!verdict.gpu()) {
             return Placement.cpu(verdict.reason());
         }
+        long tableMemory = tableMemory(pipeline);
         List<String> reasons = new ArrayList<>(List.of(verdict.reason()));
-        reasons.addAll(oversizedJoins(pipeline, settings, tableMemory(pipeline)));
+        reasons.addAll(oversizedJoins(pipeline, settings, tableMemory));
         CloneChoice clones = CloneChoice.of(pipeline, settings, profile.banks(), profile.sharedMemoryPerBlock(),
                 conflicts::of);
         if (!clones.reason().isEmpty()) {
@@ -86,7 +87,7 @@ public final class GpuPlanner implements Placer {
             return Placement.gpu(String.join("; ", reasons), plan(pipeline, clones, List.of()));
         }
         CoProcessingModel.Prediction shared = coProcessing.predict(pipeline, GpuPlacement.factBytes(pipeline),
-                tableMemory(pipeline), workers);
+                tableMemory, workers);
         reasons.add(CoProcessingModel.reason(shared, settings.backend()));
         return settings.backend() == BackendMode.BOTH || shared.shares()
                 ? Placement.both(String.join("; ", reasons), plan(pipeline, clones, shared.sharedTables()))
