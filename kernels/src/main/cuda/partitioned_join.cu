@@ -9,11 +9,10 @@
 // Both passes combine writes in shared memory: a tile of tuples is ordered by partition there,
 // then written run by run with consecutive threads on consecutive tuples, so that writes over the
 // link leave in whole lines.
-// Fibonacci hashing as the engine's other hash tables: h = key * 0x9E3779B97F4A7C15; a pass that
-// skips `skip` bits takes the next `bits` of h from the top.
-#include <stdint.h>
+// The engine's hash (hash.cuh); a pass that skips `skip` bits takes the next `bits` of the hash
+// from the top.
+#include "hash.cuh"
 
-#define HASH_MULTIPLIER 0x9E3779B97F4A7C15ull
 // Tuples a block stages in shared memory at once: at 512 partitions a partition's run in a tile
 // averages 4 tuples (64 bytes, two sectors).
 #define TILE 2048
@@ -49,10 +48,6 @@ struct Group {
     unsigned int first;
     unsigned int slices;
 };
-
-__device__ __forceinline__ uint64_t hashOf(long long key) {
-    return (uint64_t)key * HASH_MULTIPLIER;
-}
 
 __device__ __forceinline__ unsigned int radixOf(uint64_t h, int skip, int bits) {
     return (unsigned int)((h << skip) >> (64 - bits));

@@ -1,8 +1,11 @@
-// Support kernels of the star pipelines. The fused pipeline kernels themselves are generated per
-// pipeline as PTX at run time (dev.starling.gpu.pipeline.StarKernelPtx) and compiled by the
-// driver, so each one's values live in machine registers; the kernels here are the fixed parts.
-#include "aggregate.cuh"
+// Sets aggregate states before a star pipeline kernel folds into them: `slots` arrays of `groups`
+// 16-byte states, each slot's state starting as (its identity, 0).
+#include "fold.cuh"
 
-extern "C" __global__ void init_accumulators(uint64_t* acc, const AggSlot* slots, int nslots, int groups) {
-    initSlots(acc, slots, nslots, groups, (int64_t)blockIdx.x * blockDim.x + threadIdx.x, (int64_t)gridDim.x * blockDim.x);
+extern "C" __global__ void init_accumulators(uint64_t* acc, const uint64_t* identities, int slots, int groups) {
+    int64_t total = (int64_t)slots * groups;
+    for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < total; i += (int64_t)gridDim.x * blockDim.x) {
+        acc[i * 2] = identities[i / groups];
+        acc[i * 2 + 1] = 0;
+    }
 }

@@ -1,14 +1,7 @@
 // Kernels of the transfer-method measurements: reading 64-bit words where they are, in device
 // memory or in pinned host memory mapped into the device's address space (zero-copy, every read
 // crossing the link), so the kernel's time is the bandwidth of where the words live.
-#include <stdint.h>
-
-__device__ __forceinline__ uint64_t warpSum(uint64_t s) {
-    for (int offset = 16; offset > 0; offset >>= 1) {
-        s += __shfl_xor_sync(0xffffffffu, s, offset);
-    }
-    return s;
-}
+#include "fold.cuh"
 
 // Adds words[0..n) into *sum: a grid-stride loop, a warp-wide reduction, one atomic per warp.
 extern "C" __global__ void read_words(const uint64_t* words, int64_t n, unsigned long long* sum) {
@@ -17,7 +10,7 @@ extern "C" __global__ void read_words(const uint64_t* words, int64_t n, unsigned
     for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) {
         s += words[i];
     }
-    s = warpSum(s);
+    s = warpCount(s);
     if ((threadIdx.x & 31) == 0) {
         atomicAdd(sum, (unsigned long long)s);
     }

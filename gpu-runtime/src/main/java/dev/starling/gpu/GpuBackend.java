@@ -16,6 +16,7 @@ import dev.starling.gpu.cache.GpuColumnCache;
 import dev.starling.gpu.cuda.GpuDevice;
 import dev.starling.gpu.cuda.GpuException;
 import dev.starling.gpu.cuda.GpuOutOfMemoryException;
+import dev.starling.gpu.cuda.MissingCompilerException;
 import dev.starling.gpu.pipeline.PipelineRun;
 import dev.starling.gpu.pipeline.RunStats;
 import dev.starling.gpu.pipeline.SharedAggregateRun;
@@ -45,7 +46,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class GpuBackend implements Accelerator, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(GpuBackend.class);
-    private static final String KERNELS = "star_pipeline";
 
     private final GpuDevice device;
     private final GpuColumnCache cache;
@@ -66,8 +66,8 @@ public final class GpuBackend implements Accelerator, AutoCloseable {
     /**
      * The process's GPU backend on GPU {@code ordinal}, opened on first use with a budget of
      * {@code budget} bytes (0: most of its free memory; a later caller gets the budget the first
-     * one gave); empty without kernels or a GPU. A device's context is one per process, so every
-     * engine of the process shares its backend.
+     * one gave); empty without a usable GPU or CUDA's run-time compiler. A device's context is one
+     * per process, so every engine of the process shares its backend.
      */
     public static Optional<GpuBackend> shared(int ordinal, long budget) {
         synchronized (SHARED) {
@@ -77,18 +77,17 @@ public final class GpuBackend implements Accelerator, AutoCloseable {
 
     /**
      * The GPU backend on GPU {@code ordinal} with a device memory budget of {@code budget} bytes (0:
-     * most of the free memory), or empty, having said once why, when this build has no kernels or
-     * the machine no usable GPU.
+     * most of the free memory), or empty, having said once why, when the machine has no usable GPU
+     * or no CUDA run-time compiler to compile kernels for it.
      */
     public static Optional<GpuBackend> detect(int ordinal, long budget) {
-        if (!GpuDevice.hasKernels(KERNELS)) {
-            LOG.info("this build has no GPU kernels (it was built without nvcc): running on the CPU backend");
-            return Optional.empty();
-        }
         try {
             GpuDevice device = GpuDevice.open(ordinal, budget);
             LOG.info("GPU backend on {}", device.describe());
             return Optional.of(new GpuBackend(device));
+        } catch (MissingCompilerException e) {
+            LOG.warn("a GPU is here but its kernels cannot be compiled: {}; running on the CPU backend", e.getMessage());
+            return Optional.empty();
         } catch (GpuException e) {
             LOG.info("no usable GPU ({}): running on the CPU backend", e.getMessage());
             return Optional.empty();

@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.starling.gpu.cuda.DeviceBuffer;
 import dev.starling.gpu.cuda.GpuDevice;
 import dev.starling.gpu.hybrid.PartitionedJoin;
-import dev.starling.gpu.pipeline.DimensionHashTable;
+import dev.starling.storage.Hashing;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
@@ -35,7 +35,7 @@ class GpuPartitionedJoinTest {
      */
     private static final int CROWDED = 5_000;
     /** The inverse of the join's hash multiplier modulo 2^64: key = hash * this. */
-    private static final long UNHASH = inverse(DimensionHashTable.MULTIPLIER);
+    private static final long UNHASH = inverse(Hashing.MULTIPLIER);
 
     @ParameterizedTest
     @CsvSource({"8, 268435456, false, false", "8, 4194304, true, false", "4, 4194304, true, false",

@@ -18,8 +18,7 @@ public final class LongIntMap {
     }
 
     public static int hash(long key) {
-        long h = key * 0x9E3779B97F4A7C15L;
-        return (int) (h ^ (h >>> 32));
+        return Hashing.hash32(key);
     }
 
     public int get(long key) {

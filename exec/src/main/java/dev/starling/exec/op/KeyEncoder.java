@@ -4,6 +4,7 @@ import dev.starling.exec.eval.Decimals;
 import dev.starling.exec.vector.StringInterner;
 import dev.starling.exec.vector.Vector;
 import dev.starling.storage.DataType;
+import dev.starling.storage.Hashing;
 
 /**
  * Brings key columns to one long per value so hash tables compare and hash plain longs: exact
@@ -80,7 +81,7 @@ final class KeyEncoder {
         long[] h = new long[n];
         for (long[] col : keys) {
             for (int i = 0; i < n; i++) {
-                long x = (h[i] ^ col[i]) * 0x9E3779B97F4A7C15L;
+                long x = Hashing.hash(h[i] ^ col[i]);
                 h[i] = x ^ (x >>> 29);
             }
         }

@@ -2,33 +2,26 @@ package dev.starling.gpu.cuda;
 
 import dev.starling.gpu.clone.BankGeometry;
 import dev.starling.gpu.plan.DeviceProfile;
-import java.io.IOException;
-import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import jcuda.Pointer;
 import jcuda.driver.CUcontext;
 import jcuda.driver.CUdevice;
 import jcuda.driver.CUdevice_attribute;
 import jcuda.driver.CUfunction;
 import jcuda.driver.CUfunction_attribute;
-import jcuda.driver.CUjit_option;
 import jcuda.driver.CUmodule;
-import jcuda.driver.CUresult;
 import jcuda.driver.JCudaDriver;
-import jcuda.driver.JITOptions;
 
 /**
  * One GPU through the CUDA driver API: its primary context, properties, device memory under a
- * budget, and the kernels of the {@code kernels} module (fat binaries on the class path, loaded
- * once). Every thread that calls CUDA for this device first makes its context current.
+ * budget, and its kernels: the {@code kernels} module's and the generated ones, compiled for it by
+ * {@link KernelCompiler} and loaded once. Every thread that calls CUDA for this device first
+ * makes its context current.
  */
 public final class GpuDevice implements AutoCloseable {
-    private static final String KERNELS = "/dev/starling/kernels/";
     private static final int COMPILED_KERNELS = 256;
-    private static final int JIT_LOG_BYTES = 16 << 10;
 
     private final int ordinal;
     private final CUdevice device = new CUdevice();
@@ -45,8 +38,9 @@ public final class GpuDevice implements AutoCloseable {
     private final PinnedChunks pinned = new PinnedChunks(Long.getLong("starling.gpu.pinned_keep", 4L << 30));
     /** Mapped pinned host memory kept for build keys and shared tables: {@code starling.gpu.mapped_keep} bytes (default 2 GiB). */
     private final MappedHostPool mapped = new MappedHostPool(this, Long.getLong("starling.gpu.mapped_keep", 2L << 30));
+    private final KernelCompiler compiler;
     private final Map<String, CUmodule> modules = new HashMap<>();
-    /** Generated kernels by their PTX, least recently used first. */
+    /** Generated kernels by their source, least recently used first. */
     private final LinkedHashMap<String, Compiled> compiled = new LinkedHashMap<>(16, 0.75f, true);
     private boolean closed;
 
@@ -70,6 +64,12 @@ public final class GpuDevice implements AutoCloseable {
         warpSize = attribute(CUdevice_attribute.CU_DEVICE_ATTRIBUTE_WARP_SIZE);
         computeCapability = 10 * attribute(CUdevice_attribute.CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR)
                 + attribute(CUdevice_attribute.CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR);
+        StringBuilder whyNot = new StringBuilder();
+        compiler = KernelCompiler.forDevice(computeCapability, KernelCompiler.defaultCache(), whyNot).orElse(null);
+        if (compiler == null) {
+            JCudaDriver.cuDevicePrimaryCtxRelease(device);
+            throw new MissingCompilerException(whyNot.toString());
+        }
         profile = DeviceProfile.detected(name, totalMemory, multiprocessors, sharedMemoryPerBlock, bankGeometry());
         long[] free = new long[1];
         Cuda.check(JCudaDriver.cuMemGetInfo(free, total), "cuMemGetInfo");
@@ -107,13 +107,12 @@ public final class GpuDevice implements AutoCloseable {
         Cuda.check(JCudaDriver.cuCtxSetCurrent(context), "cuCtxSetCurrent");
     }
 
-    /** Kernel {@code function} of the kernels module compiled from {@code source}.cu. */
+    /** Kernel {@code function} of the kernels module's {@code source}.cu, compiled on first use. */
     public synchronized CUfunction kernel(String source, String function) {
         makeCurrent();
         CUmodule module = modules.get(source);
         if (module == null) {
-            module = new CUmodule();
-            Cuda.check(JCudaDriver.cuModuleLoadData(module, kernelImage(source)), "cuModuleLoadData(" + source + ")");
+            module = load(compiler.compileModule(source), source + ".cu");
             modules.put(source, module);
         }
         CUfunction f = new CUfunction();
@@ -122,16 +121,19 @@ public final class GpuDevice implements AutoCloseable {
     }
 
     /**
-     * Kernel {@code entry} of a generated PTX module, compiled by the driver on first use and kept
-     * (up to {@link #COMPILED_KERNELS} modules, least recently used unloaded first): a query shape
-     * seen before runs without compiling. A PTX error comes back with the JIT's log.
+     * Kernel {@code entry} of generated CUDA C {@code source}, compiled on first use and kept (up to
+     * {@link #COMPILED_KERNELS} modules, least recently used unloaded first): a query shape seen
+     * before runs without compiling. A compile error comes back with the compiler's log.
      */
-    public synchronized CUfunction compiled(String ptx, String entry) {
+    public synchronized CUfunction compiled(String source, String entry) {
         makeCurrent();
-        Compiled c = compiled.get(ptx);
+        Compiled c = compiled.get(source);
         if (c == null) {
-            c = compile(ptx, entry);
-            compiled.put(ptx, c);
+            CUmodule module = load(compiler.compile(entry + ".cu", source), entry);
+            CUfunction f = new CUfunction();
+            Cuda.check(JCudaDriver.cuModuleGetFunction(f, module, entry), "cuModuleGetFunction(" + entry + ")");
+            c = new Compiled(module, f);
+            compiled.put(source, c);
             if (compiled.size() > COMPILED_KERNELS) {
                 var eldest = compiled.entrySet().iterator();
                 JCudaDriver.cuModuleUnload(eldest.next().getValue().module());
@@ -151,38 +153,15 @@ public final class GpuDevice implements AutoCloseable {
 
     private record Compiled(CUmodule module, CUfunction function) { }
 
-    private static Compiled compile(String ptx, String entry) {
-        byte[] text = (ptx + "\0").getBytes(StandardCharsets.US_ASCII);
-        JITOptions options = new JITOptions();
-        options.putBytes(CUjit_option.CU_JIT_ERROR_LOG_BUFFER, new byte[JIT_LOG_BYTES]);
-        options.putInt(CUjit_option.CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES, JIT_LOG_BYTES);
+    private static CUmodule load(byte[] image, String what) {
         CUmodule module = new CUmodule();
-        int result = JCudaDriver.cuModuleLoadDataJIT(module, Pointer.to(text), options);
-        if (result != CUresult.CUDA_SUCCESS) {
-            String log = options.getString(CUjit_option.CU_JIT_ERROR_LOG_BUFFER);
-            throw new GpuException("the driver could not compile a generated kernel: " + CUresult.stringFor(result)
-                    + (log == null || log.isBlank() ? "" : "\n" + log.trim()));
-        }
-        CUfunction f = new CUfunction();
-        Cuda.check(JCudaDriver.cuModuleGetFunction(f, module, entry), "cuModuleGetFunction(" + entry + ")");
-        return new Compiled(module, f);
+        Cuda.check(JCudaDriver.cuModuleLoadData(module, image), "cuModuleLoadData(" + what + ")");
+        return module;
     }
 
-    /** Whether this build has the kernels compiled from {@code source}.cu (it has none without nvcc). */
-    public static boolean hasKernels(String source) {
-        return GpuDevice.class.getResource(KERNELS + source + ".fatbin") != null;
-    }
-
-    private static byte[] kernelImage(String source) {
-        try (InputStream in = GpuDevice.class.getResourceAsStream(KERNELS + source + ".fatbin")) {
-            if (in == null) {
-                throw new GpuException("this build has no GPU kernels (" + source
-                        + ".fatbin): it was built without nvcc");
-            }
-            return in.readAllBytes();
-        } catch (IOException e) {
-            throw new GpuException("cannot read kernel image " + source + ": " + e.getMessage(), e);
-        }
+    /** What compiled this device's kernels so far, and the compiler. */
+    public KernelCompiler.Stats compilerStats() {
+        return compiler.stats();
     }
 
     /** Waits for all work on the device, surfacing any error a kernel raised. */
@@ -245,9 +224,9 @@ public final class GpuDevice implements AutoCloseable {
     }
 
     public String describe() {
-        return String.format("GPU %d: %s, compute capability %d.%d, %d SMs, %.1f GiB, budget %.1f GiB", ordinal, name,
-                computeCapability / 10, computeCapability % 10, multiprocessors, totalMemory / (double) (1L << 30),
-                memory.budget() / (double) (1L << 30));
+        return String.format("GPU %d: %s, compute capability %d.%d, %d SMs, %.1f GiB, budget %.1f GiB; kernels by %s",
+                ordinal, name, computeCapability / 10, computeCapability % 10, multiprocessors,
+                totalMemory / (double) (1L << 30), memory.budget() / (double) (1L << 30), compiler.describe());
     }
 
     @Override

@@ -97,7 +97,7 @@ final class AggregateKernel implements AutoCloseable {
             DeviceArrays arrays = in.arrays();
             DeviceBuffer constants = arrays.upload(constantValues, "constants");
             DeviceBuffer status = arrays.upload(new int[] {0}, "status");
-            DeviceBuffer slotTable = slotTable(arrays, pipeline.slots());
+            DeviceBuffer identities = identities(arrays, pipeline.slots());
             StarKernelInput.Clones counters = clones.used() && clones.mode() == AccessMode.WRITE && groups > 1
                     ? in.leaseCloneLayout(cache, clones.factColumn(), 0, clones.spec()) : null;
             if (counters == null && groups > StarKernelInput.WARP_GROUPS && CloneChoice.countsOnly(pipeline)
@@ -129,7 +129,7 @@ final class AggregateKernel implements AutoCloseable {
             StarKernelLauncher.Bound kernel = new StarKernelLauncher.Bound(device, StarKernelLauncher.compile(device, input),
                     input, (int) StarKernelInput.sharedBytes(dims, accBytes));
             nanos[4] = System.nanoTime();
-            initStates(device, states.address(), slotTable, slots, groups);
+            initStates(device, states.address(), identities, slots, groups);
             return new AggregateKernel(device, pipeline, layout, in, status, states, kernel, nanos);
         } catch (RuntimeException e) {
             if (states != null) {
@@ -140,24 +140,24 @@ final class AggregateKernel implements AutoCloseable {
         }
     }
 
-    /** Each slot's kind, input register and filter, as the state initialization reads them. */
-    private static DeviceBuffer slotTable(DeviceArrays arrays, List<StarPipeline.Slot> slots) {
-        ByteBuffer kinds = DeviceArrays.buffer(16L * slots.size());
+    /** Each slot's identity, the low word its states start with. */
+    private static DeviceBuffer identities(DeviceArrays arrays, List<StarPipeline.Slot> slots) {
+        ByteBuffer words = DeviceArrays.buffer(8L * slots.size());
         for (StarPipeline.Slot s : slots) {
-            kinds.putInt(s.kind().ordinal()).putInt(s.register()).putInt(s.filter()).putInt(0);
+            words.putLong(s.kind().identity());
         }
-        return arrays.upload(kinds.flip(), "aggregate slots");
+        return arrays.upload(words.flip(), "aggregate identities");
     }
 
     /** Sets every aggregate word to its slot's identity (the kernel's atomics fold into them), and waits for it. */
-    private static void initStates(GpuDevice device, long states, DeviceBuffer slotTable, int slots, int groups) {
+    private static void initStates(GpuDevice device, long states, DeviceBuffer identities, int slots, int groups) {
         device.makeCurrent();
         CUfunction init = device.kernel(SOURCE, "init_accumulators");
         int threads = StarKernelLauncher.THREADS;
         long words = (long) groups * slots;
         int blocks = (int) Math.min((words + threads - 1) / threads, device.multiprocessors() * 32L);
         Cuda.check(JCudaDriver.cuLaunchKernel(init, Math.max(1, blocks), 1, 1, threads, 1, 1, 0, null,
-                Pointer.to(Pointer.to(new long[] {states}), Pointer.to(slotTable.pointer()),
+                Pointer.to(Pointer.to(new long[] {states}), Pointer.to(identities.pointer()),
                         Pointer.to(new int[] {slots}), Pointer.to(new int[] {groups})),
                 null), "launch of init_accumulators");
         device.synchronize("init_accumulators");
@@ -172,17 +172,7 @@ final class AggregateKernel implements AutoCloseable {
     String handedBack() {
         int[] value = new int[1];
         status.download(Pointer.to(value), 4);
-        List<String> what = new ArrayList<>();
-        if ((value[0] & 1) != 0) {
-            what.add("a 64-bit overflow");
-        }
-        if ((value[0] & 2) != 0) {
-            what.add("a division by zero");
-        }
-        if ((value[0] & 4) != 0) {
-            what.add("a key outside its dense range");
-        }
-        return what.isEmpty() ? "" : "the kernel met " + String.join(" and ", what);
+        return KernelStatus.describe(value[0]);
     }
 
     /** The states of the groups the launched rows reached (every group of a query without GROUP BY). */

@@ -1,6 +1,7 @@
 package dev.starling.gpu.pipeline;
 
 import dev.starling.exec.vector.Vector;
+import dev.starling.storage.Hashing;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.Optional;
@@ -8,13 +9,12 @@ import java.util.Optional;
 /**
  * The hash table a kernel probes for a hashed dimension: open addressing with linear probing over
  * 16-byte slots (key, row index; a negative row marks an empty slot), a power-of-two capacity at
- * most half full. A key's home slot is {@code (key * MULTIPLIER) >>> shift} (Fibonacci hashing);
+ * most half full. A key's home slot is {@link Hashing#homeSlot}, Fibonacci hashing;
  * the kernel computes the same. NULL keys match nothing and are left out. Built in a Java array
  * (uploaded from there) or straight into memory it is given (pinned host memory that the kernel
  * and the CPU workers both probe, {@link #rowOf}).
  */
 public final class DimensionHashTable {
-    public static final long MULTIPLIER = 0x9E3779B97F4A7C15L;
     private static final ValueLayout.OfLong SLOT = ValueLayout.JAVA_LONG_UNALIGNED;
 
     private final MemorySegment slots;
@@ -51,7 +51,7 @@ public final class DimensionHashTable {
                 continue;
             }
             long key = values[r];
-            long s = (key * MULTIPLIER) >>> shift;
+            long s = Hashing.homeSlot(key, shift);
             while (slots.getAtIndex(SLOT, 2 * s + 1) >= 0) {
                 if (slots.getAtIndex(SLOT, 2 * s) == key) {
                     return Optional.empty();
@@ -67,7 +67,7 @@ public final class DimensionHashTable {
     /** The row whose key is {@code key}, or -1: the kernel's probe, on the CPU. */
     public int rowOf(long key) {
         long mask = (1L << (64 - shift)) - 1;
-        for (long s = (key * MULTIPLIER) >>> shift; ; s = (s + 1) & mask) {
+        for (long s = Hashing.homeSlot(key, shift); ; s = (s + 1) & mask) {
             long row = slots.getAtIndex(SLOT, 2 * s + 1);
             if (row < 0 || slots.getAtIndex(SLOT, 2 * s) == key) {
                 return (int) row;

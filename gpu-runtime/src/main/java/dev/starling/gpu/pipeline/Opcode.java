@@ -1,9 +1,9 @@
 package dev.starling.gpu.pipeline;
 
 /**
- * The instructions of a star pipeline program, which {@link RowProgramPtx} translates to PTX (the
- * ordinal is the opcode). Operands: {@code dst}, {@code a}, {@code b} (registers unless noted)
- * and a 24-bit immediate. Every instruction writes a register of its own.
+ * The instructions of a star pipeline program, which {@link RowProgramSource} translates to CUDA C
+ * (the ordinal is the opcode). Operands: {@code dst}, {@code a}, {@code b} (registers unless
+ * noted) and a 24-bit immediate. Every instruction writes a register of its own.
  */
 enum Opcode {
     /** dst = fact column a at the row. */

@@ -177,71 +177,81 @@ record StarKernelInput(int[] code, int constantCount, List<Column> fact, List<Ke
     /** The most groups the WARP_GROUPED fold is used for: it loops once per group present in a warp. */
     static final int WARP_GROUPS = 32;
 
-    /** A kernel parameter: its name in the PTX and its value at launch. */
-    record Parameter(String name, long value) { }
+    /** A kernel parameter: its name and C type in the generated source, and its value at launch (every one 8 bytes). */
+    record Parameter(String name, String type, long value) { }
 
-    /** The kernel's parameters, in order: the PTX declares them and the launch passes them from this one list. */
+    private static final String COUNT = "long long";
+    private static final String CONTRIBUTIONS = "const int32_t* __restrict__";
+    private static final String CODES = "const uint32_t* __restrict__";
+    private static final String TABLE = "const HashSlot* __restrict__";
+
+    /** The kernel's parameters, in order: the source declares them and the launch passes them from this one list. */
     List<Parameter> parameters() {
         List<Parameter> out = new ArrayList<>();
         for (int c = 0; c < fact.size(); c++) {
             column(out, "fact" + c, fact.get(c));
         }
         for (int k = 0; k < keys.size(); k++) {
-            out.add(new Parameter("key" + k, keys.get(k).values()));
-            out.add(new Parameter("key" + k + "_rows", keys.get(k).rows()));
+            out.add(new Parameter("key" + k, values(keys.get(k).width()), keys.get(k).values()));
+            out.add(new Parameter("key" + k + "_rows", COUNT, keys.get(k).rows()));
         }
         for (int d = 0; d < dimensions.size(); d++) {
             Dimension dim = dimensions.get(d);
-            out.add(new Parameter("dim" + d, dim.contribution()));
+            out.add(new Parameter("dim" + d, CONTRIBUTIONS, dim.contribution()));
             if (dim.isStaged()) {
-                out.add(new Parameter("dim" + d + "_staged", dim.staged()));
+                out.add(new Parameter("dim" + d + "_staged", COUNT, dim.staged()));
             }
             if (dim.clones() != null) {
-                out.add(new Parameter("dim" + d + "_slots", dim.clones().slots()));
-                out.add(new Parameter("dim" + d + "_map", dim.clones().map()));
-                out.add(new Parameter("dim" + d + "_entries", dim.clones().entries()));
+                out.add(new Parameter("dim" + d + "_slots", CODES, dim.clones().slots()));
+                out.add(new Parameter("dim" + d + "_map", CONTRIBUTIONS, dim.clones().map()));
+                out.add(new Parameter("dim" + d + "_entries", COUNT, dim.clones().entries()));
             }
             if (dim.hashed() && dim.hash().matched()) {
-                out.add(new Parameter("dim" + d + "_matches", dim.hash().matches()));
+                out.add(new Parameter("dim" + d + "_matches", CONTRIBUTIONS, dim.hash().matches()));
             } else if (dim.hashed()) {
-                out.add(new Parameter("dim" + d + "_table", dim.hash().device()));
+                out.add(new Parameter("dim" + d + "_table", TABLE, dim.hash().device()));
                 if (dim.hash().hybrid()) {
-                    out.add(new Parameter("dim" + d + "_table_host", dim.hash().host()));
-                    out.add(new Parameter("dim" + d + "_split", dim.hash().split()));
+                    out.add(new Parameter("dim" + d + "_table_host", TABLE, dim.hash().host()));
+                    out.add(new Parameter("dim" + d + "_split", COUNT, dim.hash().split()));
                 }
-                out.add(new Parameter("dim" + d + "_shift", dim.hash().shift()));
+                out.add(new Parameter("dim" + d + "_shift", COUNT, dim.hash().shift()));
             } else {
-                out.add(new Parameter("dim" + d + "_range", dim.range()));
+                out.add(new Parameter("dim" + d + "_range", COUNT, dim.range()));
             }
         }
         for (int c = 0; c < dimColumns.size(); c++) {
             column(out, "dimcol" + c, dimColumns.get(c));
         }
         for (int o = 0; o < outputs.size(); o++) {
-            out.add(new Parameter("out" + o, outputs.get(o).values()));
-            out.add(new Parameter("out" + o + "_nulls", outputs.get(o).nulls()));
+            out.add(new Parameter("out" + o, "int64_t* __restrict__", outputs.get(o).values()));
+            out.add(new Parameter("out" + o + "_nulls", "uint8_t* __restrict__", outputs.get(o).nulls()));
         }
         if (clones != null) {
             if (clones.remapped()) {
-                out.add(new Parameter("clone_slots", clones.slots()));
-                out.add(new Parameter("clone_map", clones.map()));
+                out.add(new Parameter("clone_slots", CODES, clones.slots()));
+                out.add(new Parameter("clone_map", CONTRIBUTIONS, clones.map()));
             }
-            out.add(new Parameter("clone_entries", clones.entries()));
+            out.add(new Parameter("clone_entries", COUNT, clones.entries()));
         }
-        out.add(new Parameter("constants", constants));
-        out.add(new Parameter("status", status));
-        out.add(new Parameter("acc", acc));
+        out.add(new Parameter("constants", "const int64_t* __restrict__", constants));
+        out.add(new Parameter("status_word", "unsigned* __restrict__", status));
+        out.add(new Parameter("acc", "uint64_t* __restrict__", acc));
         // a launch may run rows [first, rows) only: the kernel's launcher sets both
-        out.add(new Parameter("first", 0));
-        out.add(new Parameter("rows", rows));
-        out.add(new Parameter("groups", groups));
+        out.add(new Parameter("first", COUNT, 0));
+        out.add(new Parameter("rows", COUNT, rows));
+        out.add(new Parameter("groups", COUNT, groups));
         return out;
     }
 
     private static void column(List<Parameter> out, String name, Column c) {
-        out.add(new Parameter(name, c.values()));
+        out.add(new Parameter(name, values(c.width()), c.values()));
         if (c.nullable()) {
-            out.add(new Parameter(name + "_nulls", c.nulls()));
+            out.add(new Parameter(name + "_nulls", "const uint8_t* __restrict__", c.nulls()));
         }
+    }
+
+    /** The C type of a column of {@code width}-byte signed values. */
+    static String values(int width) {
+        return "const int" + 8 * width + "_t* __restrict__";
     }
 }

@@ -26,9 +26,9 @@ final class StarKernelLauncher {
 
     static Kernel compile(GpuDevice device, StarKernelInput input) {
         for (int i = 0; ; i++) {
-            int items = StarKernelPtx.ITEMS[i];
-            CUfunction f = device.compiled(StarKernelPtx.generate(input, items), StarKernelPtx.ENTRY);
-            if (device.registers(f) <= MAX_REGISTERS_PER_THREAD || i == StarKernelPtx.ITEMS.length - 1) {
+            int items = StarKernelSource.ITEMS[i];
+            CUfunction f = device.compiled(StarKernelSource.generate(input, items), StarKernelSource.ENTRY);
+            if (device.registers(f) <= MAX_REGISTERS_PER_THREAD || i == StarKernelSource.ITEMS.length - 1) {
                 return new Kernel(f, items);
             }
         }

@@ -1,0 +1,234 @@
+package dev.starling.gpu.pipeline;
+
+import java.util.List;
+
+/**
+ * The aggregate folds of a star pipeline kernel, in CUDA C over the states of {@code fold.cuh}:
+ * every slot owns two 64-bit words per group at {@code acc + (slot * groups + group) * 2}. Scalar
+ * aggregates keep per-thread partials in registers and fold once per warp at the end; grouped ones
+ * fold each row with atomics, into a block's shared copy when it fits.
+ */
+final class AggregateSource {
+    private final CudaWriter out;
+    private final List<StarPipeline.Slot> slots;
+    private String[] low;
+    private String[] high;
+
+    AggregateSource(CudaWriter out, List<StarPipeline.Slot> slots) {
+        this.out = out;
+        this.slots = slots;
+    }
+
+    /** Each slot's states, {@code count} groups from {@code base}, the slots end to end. */
+    String[] slotBases(String base, String count) {
+        return arrayBases("uint64_t*", base, count + " * 2");
+    }
+
+    /** Each count slot's 32-bit counters, {@code entries} from {@code base}. */
+    String[] counterBases(String base, String entries) {
+        return arrayBases("uint32_t*", base, entries);
+    }
+
+    private String[] arrayBases(String type, String base, String stride) {
+        String[] bases = new String[slots.size()];
+        for (int s = 0; s < bases.length; s++) {
+            bases[s] = out.let(type, String.format("(%s)%s + %dll * %s", type, base, s, stride));
+        }
+        return bases;
+    }
+
+    /** Scalar aggregates: this thread's partials start at each slot's identity. */
+    void startPartials() {
+        low = new String[slots.size()];
+        high = new String[slots.size()];
+        for (int s = 0; s < slots.size(); s++) {
+            low[s] = out.let("uint64_t", literal(slots.get(s).kind().identity()));
+            high[s] = out.let("uint64_t", "0");
+        }
+    }
+
+    /** Scalar aggregates: folds the tile's counting rows into this thread's partials. */
+    void accumulate(RowProgramSource rows) {
+        for (int i = 0; i < rows.alive.length; i++) {
+            for (int s = 0; s < slots.size(); s++) {
+                StarPipeline.Slot slot = slots.get(s);
+                String counts = rows.counts(slot, i);
+                String v = slot.register() < 0 ? null : rows.value[slot.register()][i];
+                String l = low[s];
+                switch (slot.kind()) {
+                    case COUNT -> out.where(counts, "%s += 1;", l);
+                    case SUM_I -> {
+                        String x = out.let("long long", counts.equals(CudaWriter.TRUE) ? v : counts + " ? " + v + " : 0");
+                        out.line("add128(%s, %s, (uint64_t)%s, signWord(%s));", l, high[s], x, x);
+                    }
+                    case SUM_F -> out.where(counts, "%s = asBits(__dadd_rn(asDouble(%s), asDouble(%s)));", l, l, v);
+                    case MIN_I -> out.where(counts, "%s = min((long long)%s, %s);", l, l, v);
+                    case MAX_I -> out.where(counts, "%s = max((long long)%s, %s);", l, l, v);
+                    case MIN_F -> out.where(counts, "if (asDouble(%s) < asDouble(%s)) %s = %s;", v, l, l, v);
+                    case MAX_F -> out.where(counts, "if (asDouble(%s) > asDouble(%s)) %s = %s;", v, l, l, v);
+                }
+            }
+        }
+    }
+
+    /**
+     * Scalar aggregates, after the last tile: the warp combines each slot's partials and its first
+     * lane folds them into the global states. Every lane must run it.
+     */
+    void foldWarp(String lane, String[] globalSlots) {
+        for (int s = 0; s < slots.size(); s++) {
+            reduceWarp(slots.get(s).kind(), low[s], high[s]);
+        }
+        out.open("if (%s == 0)", lane);
+        for (int s = 0; s < slots.size(); s++) {
+            fold(slots.get(s).kind(), globalSlots[s], low[s], high[s]);
+        }
+        out.close();
+    }
+
+    /** Combines the partial (low, high) of a slot of {@code kind} across the warp: every lane ends with the total. */
+    private void reduceWarp(AggKind kind, String low, String high) {
+        switch (kind) {
+            case COUNT -> out.line("%s = warpCount(%s);", low, low);
+            case SUM_I -> out.line("warpSum128(%s, %s);", low, high);
+            case SUM_F -> out.line("%s = warpSumDouble(%s);", low, low);
+            case MIN_I -> out.line("%s = warpMin(%s);", low, low);
+            case MAX_I -> out.line("%s = warpMax(%s);", low, low);
+            case MIN_F -> out.line("%s = warpExtremeDouble<true>(%s);", low, low);
+            case MAX_F -> out.line("%s = warpExtremeDouble<false>(%s);", low, low);
+        }
+    }
+
+    /** Grouped aggregates: folds each counting row of the tile into its group's states. */
+    void foldRows(RowProgramSource rows, String[] slotBases) {
+        for (int i = 0; i < rows.alive.length; i++) {
+            for (int s = 0; s < slots.size(); s++) {
+                StarPipeline.Slot slot = slots.get(s);
+                String counts = rows.counts(slot, i);
+                if (counts.equals(CudaWriter.FALSE)) {
+                    continue;
+                }
+                String v = slot.register() < 0 ? null : rows.value[slot.register()][i];
+                out.open(counts.equals(CudaWriter.TRUE) ? "" : "if (" + counts + ")");
+                String at = slotBases[s] + " + 2 * " + rows.group[i];
+                switch (slot.kind()) {
+                    case COUNT -> fold(AggKind.COUNT, at, "1", null);
+                    case SUM_I -> fold(AggKind.SUM_I, at, "(uint64_t)" + v, "signWord(" + v + ")");
+                    default -> fold(slot.kind(), at, v, null);
+                }
+                out.close();
+            }
+        }
+    }
+
+    /**
+     * Grouped aggregates over few groups: per tile item, the warp takes the groups its live rows
+     * fall in one at a time, combines each slot over that group's rows, and its first lane folds
+     * the totals: one shared atomic per group present instead of one per row (rows crowding into a
+     * few groups would otherwise serialize on the same words).
+     */
+    void foldRowsByWarpGroup(RowProgramSource rows, String[] sharedSlots, String lane) {
+        for (int i = 0; i < rows.alive.length; i++) {
+            String pending = out.let("unsigned", "__ballot_sync(FULL_WARP, " + rows.alive[i] + ")");
+            out.open("while (%s != 0)", pending);
+            String group = out.let("long long", String.format("shuffleFrom(%s, 31 - __clz(%s))", rows.group[i], pending));
+            String mine = out.let("bool", String.format("%s && %s == %s", rows.alive[i], rows.group[i], group));
+            out.line("%s &= ~__ballot_sync(FULL_WARP, %s);", pending, mine);
+            String[] w0 = new String[slots.size()];
+            String[] w1 = new String[slots.size()];
+            for (int s = 0; s < slots.size(); s++) {
+                StarPipeline.Slot slot = slots.get(s);
+                String counts = out.and(mine, rows.counts(slot, i));
+                String v = slot.register() < 0 ? null : rows.value[slot.register()][i];
+                AggKind kind = slot.kind();
+                w0[s] = out.let("uint64_t", kind == AggKind.COUNT ? counts + " ? 1 : 0"
+                        : String.format("%s ? (uint64_t)%s : %s", counts, v, literal(kind.identity())));
+                w1[s] = out.let("uint64_t", kind == AggKind.SUM_I ? "signWord((long long)" + w0[s] + ")" : "0");
+                reduceWarp(kind, w0[s], w1[s]);
+            }
+            out.open("if (%s == 0)", lane);
+            for (int s = 0; s < slots.size(); s++) {
+                fold(slots.get(s).kind(), sharedSlots[s] + " + 2 * " + group, w0[s], w1[s]);
+            }
+            out.close();
+            out.close();
+        }
+    }
+
+    /** Shared states: the block sets them to their identities, then waits. */
+    void initShared(String[] sharedSlots, String groups) {
+        for (int s = 0; s < slots.size(); s++) {
+            out.line("initStates(%s, %s, %s);", sharedSlots[s], groups, literal(slots.get(s).kind().identity()));
+        }
+        out.line("__syncthreads();");
+    }
+
+    /** Shared states, after the last tile: folds the block's groups that have rows (slot 0 counts them) into the global states. */
+    void mergeShared(String[] sharedSlots, String[] globalSlots, String groups) {
+        out.line("__syncthreads();");
+        out.open("for (long long g = threadIdx.x; g < %s; g += blockDim.x)", groups);
+        out.open("if (%s[2 * g] != 0)", sharedSlots[0]);
+        for (int s = 0; s < slots.size(); s++) {
+            fold(slots.get(s).kind(), globalSlots[s] + " + 2 * g", sharedSlots[s] + "[2 * g]", sharedSlots[s] + "[2 * g + 1]");
+        }
+        out.close();
+        out.close();
+    }
+
+    /** Counters: the block zeroes them, then waits. */
+    void initCounters(String[] counterSlots, String entries) {
+        out.open("for (long long e = threadIdx.x; e < %s; e += blockDim.x)", entries);
+        for (String base : counterSlots) {
+            out.line("%s[e] = 0;", base);
+        }
+        out.close();
+        out.line("__syncthreads();");
+    }
+
+    /**
+     * Counters: each counting row adds one at its entry, the slot a clone layout gives the row
+     * ({@code slotColumn}, per fact row) or, without one (null), its group.
+     */
+    void foldCounters(RowProgramSource rows, String[] counterSlots, String slotColumn) {
+        for (int i = 0; i < rows.alive.length; i++) {
+            String entry = slotColumn == null ? rows.group[i]
+                    : out.let("long long", String.format("%s ? (long long)__ldg(%s + %s) : 0", rows.alive[i], slotColumn, rows.row[i]));
+            for (int s = 0; s < slots.size(); s++) {
+                out.where(rows.counts(slots.get(s), i), "atomicAdd(%s + %s, 1u);", counterSlots[s], entry);
+            }
+        }
+    }
+
+    /**
+     * Counters, after the last tile: each entry with rows (slot 0 counts every row) adds its counts
+     * to its group: the one the clone map ({@code map}) gives it, or without one (null) its own.
+     */
+    void mergeCounters(String[] counterSlots, String[] globalSlots, String entries, String map) {
+        out.line("__syncthreads();");
+        out.open("for (long long e = threadIdx.x; e < %s; e += blockDim.x)", entries);
+        out.open("if (%s[e] != 0)", counterSlots[0]);
+        String group = map == null ? "e" : out.let("long long", "__ldg(" + map + " + e)");
+        for (int s = 0; s < slots.size(); s++) {
+            out.line("foldCount(%s + 2 * %s, %s[e]);", globalSlots[s], group, counterSlots[s]);
+        }
+        out.close();
+        out.close();
+    }
+
+    /** Folds the partial (w0, w1) of a slot of {@code kind} into the state at {@code at} (fold.cuh). */
+    private void fold(AggKind kind, String at, String w0, String w1) {
+        switch (kind) {
+            case COUNT -> out.line("foldCount(%s, %s);", at, w0);
+            case SUM_I -> out.line("foldSum(%s, %s, %s);", at, w0, w1 == null ? "0" : w1);
+            case SUM_F -> out.line("foldSumDouble(%s, (long long)%s);", at, w0);
+            case MIN_I -> out.line("foldMin(%s, (long long)%s);", at, w0);
+            case MAX_I -> out.line("foldMax(%s, (long long)%s);", at, w0);
+            case MIN_F -> out.line("foldExtremeDouble<true>(%s, (long long)%s);", at, w0);
+            case MAX_F -> out.line("foldExtremeDouble<false>(%s, (long long)%s);", at, w0);
+        }
+    }
+
+    private static String literal(long word) {
+        return String.format("0x%016xull", word);
+    }
+}

@@ -1,0 +1,39 @@
+package dev.starling.gpu.pipeline;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The status bits a star pipeline kernel sets when it meets a case it cannot finish exactly; any
+ * bit hands the pipeline to the CPU backend, which gives the exact answer or the SQL error. The
+ * generated source defines them for the kernels' headers ({@code row.cuh}) from here.
+ */
+enum KernelStatus {
+    OVERFLOW(1, "a 64-bit overflow"),
+    DIVIDE_BY_ZERO(2, "a division by zero"),
+    BAD_CODE(4, "a key outside its dense range");
+
+    final int bit;
+    private final String description;
+
+    KernelStatus(int bit, String description) {
+        this.bit = bit;
+        this.description = description;
+    }
+
+    /** The C macro the kernels' headers test. */
+    String macro() {
+        return "STATUS_" + name();
+    }
+
+    /** What the kernel met, from its status word ("" when nothing). */
+    static String describe(int status) {
+        List<String> what = new ArrayList<>();
+        for (KernelStatus s : values()) {
+            if ((status & s.bit) != 0) {
+                what.add(s.description);
+            }
+        }
+        return what.isEmpty() ? "" : "the kernel met " + String.join(" and ", what);
+    }
+}

@@ -1,0 +1,123 @@
+// Aggregate states. Every slot owns two 64-bit words per group: integer sums are exact 128-bit
+// two's complement (low word, high word) so no partial sum can wrap, and the host checks that
+// each total fits 64 bits; counts, double sums, MIN and MAX use the low word. The folds below are
+// atomics on words in shared or global memory; the warp reductions combine each lane's partial
+// by butterfly exchange, every lane ending with the warp's total.
+#pragma once
+#include "types.cuh"
+
+// (low, high) += (x, xHigh) as 128-bit integers.
+__device__ __forceinline__ void add128(uint64_t& low, uint64_t& high, uint64_t x, uint64_t xHigh) {
+    low += x;
+    high += xHigh + (low < x ? 1 : 0);
+}
+
+__device__ __forceinline__ uint64_t signWord(long long v) {
+    return (uint64_t)(v >> 63);
+}
+
+__device__ __forceinline__ void foldCount(uint64_t* at, uint64_t n) {
+    atomicAdd((unsigned long long*)at, (unsigned long long)n);
+}
+
+// Adds the 128-bit (low, high) to the words at `at`: the low word atomically, then its carry and
+// the high word, when not zero.
+__device__ __forceinline__ void foldSum(uint64_t* at, uint64_t low, uint64_t high) {
+    uint64_t old = atomicAdd((unsigned long long*)at, (unsigned long long)low);
+    uint64_t up = high + (old + low < old ? 1 : 0);
+    if (up != 0) {
+        atomicAdd((unsigned long long*)(at + 1), (unsigned long long)up);
+    }
+}
+
+__device__ __forceinline__ void foldSumDouble(uint64_t* at, long long bits) {
+    atomicAdd((double*)at, __longlong_as_double(bits));
+}
+
+__device__ __forceinline__ void foldMin(uint64_t* at, long long v) {
+    atomicMin((long long*)at, v);
+}
+
+__device__ __forceinline__ void foldMax(uint64_t* at, long long v) {
+    atomicMax((long long*)at, v);
+}
+
+// Doubles have no atomic MIN/MAX: swap while the value still improves on what the word holds (a
+// NaN never does).
+template <bool Min>
+__device__ __forceinline__ void foldExtremeDouble(uint64_t* at, long long bits) {
+    double v = __longlong_as_double(bits);
+    unsigned long long old = *(volatile unsigned long long*)at;
+    while (Min ? v < __longlong_as_double(old) : v > __longlong_as_double(old)) {
+        unsigned long long seen = atomicCAS((unsigned long long*)at, old, (unsigned long long)bits);
+        if (seen == old) {
+            return;
+        }
+        old = seen;
+    }
+}
+
+__device__ __forceinline__ uint64_t shuffleXor(uint64_t v, int offset) {
+    return __shfl_xor_sync(FULL_WARP, (unsigned long long)v, offset);
+}
+
+__device__ __forceinline__ void warpSum128(uint64_t& low, uint64_t& high) {
+    for (int offset = 16; offset > 0; offset >>= 1) {
+        add128(low, high, shuffleXor(low, offset), shuffleXor(high, offset));
+    }
+}
+
+__device__ __forceinline__ uint64_t warpCount(uint64_t n) {
+    for (int offset = 16; offset > 0; offset >>= 1) {
+        n += shuffleXor(n, offset);
+    }
+    return n;
+}
+
+__device__ __forceinline__ long long warpSumDouble(long long bits) {
+    for (int offset = 16; offset > 0; offset >>= 1) {
+        bits = __double_as_longlong(__dadd_rn(__longlong_as_double(bits), __longlong_as_double(shuffleXor(bits, offset))));
+    }
+    return bits;
+}
+
+__device__ __forceinline__ long long warpMin(long long v) {
+    for (int offset = 16; offset > 0; offset >>= 1) {
+        v = min(v, (long long)shuffleXor(v, offset));
+    }
+    return v;
+}
+
+__device__ __forceinline__ long long warpMax(long long v) {
+    for (int offset = 16; offset > 0; offset >>= 1) {
+        v = max(v, (long long)shuffleXor(v, offset));
+    }
+    return v;
+}
+
+template <bool Min>
+__device__ __forceinline__ long long warpExtremeDouble(long long bits) {
+    for (int offset = 16; offset > 0; offset >>= 1) {
+        long long other = shuffleXor(bits, offset);
+        double o = __longlong_as_double(other);
+        double v = __longlong_as_double(bits);
+        if (Min ? o < v : o > v) {
+            bits = other;
+        }
+    }
+    return bits;
+}
+
+// The 64-bit word of lane `from`.
+__device__ __forceinline__ long long shuffleFrom(long long v, int from) {
+    return __shfl_sync(FULL_WARP, v, from);
+}
+
+// Sets `words` consecutive 16-byte states from `first` (a block's shared copy, or global ones) to
+// (identity, 0), every thread of the block a share.
+__device__ __forceinline__ void initStates(uint64_t* first, long long states, uint64_t identity) {
+    for (long long g = threadIdx.x; g < states; g += blockDim.x) {
+        first[2 * g] = identity;
+        first[2 * g + 1] = 0;
+    }
+}

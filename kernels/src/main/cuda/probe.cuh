@@ -1,0 +1,57 @@
+// How a star pipeline's rows find their dimension rows: dense dimensions by code (in device or
+// shared memory), hashed ones in an open-addressing table with linear probing over 16-byte slots
+// (key, row; a negative row marks an empty slot) laid out by dev.starling.gpu.pipeline.DimensionHashTable,
+// whose slots past `split` may live in pinned host memory (a hybrid table, read over the link).
+#pragma once
+#include "hash.cuh"
+
+struct __align__(16) HashSlot {
+    long long key;
+    long long row;
+};
+
+// One slot, read in one 16-byte load through the read-only path.
+__device__ __forceinline__ HashSlot loadSlot(const HashSlot* p) {
+    longlong2 v = __ldg((const longlong2*)p);
+    return HashSlot{v.x, v.y};
+}
+
+// The slot at index s: in the device part below the split, else in the host part.
+__device__ __forceinline__ HashSlot slotAt(const HashSlot* devicePart, const HashSlot* hostPart, uint64_t split,
+                                           uint64_t s) {
+    return loadSlot(s < split ? devicePart + s : hostPart + (s - split));
+}
+
+// The row of `key` in a table of 2^(64 - shift) slots, the first `split` of them at `devicePart`
+// and the rest at `hostPart`; -1 when the key is not there.
+__device__ __forceinline__ long long findRow(const HashSlot* devicePart, const HashSlot* hostPart, uint64_t split,
+                                             int shift, long long key) {
+    const uint64_t mask = ~0ull >> shift;
+    for (uint64_t s = homeSlot(key, shift); ; s = (s + 1) & mask) {
+        HashSlot e = slotAt(devicePart, hostPart, split, s);
+        if (e.row < 0 || e.key == key) {
+            return e.row;
+        }
+    }
+}
+
+// The same over a table wholly in device memory.
+__device__ __forceinline__ long long findRow(const HashSlot* table, int shift, long long key) {
+    const uint64_t mask = ~0ull >> shift;
+    for (uint64_t s = homeSlot(key, shift); ; s = (s + 1) & mask) {
+        HashSlot e = loadSlot(table + s);
+        if (e.row < 0 || e.key == key) {
+            return e.row;
+        }
+    }
+}
+
+// A row's group contribution from its dimension row `index`, in device or shared memory: -1 (no
+// row, or one the dimension's filters rejected) unless `alive`.
+__device__ __forceinline__ int contributionAt(const int32_t* contributions, long long index, bool alive) {
+    return alive ? __ldg(contributions + index) : -1;
+}
+
+__device__ __forceinline__ int stagedContributionAt(const int32_t* staged, long long index, bool alive) {
+    return alive ? staged[index] : -1;
+}
