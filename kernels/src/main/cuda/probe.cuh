@@ -4,6 +4,7 @@
 // whose slots past `split` may live in pinned host memory (a hybrid table, read over the link).
 #pragma once
 #include "hash.cuh"
+#include "load.cuh"
 
 struct __align__(16) HashSlot {
     long long key;
@@ -49,9 +50,12 @@ __device__ __forceinline__ long long findRow(const HashSlot* table, int shift, l
 // A row's group contribution from its dimension row `index`, in device or shared memory: -1 (no
 // row, or one the dimension's filters rejected) unless `alive`.
 __device__ __forceinline__ int contributionAt(const int32_t* contributions, long long index, bool alive) {
-    return alive ? __ldg(contributions + index) : -1;
+    return loadInt(contributions, index, alive, -1);
 }
 
 __device__ __forceinline__ int stagedContributionAt(const int32_t* staged, long long index, bool alive) {
-    return alive ? staged[index] : -1;
+    int v = -1;
+    asm("{ .reg .pred p; setp.ne.b32 p, %2, 0; @p ld.shared.s32 %0, [%1]; }"
+        : "+r"(v) : "r"((unsigned)__cvta_generic_to_shared(staged + index)), "r"((int)alive));
+    return v;
 }

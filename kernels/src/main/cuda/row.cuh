@@ -6,7 +6,7 @@
 // takes them from dev.starling.gpu.pipeline.KernelStatus. `counts`: the row is alive and its
 // result not NULL, so a failure matters.
 #pragma once
-#include "types.cuh"
+#include "load.cuh"
 
 __device__ __forceinline__ void flagIf(bool bad, bool counts, unsigned bit, unsigned& status) {
     if (bad && counts) {
@@ -84,21 +84,4 @@ __device__ __forceinline__ long long divideDoubles(long long a, long long b, boo
 // Whether v leaves the 32-bit range (an INTEGER result).
 __device__ __forceinline__ void checkInt(long long v, bool counts, unsigned& status) {
     flagIf(v != (long long)(int)v, counts, STATUS_OVERFLOW, status);
-}
-
-// Read-only loads of a column value at row i, widened to 64 bits, where `guard` holds (else 0).
-__device__ __forceinline__ long long loadValue(const int8_t* column, long long i, bool guard) {
-    return guard ? (long long)__ldg(column + i) : 0;
-}
-
-__device__ __forceinline__ long long loadValue(const int32_t* column, long long i, bool guard) {
-    return guard ? (long long)__ldg(column + i) : 0;
-}
-
-__device__ __forceinline__ long long loadValue(const int64_t* column, long long i, bool guard) {
-    return guard ? __ldg(column + i) : 0;
-}
-
-__device__ __forceinline__ bool loadNull(const uint8_t* nulls, long long i, bool guard) {
-    return guard && __ldg(nulls + i) != 0;
 }

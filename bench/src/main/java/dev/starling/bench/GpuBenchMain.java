@@ -6,6 +6,7 @@ import dev.starling.exec.accel.BackendMode;
 import dev.starling.exec.plan.Field;
 import dev.starling.gpu.GpuBackend;
 import dev.starling.gpu.cuda.DeviceBandwidth;
+import dev.starling.gpu.cuda.KernelCompiler;
 import dev.starling.gpu.pipeline.RunStats;
 import dev.starling.storage.DataType;
 import java.util.ArrayList;
@@ -97,16 +98,20 @@ public final class GpuBenchMain implements Callable<Integer> {
                         : explained.contains("backend=gpu") ? "gpu" : "cpu";
                 db.setBackendMode(BackendMode.GPU);
                 long runsBefore = gpu.runs();
+                KernelCompiler.Stats compiledBefore = gpu.device().compilerStats();
                 List<RunStats> stats = new ArrayList<>();
                 double onGpu = timer.medianMillis(() -> {
                     db.query(q.getValue());
                     stats.add(gpu.lastRun());
                 });
                 boolean ran = gpu.runs() > runsBefore;
+                KernelCompiler.Stats compiled = gpu.device().compilerStats();
+                double compileMs = compiled.compileMillis() - compiledBefore.compileMillis();
+                long kernels = compiled.compiled() - compiledBefore.compiled();
                 db.setBackendMode(BackendMode.AUTO);
                 if (!ran) {
                     rows.add(Arrays.asList(q.getKey(), "cpu", auto, round(cpu), null, null, null, round(plan), null, null,
-                            null, null, null, null, null, null, null));
+                            null, null, null, null, null, null, null, null, null));
                     continue;
                 }
                 db.setBackendMode(BackendMode.BOTH);
@@ -128,7 +133,7 @@ public final class GpuBenchMain implements Callable<Integer> {
                         round(median(warm, RunStats::buildMillis)), round(median(warm, RunStats::prepareMillis)),
                         round(median(warm, RunStats::copyMillis)), round(kernelMs),
                         round(median(warm, RunStats::decodeMillis)), round(last.factBytes() / 1e6), round(floorMs),
-                        round(kernelMs / floorMs), last.groups()));
+                        round(kernelMs / floorMs), last.groups(), kernels, round(compileMs)));
                 System.out.printf("  %s done%n", q.getKey());
             }
             if (!speedups.isEmpty()) {
@@ -153,7 +158,12 @@ public final class GpuBenchMain implements Callable<Integer> {
                     new Field("fact_MB", DataType.DOUBLE, true),
                     new Field("floor_ms", DataType.DOUBLE, true),
                     new Field("kernel/floor", DataType.DOUBLE, true),
-                    new Field("groups", DataType.BIGINT, true)), rows).toText());
+                    new Field("groups", DataType.BIGINT, true),
+                    new Field("kernels_compiled", DataType.BIGINT, true),
+                    new Field("compile_ms", DataType.DOUBLE, true)), rows).toText());
+            KernelCompiler.Stats all = gpu.device().compilerStats();
+            System.out.printf("kernels compiled by NVRTC so far: %d in %.0f ms (%.0f ms each); %d read from the disk cache%n",
+                    all.compiled(), all.compileMillis(), all.compileMillis() / Math.max(1, all.compiled()), all.cacheHits());
             gpu.columnCache().clear();
         }
     }

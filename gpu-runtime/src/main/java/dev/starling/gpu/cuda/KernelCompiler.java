@@ -31,8 +31,8 @@ public final class KernelCompiler {
     private static final Logger LOG = LoggerFactory.getLogger(KernelCompiler.class);
     private static final String SOURCES = "/dev/starling/kernels/";
     /** Every header the sources include; {@code KernelSourcesTest} checks this against the folder. */
-    static final List<String> HEADERS = List.of("types.cuh", "hash.cuh", "row.cuh", "probe.cuh", "fold.cuh",
-            "star_pipeline.cuh");
+    static final List<String> HEADERS = List.of("types.cuh", "hash.cuh", "load.cuh", "row.cuh", "probe.cuh",
+            "fold.cuh", "star_pipeline.cuh");
 
     private final Nvrtc nvrtc;
     private final List<String> options;

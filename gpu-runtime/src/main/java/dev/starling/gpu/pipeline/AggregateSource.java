@@ -192,7 +192,7 @@ final class AggregateSource {
     void foldCounters(RowProgramSource rows, String[] counterSlots, String slotColumn) {
         for (int i = 0; i < rows.alive.length; i++) {
             String entry = slotColumn == null ? rows.group[i]
-                    : out.let("long long", String.format("%s ? (long long)__ldg(%s + %s) : 0", rows.alive[i], slotColumn, rows.row[i]));
+                    : out.let("long long", String.format("loadValue(%s, %s, %s)", slotColumn, rows.row[i], rows.alive[i]));
             for (int s = 0; s < slots.size(); s++) {
                 out.where(rows.counts(slots.get(s), i), "atomicAdd(%s + %s, 1u);", counterSlots[s], entry);
             }

@@ -194,7 +194,7 @@ final class RowProgramSource {
         String index = value[key][i];
         if (input.dimensions().get(dim).clones() != null) {
             // the row's copy of its dimension row, in a bank its warp's other rows leave free
-            index = out.let("long long", String.format("%s ? (long long)__ldg(dim%d_slots + %s) : 0", alive[i], dim, row[i]));
+            index = out.let("long long", String.format("loadValue(dim%d_slots, %s, %s)", dim, row[i], alive[i]));
         }
         contribute(dim, index, i);
     }
@@ -216,16 +216,16 @@ final class RowProgramSource {
     private void probeHash(int d, int key, int dim, int i) {
         String searching = nulls[key][i] == null ? alive[i] : out.and(alive[i], CudaWriter.not(nulls[key][i]));
         StarKernelInput.HashTable hash = input.dimensions().get(dim).hash();
-        String found;
+        String index;
         if (hash.matched()) {
-            found = String.format("__ldg(dim%d_matches + %s)", dim, row[i]);
+            index = out.let("long long", String.format("loadInt(dim%d_matches, %s, %s, -1)", dim, row[i], searching));
         } else if (hash.hybrid()) {
-            found = String.format("findRow(dim%d_table, dim%d_table_host, (uint64_t)dim%d_split, (int)dim%d_shift, %s)",
-                    dim, dim, dim, dim, value[key][i]);
+            index = out.let("long long", String.format("%s ? findRow(dim%d_table, dim%d_table_host, (uint64_t)dim%d_split, "
+                    + "(int)dim%d_shift, %s) : -1", searching, dim, dim, dim, dim, value[key][i]));
         } else {
-            found = String.format("findRow(dim%d_table, (int)dim%d_shift, %s)", dim, dim, value[key][i]);
+            index = out.let("long long", String.format("%s ? findRow(dim%d_table, (int)dim%d_shift, %s) : -1", searching, dim,
+                    dim, value[key][i]));
         }
-        String index = out.let("long long", String.format("%s ? (long long)%s : -1", searching, found));
         alive[i] = out.and(searching, out.bool(index + " >= 0"));
         contribute(dim, index, i);
         value[d][i] = index;

@@ -4,20 +4,25 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.regex.Matcher;
+import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The kernels' sources as NVRTC gets them: every header of the kernels module is handed to the
- * compiler, every quoted include names one of them, and every source is on the class path. (NVRTC
- * has no file system: a header missing from the list fails only on a GPU host.)
+ * compiler, every quoted include names one of them, and every source is on the class path (NVRTC
+ * has no file system: a header missing from the list would fail only on a GPU host); where CUDA's
+ * {@code nvcc} is installed, every module compiles with the options NVRTC gets, without spilling.
  */
 class KernelSourcesTest {
     private static final Path SOURCES = Path.of("..", "kernels", "src", "main", "cuda");
@@ -45,6 +50,33 @@ class KernelSourcesTest {
             }
             assertTrue(!text.contains("#include <") || text.contains("__CUDACC_RTC__"),
                     f + " includes a C library header that NVRTC does not have");
+        }
+    }
+
+    @Test
+    void everyModuleCompilesWhereCudaIsInstalled(@TempDir Path out) throws Exception {
+        try {
+            if (new ProcessBuilder("nvcc", "--version").redirectErrorStream(true).start().waitFor() != 0) {
+                return;
+            }
+        } catch (IOException noNvcc) {
+            return;
+        }
+        List<Path> modules;
+        try (Stream<Path> listing = Files.list(SOURCES)) {
+            modules = listing.filter(f -> f.toString().endsWith(".cu")).toList();
+        }
+        assertTrue(modules.size() >= 4, modules.toString());
+        for (Path cu : modules) {
+            List<String> command = new ArrayList<>(List.of("nvcc", "-cubin"));
+            command.addAll(KernelCompiler.options(90));
+            command.addAll(List.of("-Xptxas", "-v", cu.toString(), "-o", out.resolve("m.cubin").toString()));
+            Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+            String log = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertTrue(p.waitFor(5, TimeUnit.MINUTES), "nvcc timed out");
+            assertEquals(0, p.exitValue(), cu + ":\n" + log);
+            assertTrue(!log.contains("bytes spill stores") || !log.matches("(?s).*[1-9][0-9]* bytes spill stores.*"),
+                    cu + " spills registers:\n" + log);
         }
     }
 }
