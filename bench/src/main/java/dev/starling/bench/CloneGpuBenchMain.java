@@ -6,8 +6,7 @@ import dev.starling.exec.accel.BackendMode;
 import dev.starling.exec.plan.Field;
 import dev.starling.gpu.GpuBackend;
 import dev.starling.gpu.clone.AccessMode;
-import dev.starling.gpu.clone.ZipfCodes;
-import dev.starling.gpu.cuda.DeviceBandwidth;
+import dev.starling.storage.gen.ZipfCodes;
 import dev.starling.storage.ColumnSchema;
 import dev.starling.storage.DataType;
 import dev.starling.storage.ForeignKey;
@@ -79,7 +78,8 @@ public final class CloneGpuBenchMain implements Callable<Integer> {
                     if (mode == AccessMode.READ) {
                         dimension(db, "d_" + table, cardinality);
                     }
-                    create(db, table, ZipfCodes.generate(rows, cardinality, theta, 42), mode == AccessMode.READ ? "d_" + table : null);
+                    create(db, table, ZipfCodes.generate(rows, cardinality, theta, 42, ZipfCodes.Ranks.SHUFFLED),
+                            mode == AccessMode.READ ? "d_" + table : null);
                     String sql = mode == AccessMode.WRITE ? "SELECT a, COUNT(*) FROM " + table + " GROUP BY a"
                             : "SELECT COUNT(*) FROM " + table + " JOIN d_" + table + " ON a = k WHERE v <> 0";
                     db.query("SET clone_layouts = off");

@@ -7,7 +7,7 @@ import dev.starling.gpu.clone.BankGeometry;
 import dev.starling.gpu.clone.CloneLayout;
 import dev.starling.gpu.clone.CloneLayoutOptimizer;
 import dev.starling.gpu.clone.ConflictStatistics;
-import dev.starling.gpu.clone.ZipfCodes;
+import dev.starling.storage.gen.ZipfCodes;
 import dev.starling.storage.DataType;
 import java.util.ArrayList;
 import java.util.List;
@@ -35,6 +35,10 @@ public final class CloneLayoutBenchMain implements Callable<Integer> {
     @Option(names = "--theta", split = ",", description = "Zipf exponents (default: ${DEFAULT-VALUE}).")
     private List<Double> thetas = List.of(0.0, 0.5, 1.0, 1.5, 2.0);
 
+    @Option(names = "--ranks", description = "ORDERED (code r has popularity rank r, the paper's Table 1 set-up) or "
+            + "SHUFFLED (default: ${DEFAULT-VALUE}).")
+    private ZipfCodes.Ranks ranks = ZipfCodes.Ranks.SHUFFLED;
+
     @Option(names = "--budget", split = ",", description = "Copies per value at most (default: ${DEFAULT-VALUE}).")
     private List<Double> budgets = List.of(1.0, 2.0, 4.0, 8.0, 12.0);
 
@@ -56,7 +60,7 @@ public final class CloneLayoutBenchMain implements Callable<Integer> {
         List<List<Object>> out = new ArrayList<>();
         for (int cardinality : cardinalities) {
             for (double theta : thetas) {
-                int[] codes = ZipfCodes.generate(rows, cardinality, theta, 42);
+                int[] codes = ZipfCodes.generate(rows, cardinality, theta, 42, ranks);
                 for (AccessMode mode : modes) {
                     for (int window : mode == AccessMode.WRITE ? windows : List.of(0)) {
                         ConflictStatistics before = ConflictStatistics.of(codes, g, window);

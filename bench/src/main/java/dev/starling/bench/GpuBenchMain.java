@@ -5,7 +5,6 @@ import dev.starling.exec.QueryResult;
 import dev.starling.exec.accel.BackendMode;
 import dev.starling.exec.plan.Field;
 import dev.starling.gpu.GpuBackend;
-import dev.starling.gpu.cuda.DeviceBandwidth;
 import dev.starling.gpu.cuda.KernelCompiler;
 import dev.starling.gpu.pipeline.RunStats;
 import dev.starling.storage.DataType;

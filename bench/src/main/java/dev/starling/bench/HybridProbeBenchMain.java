@@ -3,7 +3,7 @@ package dev.starling.bench;
 import dev.starling.exec.QueryResult;
 import dev.starling.exec.plan.Field;
 import dev.starling.exec.vector.Vector;
-import dev.starling.gpu.clone.ZipfCodes;
+import dev.starling.storage.gen.ZipfCodes;
 import dev.starling.gpu.cuda.DeviceBuffer;
 import dev.starling.gpu.cuda.GpuDevice;
 import dev.starling.gpu.hybrid.SplitTable;
@@ -96,7 +96,7 @@ public final class HybridProbeBenchMain implements Callable<Integer> {
 
     /** Probe keys: table keys chosen by Zipf rank, every other one changed into a key the table lacks. */
     private long[] probeKeys(long[] tableKeys, double theta) {
-        int[] ranks = ZipfCodes.generate(probes, tableKeys.length, theta, 7);
+        int[] ranks = ZipfCodes.generate(probes, tableKeys.length, theta, 7, ZipfCodes.Ranks.SHUFFLED);
         long[] out = new long[probes];
         for (int i = 0; i < probes; i++) {
             out[i] = (i & 1) == 0 ? tableKeys[ranks[i]] : ~tableKeys[ranks[i]];

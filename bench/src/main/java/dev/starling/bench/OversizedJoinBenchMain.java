@@ -9,7 +9,7 @@ import dev.starling.exec.plan.Field;
 import dev.starling.exec.pipeline.PipelineGraph;
 import dev.starling.exec.plan.PlanNode;
 import dev.starling.gpu.GpuBackend;
-import dev.starling.gpu.clone.ZipfCodes;
+import dev.starling.storage.gen.ZipfCodes;
 import dev.starling.gpu.hybrid.OversizedJoinModel;
 import dev.starling.gpu.pipeline.DimensionHashTable;
 import dev.starling.gpu.pipeline.RunStats;
@@ -217,7 +217,7 @@ public final class OversizedJoinBenchMain implements Callable<Integer> {
             h.endRow();
         }
         catalog.put(h.build());
-        int[] codes = ZipfCodes.generate(factRows, buildRows, theta, 42);
+        int[] codes = ZipfCodes.generate(factRows, buildRows, theta, 42, ZipfCodes.Ranks.SHUFFLED);
         TableBuilder f = new TableBuilder(new TableSchema("f", List.of(
                 new ColumnSchema("k", DataType.BIGINT, false),
                 new ColumnSchema("amt", DataType.INTEGER, false)), List.of(), List.of()), catalog);

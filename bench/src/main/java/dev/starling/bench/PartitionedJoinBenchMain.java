@@ -2,7 +2,7 @@ package dev.starling.bench;
 
 import dev.starling.exec.QueryResult;
 import dev.starling.exec.plan.Field;
-import dev.starling.gpu.clone.ZipfCodes;
+import dev.starling.storage.gen.ZipfCodes;
 import dev.starling.gpu.cuda.DeviceBuffer;
 import dev.starling.gpu.cuda.GpuDevice;
 import dev.starling.gpu.hybrid.PartitionedJoin;
@@ -61,7 +61,7 @@ public final class PartitionedJoinBenchMain implements Callable<Integer> {
                     device.profile().linkBytesPerSecond() / 1e9, device.profile().deviceBytesPerSecond() / 1e9,
                     System.getProperty("java.version"));
             for (double theta : thetas) {
-                int[] ranks = ZipfCodes.generate(probeRows, buildRows, theta, 7);
+                int[] ranks = ZipfCodes.generate(probeRows, buildRows, theta, 7, ZipfCodes.Ranks.SHUFFLED);
                 long[] probe = new long[probeRows];
                 for (int i = 0; i < probeRows; i++) {
                     probe[i] = build[ranks[i]];

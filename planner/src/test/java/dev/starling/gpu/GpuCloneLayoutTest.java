@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.starling.engine.Starling;
-import dev.starling.gpu.clone.ZipfCodes;
+import dev.starling.storage.gen.ZipfCodes;
 import dev.starling.storage.Catalog;
 import dev.starling.storage.ColumnSchema;
 import dev.starling.storage.DataType;
@@ -57,8 +57,8 @@ class GpuCloneLayoutTest {
                 new ColumnSchema("fz", DataType.INTEGER, true)), List.of(),
                 List.of(ForeignKey.of("fu", "d", "k"), ForeignKey.of("fz", "d", "k")));
         TableBuilder f = new TableBuilder(schema, c);
-        int[] zipf = ZipfCodes.generate(ROWS, 1024, 1.5, 7);
-        int[] zipfKeys = ZipfCodes.generate(ROWS, 1000, 1.0, 9);
+        int[] zipf = ZipfCodes.generate(ROWS, 1024, 1.5, 7, ZipfCodes.Ranks.SHUFFLED);
+        int[] zipfKeys = ZipfCodes.generate(ROWS, 1000, 1.0, 9, ZipfCodes.Ranks.SHUFFLED);
         Random random = new Random(11);
         for (int r = 0; r < ROWS; r++) {
             if (r % 97 == 0) {

@@ -11,7 +11,7 @@ import dev.starling.gpu.clone.AccessMode;
 import dev.starling.gpu.clone.BankGeometry;
 import dev.starling.gpu.clone.ColumnCodes;
 import dev.starling.gpu.clone.ConflictStatistics;
-import dev.starling.gpu.clone.ZipfCodes;
+import dev.starling.storage.gen.ZipfCodes;
 import dev.starling.planner.PlanNodes;
 import dev.starling.planner.SqlPlanner;
 import dev.starling.storage.ColumnSchema;
@@ -33,8 +33,8 @@ class CloneChoiceTest {
                     new ColumnSchema("u", DataType.INTEGER, false),
                     new ColumnSchema("z", DataType.INTEGER, false),
                     new ColumnSchema("x", DataType.DOUBLE, false)), List.of(), List.of()), db.catalog());
-            int[] skewed = ZipfCodes.generate(200_000, 1024, 1.5, 3);
-            int[] uniform = ZipfCodes.generate(200_000, 1024, 0, 4);
+            int[] skewed = ZipfCodes.generate(200_000, 1024, 1.5, 3, ZipfCodes.Ranks.SHUFFLED);
+            int[] uniform = ZipfCodes.generate(200_000, 1024, 0, 4, ZipfCodes.Ranks.SHUFFLED);
             for (int r = 0; r < skewed.length; r++) {
                 b.setLong(0, uniform[r]);
                 b.setLong(1, skewed[r]);

@@ -1,4 +1,4 @@
-package dev.starling.gpu.clone;
+package dev.starling.storage.gen;
 
 import java.util.Arrays;
 import java.util.SplittableRandom;
@@ -6,16 +6,28 @@ import java.util.stream.IntStream;
 
 /**
  * Codes 0..cardinality-1 drawn from a Zipf distribution with exponent {@code theta} (0: uniform,
- * 2: a few values take most rows), the ranks shuffled over the codes so popular values do not sit
- * next to each other: the synthetic fact columns of the clone-layout experiments.
+ * 2: a few values take most rows): the synthetic skewed columns of the clone-layout, hybrid and
+ * partitioned join experiments.
  */
 public final class ZipfCodes {
     /** Draws taken in sequence, then looked up in parallel, at a time. */
     private static final int BLOCK = 1 << 20;
 
+    /** Which code has which popularity rank. */
+    public enum Ranks {
+        /**
+         * Code r has rank r, so the most popular values are neighbours and share few banks: the
+         * set-up of "Ameliorating Memory Contention of OLAP operators on GPU Processors"
+         * (Sitaridi and Ross), Table 1.
+         */
+        ORDERED,
+        /** Ranks shuffled over the codes, so popular values do not sit next to each other. */
+        SHUFFLED
+    }
+
     private ZipfCodes() { }
 
-    public static int[] generate(int rows, int cardinality, double theta, long seed) {
+    public static int[] generate(int rows, int cardinality, double theta, long seed, Ranks ranks) {
         double[] cumulative = new double[cardinality];
         double total = 0;
         for (int r = 0; r < cardinality; r++) {
@@ -27,7 +39,7 @@ public final class ZipfCodes {
         for (int r = 0; r < cardinality; r++) {
             codeOfRank[r] = r;
         }
-        for (int r = cardinality - 1; r > 0; r--) {
+        for (int r = cardinality - 1; ranks == Ranks.SHUFFLED && r > 0; r--) {
             int other = random.nextInt(r + 1);
             int t = codeOfRank[r];
             codeOfRank[r] = codeOfRank[other];

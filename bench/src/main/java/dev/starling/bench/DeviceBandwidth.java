@@ -1,5 +1,8 @@
-package dev.starling.gpu.cuda;
+package dev.starling.bench;
 
+import dev.starling.gpu.cuda.Cuda;
+import dev.starling.gpu.cuda.DeviceBuffer;
+import dev.starling.gpu.cuda.GpuDevice;
 import jcuda.driver.CUevent;
 import jcuda.driver.JCudaDriver;
 
@@ -7,11 +10,11 @@ import jcuda.driver.JCudaDriver;
  * Measures the device memory bandwidth the way the floor of a query is stated: a device-to-device
  * copy of {@code bytes} reads and writes them, so bandwidth is twice the bytes over the best time.
  */
-public final class DeviceBandwidth {
+final class DeviceBandwidth {
     private DeviceBandwidth() { }
 
     /** Best of {@code repeats} copies of {@code bytes}, in bytes per second. */
-    public static double measure(GpuDevice device, long bytes, int repeats) {
+    static double measure(GpuDevice device, long bytes, int repeats) {
         try (DeviceBuffer from = device.memory().allocate(bytes, "bandwidth source");
              DeviceBuffer to = device.memory().allocate(bytes, "bandwidth target")) {
             from.clear();
