@@ -16,6 +16,7 @@ import dev.starling.gpu.cache.GpuColumnCache;
 import dev.starling.gpu.cuda.GpuDevice;
 import dev.starling.gpu.cuda.GpuException;
 import dev.starling.gpu.cuda.GpuOutOfMemoryException;
+import dev.starling.gpu.cuda.HostMemoryPools;
 import dev.starling.gpu.cuda.MissingCompilerException;
 import dev.starling.gpu.pipeline.PipelineRun;
 import dev.starling.gpu.pipeline.RunStats;
@@ -65,24 +66,30 @@ public final class GpuBackend implements Accelerator, AutoCloseable {
 
     /**
      * The process's GPU backend on GPU {@code ordinal}, opened on first use with a budget of
-     * {@code budget} bytes (0: most of its free memory; a later caller gets the budget the first
-     * one gave); empty without a usable GPU or CUDA's run-time compiler. A device's context is one
-     * per process, so every engine of the process shares its backend.
+     * {@code budget} bytes (0: most of its free memory) and {@code pools} of pinned host memory (a
+     * later caller gets what the first one gave); empty without a usable GPU or CUDA's run-time
+     * compiler. A device's context is one per process, so every engine of the process shares its
+     * backend.
      */
-    public static Optional<GpuBackend> shared(int ordinal, long budget) {
+    public static Optional<GpuBackend> shared(int ordinal, long budget, HostMemoryPools pools) {
         synchronized (SHARED) {
-            return SHARED.computeIfAbsent(ordinal, o -> detect(o, budget));
+            return SHARED.computeIfAbsent(ordinal, o -> detect(o, budget, pools));
         }
+    }
+
+    /** The GPU backend on GPU {@code ordinal}, as {@link #detect(int, long, HostMemoryPools)} with the default pools. */
+    public static Optional<GpuBackend> detect(int ordinal, long budget) {
+        return detect(ordinal, budget, HostMemoryPools.DEFAULT);
     }
 
     /**
      * The GPU backend on GPU {@code ordinal} with a device memory budget of {@code budget} bytes (0:
-     * most of the free memory), or empty, having said once why, when the machine has no usable GPU
-     * or no CUDA run-time compiler to compile kernels for it.
+     * most of the free memory) and {@code pools} of pinned host memory, or empty, having said once
+     * why, when the machine has no usable GPU or no CUDA run-time compiler to compile kernels for it.
      */
-    public static Optional<GpuBackend> detect(int ordinal, long budget) {
+    public static Optional<GpuBackend> detect(int ordinal, long budget, HostMemoryPools pools) {
         try {
-            GpuDevice device = GpuDevice.open(ordinal, budget);
+            GpuDevice device = GpuDevice.open(ordinal, budget, pools);
             LOG.info("GPU backend on {}", device.describe());
             return Optional.of(new GpuBackend(device));
         } catch (MissingCompilerException e) {

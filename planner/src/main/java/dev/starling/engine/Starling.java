@@ -56,7 +56,7 @@ public final class Starling implements AutoCloseable {
     private Starling(Catalog catalog, GpuOptions options) {
         this.catalog = catalog;
         this.planner = new SqlPlanner(catalog);
-        this.gpu = options.enabled() ? GpuBackend.shared(options.device(), options.budgetBytes()).orElse(null) : null;
+        this.gpu = options.enabled() ? GpuBackend.shared(options.device(), options.budgetBytes(), options.pools()).orElse(null) : null;
         this.placer = DevicePlacer.of(gpu, options.namedProfile());
         this.executor = new Executor(Runtime.getRuntime().availableProcessors(), catalog, gpu);
         this.dataStatements = new DataStatementRunner(catalog, (query, sink) -> {

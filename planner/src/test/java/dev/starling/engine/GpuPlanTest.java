@@ -10,6 +10,7 @@ import dev.starling.exec.accel.Settings;
 import dev.starling.exec.pipeline.PipelineGraph;
 import dev.starling.exec.pipeline.PipelineGraph.Pipeline;
 import dev.starling.exec.pipeline.PipelineGraph.Role;
+import dev.starling.gpu.cuda.HostMemoryPools;
 import dev.starling.storage.gen.SsbGenerator;
 import dev.starling.storage.gen.SsbQueries;
 import dev.starling.storage.gen.TpchGenerator;
@@ -30,7 +31,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * device, and that running a GPU plan without the GPU fails with a clear error.
  */
 class GpuPlanTest {
-    private static final GpuOptions H100_PROFILE_ONLY = new GpuOptions(false, 0, 0, "h100-80gb");
+    private static final GpuOptions H100_PROFILE_ONLY = new GpuOptions(false, 0, 0, HostMemoryPools.DEFAULT, "h100-80gb");
     private static final Settings GPU = Settings.DEFAULT.withBackend(BackendMode.GPU);
     /** TPC-H queries with an aggregation the GPU runs when forced (docs/GPU.md lists them). */
     private static final Set<Integer> TPCH_ON_GPU = Set.of(1, 2, 3, 6, 8, 10, 11, 12, 14, 15, 17, 18, 19);

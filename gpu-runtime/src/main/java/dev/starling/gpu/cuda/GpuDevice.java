@@ -34,18 +34,20 @@ public final class GpuDevice implements AutoCloseable {
     private final int computeCapability;
     private final DeviceMemory memory;
     private final DeviceProfile profile;
-    /** Pinned host memory kept for the host parts of mapped ranges: {@code starling.gpu.pinned_keep} bytes (default 4 GiB). */
-    private final PinnedChunks pinned = new PinnedChunks(Long.getLong("starling.gpu.pinned_keep", 4L << 30));
-    /** Mapped pinned host memory kept for build keys and shared tables: {@code starling.gpu.mapped_keep} bytes (default 2 GiB). */
-    private final MappedHostPool mapped = new MappedHostPool(this, Long.getLong("starling.gpu.mapped_keep", 2L << 30));
+    /** Pinned host memory kept for the host parts of mapped ranges. */
+    private final PinnedChunks pinned;
+    /** Mapped pinned host memory kept for build keys and shared tables. */
+    private final MappedHostPool mapped;
     private final KernelCompiler compiler;
     private final Map<String, CUmodule> modules = new HashMap<>();
     /** Generated kernels by their source, least recently used first. */
     private final LinkedHashMap<String, Compiled> compiled = new LinkedHashMap<>(16, 0.75f, true);
     private boolean closed;
 
-    private GpuDevice(int ordinal, long budget) {
+    private GpuDevice(int ordinal, long budget, HostMemoryPools pools) {
         this.ordinal = ordinal;
+        this.pinned = new PinnedChunks(pools.pinnedKeepBytes());
+        this.mapped = new MappedHostPool(this, pools.mappedKeepBytes());
         Cuda.check(JCudaDriver.cuDeviceGet(device, ordinal), "cuDeviceGet(" + ordinal + ")");
         Cuda.check(JCudaDriver.cuDevicePrimaryCtxRetain(context, device), "cuDevicePrimaryCtxRetain");
         makeCurrent();
@@ -77,11 +79,17 @@ public final class GpuDevice implements AutoCloseable {
         this.memory = new DeviceMemory(this, budget > 0 ? Math.min(budget, free[0]) : free[0] / 10 * 9);
     }
 
+    /** Opens GPU {@code ordinal} as {@link #open(int, long, HostMemoryPools)} does, keeping the default pinned memory. */
+    public static GpuDevice open(int ordinal, long budget) {
+        return open(ordinal, budget, HostMemoryPools.DEFAULT);
+    }
+
     /**
      * Opens GPU {@code ordinal} with a device memory budget of {@code budget} bytes (0: nine tenths
-     * of its free memory). Throws {@link GpuException} saying why when there is no usable GPU.
+     * of its free memory), keeping {@code pools} of pinned host memory. Throws {@link GpuException}
+     * saying why when there is no usable GPU.
      */
-    public static GpuDevice open(int ordinal, long budget) {
+    public static GpuDevice open(int ordinal, long budget, HostMemoryPools pools) {
         try {
             JCudaDriver.setExceptionsEnabled(false);
             Cuda.check(JCudaDriver.cuInit(0), "cuInit");
@@ -93,7 +101,7 @@ public final class GpuDevice implements AutoCloseable {
         if (ordinal < 0 || ordinal >= count[0]) {
             throw new GpuException("no GPU " + ordinal + ": the driver sees " + count[0]);
         }
-        return new GpuDevice(ordinal, budget);
+        return new GpuDevice(ordinal, budget, pools);
     }
 
     private int attribute(int which) {

@@ -79,9 +79,7 @@ public final class ConfigLoader {
                 env.containsKey("STARLING_TLS_CERT") ? Path.of(env.get("STARLING_TLS_CERT")) : c.tls().cert(),
                 env.containsKey("STARLING_TLS_KEY") ? Path.of(env.get("STARLING_TLS_KEY")) : c.tls().key());
         ServerConfig.Gpu gpu = env.containsKey("STARLING_GPU")
-                ? new ServerConfig.Gpu(!env.get("STARLING_GPU").equalsIgnoreCase("off"), c.gpu().device(), c.gpu().budgetBytes(),
-                        c.gpu().residentTables(), c.gpu().profile())
-                : c.gpu();
+                ? c.gpu().withEnabled(!env.get("STARLING_GPU").equalsIgnoreCase("off")) : c.gpu();
         if (env.containsKey("STARLING_GPU_PROFILE")) {
             gpu = gpu.withProfile(env.get("STARLING_GPU_PROFILE"));
         }
@@ -131,6 +129,9 @@ public final class ConfigLoader {
         if (c.memory().resultBufferBytes() < (1 << 20)) {
             throw new ConfigException("memory.result_buffer_bytes must be at least 1048576, not "
                     + c.memory().resultBufferBytes());
+        }
+        if (c.gpu().pinnedKeepBytes() < 0 || c.gpu().mappedKeepBytes() < 0) {
+            throw new ConfigException("gpu.pinned_keep_bytes and gpu.mapped_keep_bytes cannot be negative");
         }
         if (c.gpu().profile() != null) {
             try {

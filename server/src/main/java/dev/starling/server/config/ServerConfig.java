@@ -1,6 +1,7 @@
 package dev.starling.server.config;
 
 import dev.starling.engine.GpuOptions;
+import dev.starling.gpu.cuda.HostMemoryPools;
 import java.nio.file.Path;
 import java.util.List;
 
@@ -17,7 +18,7 @@ public record ServerConfig(Listen listen, Path dataDir, Demo demo, Auth auth, Tl
         demo = demo == null ? new Demo(null, null) : demo;
         auth = auth == null ? new Auth(null, null, null) : auth;
         tls = tls == null ? new Tls(null, null) : tls;
-        gpu = gpu == null ? new Gpu(null, null, null, null, null) : gpu;
+        gpu = gpu == null ? new Gpu(null, null, null, null, null, null, null) : gpu;
         memory = memory == null ? new Memory(null) : memory;
         metrics = metrics == null ? new Metrics(null, null, null) : metrics;
     }
@@ -88,24 +89,33 @@ public record ServerConfig(Listen listen, Path dataDir, Demo demo, Auth auth, Tl
 
     /**
      * The GPU backend: whether to use one, which, its device memory budget in bytes (0: most of
-     * it), the tables whose columns stay in GPU memory from start-up on, and the device profile
-     * queries are planned for (null: the detected GPU's).
+     * it), the pinned host memory kept for reuse (for mapped ranges' host parts, and for build keys
+     * and shared tables), the tables whose columns stay in GPU memory from start-up on, and the
+     * device profile queries are planned for (null: the detected GPU's).
      */
-    public record Gpu(Boolean enabled, Integer device, Long budgetBytes, List<String> residentTables, String profile) {
+    public record Gpu(Boolean enabled, Integer device, Long budgetBytes, Long pinnedKeepBytes, Long mappedKeepBytes,
+                      List<String> residentTables, String profile) {
         public Gpu {
             enabled = enabled == null || enabled;
             device = device == null ? 0 : device;
             budgetBytes = budgetBytes == null ? 0 : budgetBytes;
+            pinnedKeepBytes = pinnedKeepBytes == null ? HostMemoryPools.DEFAULT.pinnedKeepBytes() : pinnedKeepBytes;
+            mappedKeepBytes = mappedKeepBytes == null ? HostMemoryPools.DEFAULT.mappedKeepBytes() : mappedKeepBytes;
             residentTables = residentTables == null ? List.of() : List.copyOf(residentTables);
         }
 
+        public Gpu withEnabled(boolean on) {
+            return new Gpu(on, device, budgetBytes, pinnedKeepBytes, mappedKeepBytes, residentTables, profile);
+        }
+
         public Gpu withProfile(String name) {
-            return new Gpu(enabled, device, budgetBytes, residentTables, name);
+            return new Gpu(enabled, device, budgetBytes, pinnedKeepBytes, mappedKeepBytes, residentTables, name);
         }
 
         /** The engine's view of these settings. */
         public GpuOptions options() {
-            return new GpuOptions(enabled, device, budgetBytes, profile);
+            return new GpuOptions(enabled, device, budgetBytes, new HostMemoryPools(pinnedKeepBytes, mappedKeepBytes),
+                    profile);
         }
     }
 }

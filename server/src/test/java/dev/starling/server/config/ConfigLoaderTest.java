@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.starling.gpu.cuda.HostMemoryPools;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
@@ -61,6 +62,25 @@ class ConfigLoaderTest {
                 () -> ConfigLoader.validate(ConfigLoader.load(f, Map.of("STARLING_GPU_PROFILE", "h101"))));
         assertEquals("gpu.profile: unknown GPU profile 'h101': the profiles are h100-80gb, h200-141gb, a100-80gb",
                 e.getMessage());
+    }
+
+    @Test
+    void pinnedHostMemoryToKeepReachesTheEngineAndIsNotNegative() throws Exception {
+        Path f = yaml("""
+                gpu:
+                  pinned_keep_bytes: 1073741824
+                  mapped_keep_bytes: 0
+                """);
+        HostMemoryPools pools = ConfigLoader.validate(ConfigLoader.load(f, Map.of())).gpu().options().pools();
+        assertEquals(new HostMemoryPools(1L << 30, 0), pools);
+        assertEquals(HostMemoryPools.DEFAULT, ConfigLoader.load(null, Map.of()).gpu().options().pools());
+        Path negative = yaml("""
+                gpu:
+                  mapped_keep_bytes: -1
+                """);
+        ConfigException e = assertThrows(ConfigException.class,
+                () -> ConfigLoader.validate(ConfigLoader.load(negative, Map.of())));
+        assertEquals("gpu.pinned_keep_bytes and gpu.mapped_keep_bytes cannot be negative", e.getMessage());
     }
 
     @Test
