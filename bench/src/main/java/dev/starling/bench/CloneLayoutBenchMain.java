@@ -3,7 +3,7 @@ package dev.starling.bench;
 import dev.starling.exec.QueryResult;
 import dev.starling.exec.plan.Field;
 import dev.starling.gpu.clone.AccessMode;
-import dev.starling.gpu.clone.BankGeometry;
+import dev.starling.gpu.cuda.BankGeometry;
 import dev.starling.gpu.clone.CloneLayout;
 import dev.starling.gpu.clone.CloneLayoutOptimizer;
 import dev.starling.gpu.clone.ConflictStatistics;

@@ -2,7 +2,7 @@ package dev.starling.bench;
 
 import dev.starling.engine.Starling;
 import dev.starling.exec.QueryResult;
-import dev.starling.exec.accel.BackendMode;
+import dev.starling.exec.BackendMode;
 import dev.starling.exec.plan.Field;
 import dev.starling.gpu.GpuBackend;
 import dev.starling.gpu.cuda.KernelCompiler;

@@ -1,12 +1,12 @@
 package dev.starling.bench;
 
-import dev.starling.exec.Executor;
+import dev.starling.exec.run.Executor;
 import dev.starling.exec.QueryContext;
 import dev.starling.exec.QueryResult;
-import dev.starling.exec.accel.BackendMode;
-import dev.starling.exec.accel.Settings;
+import dev.starling.exec.BackendMode;
+import dev.starling.exec.Settings;
 import dev.starling.exec.plan.Field;
-import dev.starling.exec.pipeline.PipelineGraph;
+import dev.starling.exec.run.PipelineGraph;
 import dev.starling.exec.plan.PlanNode;
 import dev.starling.gpu.GpuBackend;
 import dev.starling.storage.gen.ZipfCodes;

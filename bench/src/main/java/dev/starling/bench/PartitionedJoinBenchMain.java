@@ -6,7 +6,7 @@ import dev.starling.storage.gen.ZipfCodes;
 import dev.starling.gpu.cuda.DeviceBuffer;
 import dev.starling.gpu.cuda.GpuDevice;
 import dev.starling.gpu.hybrid.PartitionedJoin;
-import dev.starling.gpu.plan.DeviceProfile;
+import dev.starling.gpu.cuda.DeviceProfile;
 import dev.starling.storage.DataType;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,5 +1,7 @@
 package dev.starling.exec;
 
+import dev.starling.exec.run.Executor;
+
 /** Thrown from {@link Executor#run} when the query's {@link QueryContext} was cancelled. */
 public final class QueryCancelledException extends RuntimeException {
     public QueryCancelledException() {

@@ -1,6 +1,5 @@
 package dev.starling.exec;
 
-import dev.starling.exec.accel.Settings;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicLong;

@@ -1,5 +1,6 @@
 package dev.starling.exec;
 
+import dev.starling.exec.run.Executor;
 import static dev.starling.exec.Plans.bool;
 import static dev.starling.exec.Plans.col;
 import static dev.starling.exec.Plans.lit;

@@ -25,7 +25,7 @@ import dev.starling.gpu.pipeline.SharedTables;
 import dev.starling.gpu.pipeline.StarAggregateRun;
 import dev.starling.gpu.pipeline.StarPipeline;
 import dev.starling.gpu.pipeline.StarRowsRun;
-import dev.starling.gpu.plan.DeviceProfile;
+import dev.starling.gpu.cuda.DeviceProfile;
 import dev.starling.gpu.plan.GpuPipelinePlan;
 import dev.starling.gpu.plan.GpuPlanner;
 import dev.starling.gpu.plan.StoredConflicts;

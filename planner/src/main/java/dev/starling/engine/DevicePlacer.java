@@ -1,13 +1,13 @@
 package dev.starling.engine;
 
-import dev.starling.exec.accel.BackendMode;
+import dev.starling.exec.BackendMode;
 import dev.starling.exec.accel.Placement;
 import dev.starling.exec.accel.Placer;
-import dev.starling.exec.accel.Settings;
+import dev.starling.exec.Settings;
 import dev.starling.exec.plan.AggregateNode;
 import dev.starling.exec.plan.PlanNode;
 import dev.starling.gpu.GpuBackend;
-import dev.starling.gpu.plan.DeviceProfile;
+import dev.starling.gpu.cuda.DeviceProfile;
 import dev.starling.gpu.plan.GpuPlanner;
 import java.util.Optional;
 

@@ -1,7 +1,7 @@
 package dev.starling.engine;
 
 import dev.starling.gpu.cuda.HostMemoryPools;
-import dev.starling.gpu.plan.DeviceProfile;
+import dev.starling.gpu.cuda.DeviceProfile;
 import java.util.Optional;
 
 /**

@@ -1,6 +1,6 @@
 package dev.starling.engine;
 
-import dev.starling.exec.accel.Settings;
+import dev.starling.exec.Settings;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.function.Supplier;

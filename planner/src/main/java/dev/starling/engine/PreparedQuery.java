@@ -1,6 +1,6 @@
 package dev.starling.engine;
 
-import dev.starling.exec.pipeline.PipelineGraph;
+import dev.starling.exec.run.PipelineGraph;
 import dev.starling.exec.plan.Field;
 import dev.starling.exec.plan.PlanNode;
 import dev.starling.engine.data.DataStatement;

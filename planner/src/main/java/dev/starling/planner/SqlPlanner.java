@@ -1,6 +1,6 @@
 package dev.starling.planner;
 
-import dev.starling.engine.StarlingSqlException;
+import dev.starling.planner.sql.StarlingSqlException;
 import dev.starling.exec.plan.PlanNode;
 import dev.starling.planner.optimize.LogicalOptimizer;
 import dev.starling.planner.rel.StarlingRel;

@@ -4,10 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.starling.exec.QueryContext;
-import dev.starling.exec.accel.BackendMode;
-import dev.starling.exec.accel.Settings;
-import dev.starling.exec.pipeline.PipelineGraph;
-import dev.starling.exec.pipeline.PlanCompiler;
+import dev.starling.exec.BackendMode;
+import dev.starling.exec.Settings;
+import dev.starling.exec.run.PipelineGraph;
+import dev.starling.exec.run.PlanCompiler;
 import dev.starling.storage.gen.SsbGenerator;
 import dev.starling.storage.gen.SsbQueries;
 import dev.starling.storage.gen.TpchGenerator;

@@ -5,11 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.starling.exec.accel.AcceleratorMissingException;
-import dev.starling.exec.accel.BackendMode;
-import dev.starling.exec.accel.Settings;
-import dev.starling.exec.pipeline.PipelineGraph;
-import dev.starling.exec.pipeline.PipelineGraph.Pipeline;
-import dev.starling.exec.pipeline.PipelineGraph.Role;
+import dev.starling.exec.BackendMode;
+import dev.starling.exec.Settings;
+import dev.starling.exec.run.PipelineGraph;
+import dev.starling.exec.run.PipelineGraph.Pipeline;
+import dev.starling.exec.run.PipelineGraph.Role;
 import dev.starling.gpu.cuda.HostMemoryPools;
 import dev.starling.storage.gen.SsbGenerator;
 import dev.starling.storage.gen.SsbQueries;

@@ -105,7 +105,7 @@ class GpuCloneLayoutTest {
                 "SELECT COUNT(*) FROM f JOIN d ON f.fu = d.k WHERE d.v <> 3",
                 "SELECT d.g, COUNT(*), SUM(f.b) FROM f JOIN d ON f.fz = d.k WHERE d.v > 1 GROUP BY d.g")) {
             String label = sql + " [clone_layouts " + clones + ", budget " + budget + ", window " + window + "]";
-            db.setBackendMode(dev.starling.exec.accel.BackendMode.GPU);
+            db.setBackendMode(dev.starling.exec.BackendMode.GPU);
             String plan = db.explain(sql);
             if (clones.equals("on")) {
                 assertTrue(plan.contains("clone layout of f."), label + ": " + plan);

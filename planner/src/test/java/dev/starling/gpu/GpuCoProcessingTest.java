@@ -5,12 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.starling.engine.Starling;
-import dev.starling.exec.Executor;
+import dev.starling.exec.run.Executor;
 import dev.starling.exec.QueryContext;
 import dev.starling.exec.accel.Accelerator;
-import dev.starling.exec.accel.BackendMode;
+import dev.starling.exec.BackendMode;
 import dev.starling.exec.accel.BuildRunner;
-import dev.starling.exec.accel.Settings;
+import dev.starling.exec.Settings;
 import dev.starling.exec.op.GroupStates;
 import dev.starling.exec.op.HashAggregateSink;
 import dev.starling.exec.pipeline.MorselDispatcher;

@@ -1,13 +1,13 @@
 package dev.starling.gpu;
 
-import dev.starling.exec.pipeline.PipelineGraph;
+import dev.starling.exec.run.PipelineGraph;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import dev.starling.exec.Executor;
+import dev.starling.exec.run.Executor;
 import dev.starling.exec.QueryContext;
-import dev.starling.exec.accel.BackendMode;
-import dev.starling.exec.accel.Settings;
+import dev.starling.exec.BackendMode;
+import dev.starling.exec.Settings;
 import dev.starling.exec.plan.PlanNode;
 import dev.starling.planner.SqlPlanner;
 import dev.starling.storage.Catalog;

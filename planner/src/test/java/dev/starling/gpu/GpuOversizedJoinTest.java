@@ -1,15 +1,15 @@
 package dev.starling.gpu;
 
-import dev.starling.exec.pipeline.PipelineGraph;
+import dev.starling.exec.run.PipelineGraph;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import dev.starling.exec.Executor;
+import dev.starling.exec.run.Executor;
 import dev.starling.exec.QueryContext;
 import dev.starling.exec.QueryResult;
-import dev.starling.exec.accel.BackendMode;
-import dev.starling.exec.accel.Settings;
+import dev.starling.exec.BackendMode;
+import dev.starling.exec.Settings;
 import dev.starling.exec.plan.AggregateNode;
 import dev.starling.exec.plan.PlanNode;
 import dev.starling.gpu.pipeline.DimensionHashTable;

@@ -1,14 +1,14 @@
 package dev.starling.gpu;
 
-import dev.starling.exec.accel.Settings;
+import dev.starling.exec.Settings;
 import dev.starling.gpu.plan.StoredConflicts;
 import dev.starling.gpu.plan.GpuPlanner;
-import dev.starling.gpu.plan.DeviceProfile;
+import dev.starling.gpu.cuda.DeviceProfile;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.starling.engine.Starling;
-import dev.starling.exec.accel.BackendMode;
+import dev.starling.exec.BackendMode;
 import dev.starling.exec.plan.AggregateNode;
 import dev.starling.exec.plan.PlanNode;
 import dev.starling.gpu.pipeline.StarPipelineCompiler;

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.starling.engine.Starling;
 import dev.starling.exec.QueryResult;
-import dev.starling.exec.accel.BackendMode;
+import dev.starling.exec.BackendMode;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Comparator;

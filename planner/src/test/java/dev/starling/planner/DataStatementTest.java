@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.starling.engine.Starling;
-import dev.starling.engine.StarlingSqlException;
-import dev.starling.exec.accel.Settings;
+import dev.starling.planner.sql.StarlingSqlException;
+import dev.starling.exec.Settings;
 import dev.starling.storage.DataType;
 import java.math.BigDecimal;
 import java.time.LocalDate;
@@ -94,15 +94,15 @@ class DataStatementTest {
     void setChangesTheEnginesSettings() {
         try (Starling db = Starling.inMemory()) {
             db.query("SET backend = 'cpu'");
-            assertEquals(dev.starling.exec.accel.BackendMode.CPU, db.settings().backend());
+            assertEquals(dev.starling.exec.BackendMode.CPU, db.settings().backend());
             assertTrue(db.explain("SELECT count(*) FROM (VALUES (1)) v(x)").contains("session backend is cpu"));
             db.query("set backend to GPU");
-            assertEquals(dev.starling.exec.accel.BackendMode.GPU, db.settings().backend());
+            assertEquals(dev.starling.exec.BackendMode.GPU, db.settings().backend());
             db.query("SET clone_layouts = on");
             db.query("SET clone_budget = 2.5");
             db.query("SET clone_window TO 16");
             db.query("SET oversized_join = partitioned");
-            assertEquals(new Settings(dev.starling.exec.accel.BackendMode.GPU, Settings.CloneChoice.ON, 2.5, 16,
+            assertEquals(new Settings(dev.starling.exec.BackendMode.GPU, Settings.CloneChoice.ON, 2.5, 16,
                     Settings.OversizedJoin.PARTITIONED), db.settings());
             StarlingSqlException e = assertThrows(StarlingSqlException.class, () -> db.query("SET parallelism = 4"));
             assertEquals("line 1, column 5: unknown setting 'parallelism': the settings are: backend, clone_layouts, "

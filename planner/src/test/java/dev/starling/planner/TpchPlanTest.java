@@ -3,7 +3,7 @@ package dev.starling.planner;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
-import dev.starling.exec.Executor;
+import dev.starling.exec.run.Executor;
 import dev.starling.exec.QueryResult;
 import dev.starling.exec.plan.HashJoinNode;
 import dev.starling.exec.plan.PlanNode;

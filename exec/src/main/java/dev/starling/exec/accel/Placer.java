@@ -1,5 +1,6 @@
 package dev.starling.exec.accel;
 
+import dev.starling.exec.Settings;
 import dev.starling.exec.plan.AggregateNode;
 import dev.starling.exec.plan.PlanNode;
 

@@ -1,6 +1,6 @@
 package dev.starling.exec.op;
 
-import dev.starling.exec.accel.SharedBuild;
+import dev.starling.exec.pipeline.SharedBuild;
 import dev.starling.exec.plan.HashJoinNode;
 import dev.starling.exec.vector.Batch;
 import dev.starling.exec.vector.StringInterner;

@@ -1,7 +1,6 @@
 package dev.starling.exec.pipeline;
 
 import dev.starling.exec.QueryContext;
-import dev.starling.exec.accel.SharedBuild;
 import dev.starling.exec.plan.PlanNode;
 import java.util.Collections;
 import java.util.IdentityHashMap;
@@ -46,7 +45,7 @@ public final class SharedBuilds implements AutoCloseable {
     }
 
     /** The table for {@code build} once the accelerator has published it, or empty once it is done without it. */
-    Optional<SharedBuild> await(PlanNode build, QueryContext ctx) {
+    public Optional<SharedBuild> await(PlanNode build, QueryContext ctx) {
         try {
             return builds.get(build).get();
         } catch (InterruptedException e) {

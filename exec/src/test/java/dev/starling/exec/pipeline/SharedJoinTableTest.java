@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.starling.exec.QueryContext;
 import dev.starling.exec.accel.BuildRunner;
 import dev.starling.exec.accel.DevicePlan;
-import dev.starling.exec.accel.SharedBuild;
 import dev.starling.exec.op.GroupStates;
 import dev.starling.exec.plan.AggregateNode;
 import dev.starling.exec.plan.AggregateNode.AggCall;

@@ -1,6 +1,7 @@
 package dev.starling.exec.pipeline;
 
-import dev.starling.exec.Executor;
+import dev.starling.exec.run.PipelineGraph;
+import dev.starling.exec.run.Executor;
 import dev.starling.exec.QueryContext;
 import dev.starling.exec.QueryResult;
 import dev.starling.exec.accel.Accelerator;
@@ -8,7 +9,7 @@ import dev.starling.exec.accel.BuildRunner;
 import dev.starling.exec.accel.DevicePlan;
 import dev.starling.exec.accel.Placement;
 import dev.starling.exec.accel.Placer;
-import dev.starling.exec.accel.Settings;
+import dev.starling.exec.Settings;
 import dev.starling.exec.plan.AggregateNode;
 import dev.starling.exec.plan.PlanNode;
 import dev.starling.exec.vector.Batch;

@@ -1,5 +1,6 @@
 package dev.starling.gpu.clone;
 
+import dev.starling.gpu.cuda.BankGeometry;
 import java.util.ArrayDeque;
 import java.util.Arrays;
 

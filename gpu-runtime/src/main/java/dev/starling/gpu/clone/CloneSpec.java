@@ -1,5 +1,7 @@
 package dev.starling.gpu.clone;
 
+import dev.starling.gpu.cuda.BankGeometry;
+
 /** Which clone layout of a column: its access mode, budget (entries per value) and window (chunks, writes only). */
 public record CloneSpec(AccessMode mode, double budget, int window, BankGeometry geometry) {
 

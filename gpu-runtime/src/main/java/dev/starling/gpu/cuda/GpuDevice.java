@@ -1,7 +1,5 @@
 package dev.starling.gpu.cuda;
 
-import dev.starling.gpu.clone.BankGeometry;
-import dev.starling.gpu.plan.DeviceProfile;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.LinkedHashMap;

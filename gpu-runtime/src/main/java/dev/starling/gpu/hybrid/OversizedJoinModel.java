@@ -1,7 +1,7 @@
 package dev.starling.gpu.hybrid;
 
-import dev.starling.exec.accel.Settings.OversizedJoin;
-import dev.starling.gpu.plan.DeviceProfile;
+import dev.starling.exec.Settings.OversizedJoin;
+import dev.starling.gpu.cuda.DeviceProfile;
 
 /**
  * How a GPU hash join whose table is past the device memory budget runs, and the model behind the

@@ -1,9 +1,9 @@
 package dev.starling.gpu.pipeline;
 
-import dev.starling.exec.accel.Settings;
+import dev.starling.exec.Settings;
 import dev.starling.exec.plan.AggregateNode;
 import dev.starling.gpu.clone.AccessMode;
-import dev.starling.gpu.clone.BankGeometry;
+import dev.starling.gpu.cuda.BankGeometry;
 import dev.starling.gpu.clone.CloneSpec;
 import dev.starling.gpu.clone.ConflictStatistics;
 import dev.starling.storage.Column;

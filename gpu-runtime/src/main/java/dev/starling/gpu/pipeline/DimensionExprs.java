@@ -17,12 +17,12 @@ final class DimensionExprs {
     private DimensionExprs() { }
 
     /** The dimension all of {@code e}'s columns come from, or -1 (no columns, or fact columns, or several dimensions). */
-    static int dimensionOf(Expr e, List<Source> sources) {
+    static int dimensionOf(Expr e, List<ColumnOrigin> sources) {
         Set<Integer> refs = new TreeSet<>();
         collectRefs(e, refs);
         int d = -1;
         for (int r : refs) {
-            if (!(sources.get(r) instanceof Source.Dim dim) || (d >= 0 && dim.dimension() != d)) {
+            if (!(sources.get(r) instanceof ColumnOrigin.Dim dim) || (d >= 0 && dim.dimension() != d)) {
                 return -1;
             }
             d = dim.dimension();
@@ -31,9 +31,9 @@ final class DimensionExprs {
     }
 
     /** {@code e} over its dimension's build columns. */
-    static Expr toBuildColumns(Expr e, List<Source> sources) {
+    static Expr toBuildColumns(Expr e, List<ColumnOrigin> sources) {
         return switch (e) {
-            case ColumnRef c -> new ColumnRef(((Source.Dim) sources.get(c.index())).buildColumn(), c.type(), c.nullable());
+            case ColumnRef c -> new ColumnRef(((ColumnOrigin.Dim) sources.get(c.index())).buildColumn(), c.type(), c.nullable());
             case Literal l -> l;
             case Call c -> new Call(c.op(), c.args().stream().map(a -> toBuildColumns(a, sources)).toList(),
                     c.type(), c.nullable());

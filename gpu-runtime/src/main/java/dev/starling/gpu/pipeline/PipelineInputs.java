@@ -1,7 +1,7 @@
 package dev.starling.gpu.pipeline;
 
 import dev.starling.exec.accel.BuildRunner;
-import dev.starling.exec.accel.Settings.OversizedJoin;
+import dev.starling.exec.Settings.OversizedJoin;
 import dev.starling.exec.eval.ExprCompiler;
 import dev.starling.exec.vector.Batch;
 import dev.starling.exec.vector.Vector;

@@ -1,7 +1,7 @@
 package dev.starling.gpu.pipeline;
 
 import dev.starling.exec.accel.BuildRunner;
-import dev.starling.exec.accel.Settings.OversizedJoin;
+import dev.starling.exec.Settings.OversizedJoin;
 import dev.starling.gpu.cache.GpuColumnCache;
 import dev.starling.gpu.cuda.GpuDevice;
 import java.util.Optional;

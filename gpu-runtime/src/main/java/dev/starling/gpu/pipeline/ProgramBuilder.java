@@ -22,7 +22,7 @@ import java.util.function.IntFunction;
 final class ProgramBuilder {
     static final int MAX_REGISTERS = 64;
 
-    private final List<Source> sources;
+    private final List<ColumnOrigin> sources;
     private final IntFunction<StrDict> factDictionary;
     private final List<int[]> code = new ArrayList<>();
     private final List<Long> constants = new ArrayList<>();
@@ -34,7 +34,7 @@ final class ProgramBuilder {
     private int nextRegister;
 
     /** {@code factDictionary}: the dictionary of a VARCHAR fact table column. */
-    ProgramBuilder(List<Source> sources, IntFunction<StrDict> factDictionary) {
+    ProgramBuilder(List<ColumnOrigin> sources, IntFunction<StrDict> factDictionary) {
         this.sources = sources;
         this.factDictionary = factDictionary;
     }
@@ -134,12 +134,12 @@ final class ProgramBuilder {
 
     private int load(ColumnRef c) throws Unsupported {
         return switch (sources.get(c.index())) {
-            case Source.Fact f -> emit(Opcode.LOAD_FACT, fresh(), slot(factColumns, f.tableColumn()), 0, 0);
-            case Source.FactKey k -> {
+            case ColumnOrigin.Fact f -> emit(Opcode.LOAD_FACT, fresh(), slot(factColumns, f.tableColumn()), 0, 0);
+            case ColumnOrigin.FactKey k -> {
                 int code = emit(Opcode.LOAD_FACT, fresh(), slot(factColumns, k.tableColumn()), 0, 0);
                 yield emit(Opcode.LOAD_KEY, fresh(), slot(keyColumns, k.tableColumn()), code, 0);
             }
-            case Source.Dim d -> throw new IllegalStateException("dimension column " + c + " not loaded as a dimension expression");
+            case ColumnOrigin.Dim d -> throw new IllegalStateException("dimension column " + c + " not loaded as a dimension expression");
         };
     }
 
@@ -290,7 +290,7 @@ final class ProgramBuilder {
         Expr column = a instanceof Literal ? b : a;
         Expr constant = a instanceof Literal ? a : b;
         if (!(op == Call.Op.EQ || op == Call.Op.NE) || !(constant instanceof Literal l)
-                || !(column instanceof ColumnRef ref) || !(sources.get(ref.index()) instanceof Source.Fact f)) {
+                || !(column instanceof ColumnRef ref) || !(sources.get(ref.index()) instanceof ColumnOrigin.Fact f)) {
             throw new Unsupported("string comparison other than = or <> between a fact column and a constant");
         }
         if (l.value() == null) {

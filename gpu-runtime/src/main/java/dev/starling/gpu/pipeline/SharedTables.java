@@ -1,7 +1,7 @@
 package dev.starling.gpu.pipeline;
 
 import dev.starling.exec.accel.BuildRunner;
-import dev.starling.exec.accel.SharedBuild;
+import dev.starling.exec.pipeline.SharedBuild;
 import dev.starling.exec.eval.ExprCompiler;
 import dev.starling.exec.expr.Expr;
 import dev.starling.exec.pipeline.SharedBuilds;

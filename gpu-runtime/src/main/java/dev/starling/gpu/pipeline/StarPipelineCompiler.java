@@ -31,7 +31,7 @@ import java.util.Map;
  * that order, so a row stops at the first condition it fails.
  */
 public final class StarPipelineCompiler {
-    private final List<Source> sources = new ArrayList<>();
+    private final List<ColumnOrigin> sources = new ArrayList<>();
     private final List<Step> steps = new ArrayList<>();
     private final List<StarPipeline.Dimension> dimensions = new ArrayList<>();
     private ScanNode fact;
@@ -76,7 +76,7 @@ public final class StarPipelineCompiler {
         if (e.type().kind() != DataType.Kind.VARCHAR) {
             return new StarPipeline.Output.Value(program.register(e), e.type());
         }
-        if (e instanceof ColumnRef c && sources.get(c.index()) instanceof Source.Fact f) {
+        if (e instanceof ColumnRef c && sources.get(c.index()) instanceof ColumnOrigin.Fact f) {
             return new StarPipeline.Output.Codes(program.register(e), f.tableColumn(), e.type());
         }
         throw new Unsupported("a string computed from fact columns in the output");
@@ -168,9 +168,9 @@ public final class StarPipelineCompiler {
                 if (f.type().kind() == DataType.Kind.VARCHAR) {
                     throw new Unsupported("the string key values of foreign key " + column.name());
                 }
-                out.add(ref(new Source.FactKey(c.column(), f.type(), f.nullable())));
+                out.add(ref(new ColumnOrigin.FactKey(c.column(), f.type(), f.nullable())));
             } else {
-                out.add(ref(new Source.Fact(c.column(), f.type(), f.nullable())));
+                out.add(ref(new ColumnOrigin.Fact(c.column(), f.type(), f.nullable())));
             }
         }
         if (s.filter() != null) {
@@ -194,7 +194,7 @@ public final class StarPipelineCompiler {
         steps.add(new Step.Probe(d, out.get(j.probeKeys()[0]), !j.dense()));
         List<Expr> combined = new ArrayList<>(out);
         for (int c = 0; c < buildFields.size(); c++) {
-            combined.add(ref(new Source.Dim(d, c, buildFields.get(c).type(), buildFields.get(c).nullable())));
+            combined.add(ref(new ColumnOrigin.Dim(d, c, buildFields.get(c).type(), buildFields.get(c).nullable())));
         }
         if (j.residual() != null) {
             steps.add(new Step.Filter(substitute(j.residual(), combined)));
@@ -235,11 +235,11 @@ public final class StarPipelineCompiler {
         if (d >= 0) {
             return new StarPipeline.GroupKey(d, DimensionExprs.toBuildColumns(e, sources), -1, -1, false);
         }
-        if (e instanceof ColumnRef c && sources.get(c.index()) instanceof Source.Fact f
+        if (e instanceof ColumnRef c && sources.get(c.index()) instanceof ColumnOrigin.Fact f
                 && f.type().kind() != DataType.Kind.DOUBLE && fact.table().column(f.tableColumn()).stats() != null) {
             return new StarPipeline.GroupKey(-1, null, f.tableColumn(), program.factGroupKey(e), false);
         }
-        if (e instanceof ColumnRef c && sources.get(c.index()) instanceof Source.FactKey k) {
+        if (e instanceof ColumnRef c && sources.get(c.index()) instanceof ColumnOrigin.FactKey k) {
             return new StarPipeline.GroupKey(-1, null, k.tableColumn(), program.codeGroupKey(k.tableColumn()), true);
         }
         throw new Unsupported("a group key computed from several tables or from fact expressions");
@@ -279,12 +279,12 @@ public final class StarPipelineCompiler {
         });
     }
 
-    private Expr ref(Source s) {
+    private Expr ref(ColumnOrigin s) {
         sources.add(s);
         boolean nullable = switch (s) {
-            case Source.Fact f -> f.nullable();
-            case Source.FactKey k -> k.nullable();
-            case Source.Dim d -> d.nullable();
+            case ColumnOrigin.Fact f -> f.nullable();
+            case ColumnOrigin.FactKey k -> k.nullable();
+            case ColumnOrigin.Dim d -> d.nullable();
         };
         return new ColumnRef(sources.size() - 1, s.type(), nullable);
     }

@@ -1,6 +1,7 @@
 package dev.starling.gpu.plan;
 
-import dev.starling.exec.accel.BackendMode;
+import dev.starling.gpu.cuda.DeviceProfile;
+import dev.starling.exec.BackendMode;
 import dev.starling.gpu.hybrid.OversizedJoinModel;
 import dev.starling.gpu.pipeline.DimensionHashTable;
 import dev.starling.gpu.pipeline.StarPipeline;

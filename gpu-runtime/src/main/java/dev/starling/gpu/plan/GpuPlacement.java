@@ -1,6 +1,6 @@
 package dev.starling.gpu.plan;
 
-import dev.starling.exec.accel.BackendMode;
+import dev.starling.exec.BackendMode;
 import dev.starling.gpu.pipeline.StarPipeline;
 import dev.starling.storage.Column;
 import dev.starling.storage.Table;

@@ -1,9 +1,10 @@
 package dev.starling.gpu.plan;
 
-import dev.starling.exec.accel.BackendMode;
+import dev.starling.gpu.cuda.DeviceProfile;
+import dev.starling.exec.BackendMode;
 import dev.starling.exec.accel.Placement;
 import dev.starling.exec.accel.Placer;
-import dev.starling.exec.accel.Settings;
+import dev.starling.exec.Settings;
 import dev.starling.exec.plan.AggregateNode;
 import dev.starling.exec.plan.PlanNode;
 import dev.starling.gpu.hybrid.OversizedJoinModel;

@@ -1,7 +1,7 @@
 package dev.starling.gpu.plan;
 
 import dev.starling.gpu.cache.ColumnKey;
-import dev.starling.gpu.clone.BankGeometry;
+import dev.starling.gpu.cuda.BankGeometry;
 import dev.starling.gpu.clone.ColumnCodes;
 import dev.starling.gpu.clone.ConflictStatistics;
 import dev.starling.storage.Column;

@@ -1,5 +1,6 @@
 package dev.starling.gpu.clone;
 
+import dev.starling.gpu.cuda.BankGeometry;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 

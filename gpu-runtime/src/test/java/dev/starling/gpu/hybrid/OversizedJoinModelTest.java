@@ -4,8 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.starling.exec.accel.Settings.OversizedJoin;
-import dev.starling.gpu.plan.DeviceProfile;
+import dev.starling.exec.Settings.OversizedJoin;
+import dev.starling.gpu.cuda.DeviceProfile;
 import org.junit.jupiter.api.Test;
 
 /** The oversized-join model: its predictions against the H100's measurements, its choices, and the partition counts. */

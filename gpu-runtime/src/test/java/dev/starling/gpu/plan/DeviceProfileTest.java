@@ -1,9 +1,10 @@
 package dev.starling.gpu.plan;
 
+import dev.starling.gpu.cuda.DeviceProfile;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import dev.starling.gpu.clone.BankGeometry;
+import dev.starling.gpu.cuda.BankGeometry;
 import org.junit.jupiter.api.Test;
 
 /** Profiles by name, and a detected device's: its own sizes with its model's rates. */

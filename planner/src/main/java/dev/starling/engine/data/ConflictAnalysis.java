@@ -1,8 +1,8 @@
 package dev.starling.engine.data;
 
-import dev.starling.engine.StarlingSqlException;
+import dev.starling.planner.sql.StarlingSqlException;
 import dev.starling.exec.plan.Field;
-import dev.starling.gpu.clone.BankGeometry;
+import dev.starling.gpu.cuda.BankGeometry;
 import dev.starling.gpu.clone.CloneLayout;
 import dev.starling.gpu.clone.CloneLayoutOptimizer;
 import dev.starling.gpu.clone.ColumnCodes;

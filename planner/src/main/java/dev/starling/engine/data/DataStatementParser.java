@@ -1,6 +1,6 @@
 package dev.starling.engine.data;
 
-import dev.starling.exec.accel.Settings;
+import dev.starling.exec.Settings;
 import dev.starling.gpu.clone.AccessMode;
 import dev.starling.storage.ColumnSchema;
 import dev.starling.storage.DataType;

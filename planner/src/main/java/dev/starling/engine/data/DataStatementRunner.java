@@ -1,6 +1,6 @@
 package dev.starling.engine.data;
 
-import dev.starling.engine.StarlingSqlException;
+import dev.starling.planner.sql.StarlingSqlException;
 import dev.starling.exec.BatchSink;
 import dev.starling.exec.plan.Field;
 import dev.starling.exec.vector.Batch;

@@ -1,6 +1,6 @@
 package dev.starling.engine.data;
 
-import dev.starling.engine.StarlingSqlException;
+import dev.starling.planner.sql.StarlingSqlException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;

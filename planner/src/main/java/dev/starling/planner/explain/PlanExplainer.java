@@ -1,6 +1,6 @@
 package dev.starling.planner.explain;
 
-import dev.starling.exec.pipeline.PipelineGraph;
+import dev.starling.exec.run.PipelineGraph;
 import dev.starling.exec.plan.PlanNode;
 
 /**

@@ -1,6 +1,6 @@
 package dev.starling.planner.rel;
 
-import dev.starling.engine.StarlingSqlException;
+import dev.starling.planner.sql.StarlingSqlException;
 import dev.starling.exec.expr.Call;
 import dev.starling.exec.expr.ColumnRef;
 import dev.starling.exec.expr.Expr;

@@ -1,11 +1,10 @@
 package dev.starling.planner.rel;
 
-import dev.starling.engine.StarlingSqlException;
+import dev.starling.planner.sql.StarlingSqlException;
 import dev.starling.exec.expr.Expr;
 import dev.starling.exec.plan.Field;
 import dev.starling.exec.plan.HashJoinNode;
 import dev.starling.exec.plan.JoinKind;
-import dev.starling.planner.translate.KeyOrigin;
 import dev.starling.planner.translate.PlanTranslator;
 import dev.starling.planner.translate.Translated;
 import java.util.ArrayList;

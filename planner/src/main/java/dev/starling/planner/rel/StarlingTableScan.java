@@ -4,6 +4,7 @@ import dev.starling.exec.expr.Expr;
 import dev.starling.exec.plan.ScanNode;
 import dev.starling.exec.plan.ScanNode.ScanColumn;
 import dev.starling.planner.schema.StarlingTable;
+import dev.starling.planner.stats.ProjectedScan;
 import dev.starling.planner.stats.ScanColumns;
 import dev.starling.planner.translate.PlanTranslator;
 import dev.starling.planner.translate.Translated;
@@ -30,7 +31,7 @@ import org.apache.calcite.util.ImmutableIntList;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
 /** Reads some columns of a table, optionally filtered; both pushed down from the operators above. */
-public final class StarlingTableScan extends TableScan implements StarlingRel {
+public final class StarlingTableScan extends TableScan implements StarlingRel, ProjectedScan {
     private static final double COST_PER_COLUMN = 0.01;
 
     private final ImmutableIntList projects;
@@ -52,10 +53,12 @@ public final class StarlingTableScan extends TableScan implements StarlingRel {
                 ImmutableIntList.identity(table.getRowType().getFieldCount()), null);
     }
 
+    @Override
     public ImmutableIntList projects() {
         return projects;
     }
 
+    @Override
     public @Nullable RexNode filter() {
         return filter;
     }

@@ -1,6 +1,5 @@
 package dev.starling.planner.stats;
 
-import dev.starling.planner.rel.StarlingTableScan;
 import dev.starling.planner.schema.StarlingTable;
 import dev.starling.storage.Column;
 import dev.starling.storage.Table;
@@ -11,7 +10,7 @@ import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
  * The stored columns behind a scan's fields, whether the scan is still logical (every table column)
- * or a Starling scan (a projection of them, maybe filtered).
+ * or a Starling scan ({@link ProjectedScan}: a projection of them, maybe filtered).
  */
 public record ScanColumns(Table table, int[] columns, @Nullable RexNode filter) {
 
@@ -20,7 +19,7 @@ public record ScanColumns(Table table, int[] columns, @Nullable RexNode filter) 
         if (t == null) {
             return Optional.empty();
         }
-        if (scan instanceof StarlingTableScan s) {
+        if (scan instanceof ProjectedScan s) {
             return Optional.of(new ScanColumns(t.table(), s.projects().toIntArray(), s.filter()));
         }
         int[] all = new int[t.table().columns().size()];

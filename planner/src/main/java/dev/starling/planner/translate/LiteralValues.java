@@ -1,6 +1,6 @@
 package dev.starling.planner.translate;
 
-import dev.starling.engine.StarlingSqlException;
+import dev.starling.planner.sql.StarlingSqlException;
 import dev.starling.storage.DataType;
 import java.math.BigDecimal;
 import java.math.RoundingMode;

@@ -1,12 +1,11 @@
 package dev.starling.planner.translate;
 
-import dev.starling.engine.StarlingSqlException;
+import dev.starling.planner.sql.StarlingSqlException;
 import dev.starling.exec.expr.ColumnRef;
 import dev.starling.exec.expr.Expr;
 import dev.starling.exec.plan.Field;
 import dev.starling.exec.plan.PlanNode;
 import dev.starling.exec.plan.ProjectNode;
-import dev.starling.planner.rel.StarlingRel;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.calcite.rel.RelNode;
@@ -36,9 +35,9 @@ public final class PlanTranslator {
         return translate(rel, codes, ImmutableBitSet.of());
     }
 
-    /** {@code rel} translated where the fields {@code codeOnly} are wanted for their codes alone (see {@link StarlingRel}). */
+    /** {@code rel} translated where the fields {@code codeOnly} are wanted for their codes alone (see {@link Translatable}). */
     public Translated translate(RelNode rel, ImmutableBitSet codes, ImmutableBitSet codeOnly) {
-        if (!(rel instanceof StarlingRel starling)) {
+        if (!(rel instanceof Translatable starling)) {
             throw new IllegalStateException("not a Starling physical operator: " + rel);
         }
         return codeOnly.isEmpty() ? starling.translate(this, codes) : starling.translate(this, codes, codeOnly);

@@ -1,6 +1,6 @@
 package dev.starling.planner.translate;
 
-import dev.starling.engine.StarlingSqlException;
+import dev.starling.planner.sql.StarlingSqlException;
 import dev.starling.exec.expr.Call;
 import dev.starling.exec.expr.Call.Op;
 import dev.starling.exec.expr.ColumnRef;

@@ -5,10 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.starling.engine.Starling;
-import dev.starling.exec.accel.Settings;
+import dev.starling.exec.Settings;
 import dev.starling.exec.plan.AggregateNode;
 import dev.starling.gpu.clone.AccessMode;
-import dev.starling.gpu.clone.BankGeometry;
+import dev.starling.gpu.cuda.BankGeometry;
 import dev.starling.gpu.clone.ColumnCodes;
 import dev.starling.gpu.clone.ConflictStatistics;
 import dev.starling.storage.gen.ZipfCodes;

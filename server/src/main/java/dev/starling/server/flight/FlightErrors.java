@@ -1,6 +1,6 @@
 package dev.starling.server.flight;
 
-import dev.starling.engine.StarlingSqlException;
+import dev.starling.planner.sql.StarlingSqlException;
 import dev.starling.exec.QueryCancelledException;
 import dev.starling.exec.accel.AcceleratorMissingException;
 import org.apache.arrow.flight.CallStatus;

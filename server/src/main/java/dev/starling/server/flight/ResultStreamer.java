@@ -6,7 +6,7 @@ import dev.starling.exec.ArrowBatches;
 import dev.starling.exec.BatchSink;
 import dev.starling.exec.QueryCancelledException;
 import dev.starling.exec.QueryContext;
-import dev.starling.exec.accel.Settings;
+import dev.starling.exec.Settings;
 import dev.starling.exec.vector.Batch;
 import dev.starling.exec.vector.BatchBuffer;
 import dev.starling.server.metrics.QueryMetrics;

@@ -8,7 +8,7 @@ import com.google.protobuf.Message;
 import dev.starling.engine.PreparedQuery;
 import dev.starling.engine.Starling;
 import dev.starling.engine.data.DataStatement;
-import dev.starling.exec.accel.Settings;
+import dev.starling.exec.Settings;
 import dev.starling.server.metrics.QueryMetrics;
 import dev.starling.exec.ArrowBatches;
 import dev.starling.exec.plan.Field;

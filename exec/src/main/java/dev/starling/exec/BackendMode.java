@@ -1,4 +1,4 @@
-package dev.starling.exec.accel;
+package dev.starling.exec;
 
 import java.util.Locale;
 

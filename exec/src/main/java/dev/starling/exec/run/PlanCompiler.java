@@ -1,11 +1,17 @@
-package dev.starling.exec.pipeline;
+package dev.starling.exec.run;
 
+import dev.starling.exec.pipeline.MaterializedSource;
+import dev.starling.exec.pipeline.MorselDispatcher;
+import dev.starling.exec.pipeline.Part;
+import dev.starling.exec.pipeline.PipelineRunner;
+import dev.starling.exec.pipeline.SharedBuilds;
+import dev.starling.exec.pipeline.Stream;
 import dev.starling.exec.QueryContext;
 import dev.starling.exec.accel.Accelerator;
 import dev.starling.exec.accel.AcceleratorMissingException;
 import dev.starling.exec.accel.BuildRunner;
 import dev.starling.exec.accel.Placement;
-import dev.starling.exec.accel.SharedBuild;
+import dev.starling.exec.pipeline.SharedBuild;
 import dev.starling.exec.eval.ExprCompiler;
 import dev.starling.exec.expr.ColumnRef;
 import dev.starling.exec.op.CollectSink;

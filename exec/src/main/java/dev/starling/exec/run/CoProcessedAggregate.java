@@ -1,5 +1,10 @@
-package dev.starling.exec.pipeline;
+package dev.starling.exec.run;
 
+import dev.starling.exec.pipeline.MorselDispatcher;
+import dev.starling.exec.pipeline.PipelineRunner;
+import dev.starling.exec.pipeline.SharedBuilds;
+import dev.starling.exec.pipeline.Sink;
+import dev.starling.exec.pipeline.Stream;
 import dev.starling.exec.QueryContext;
 import dev.starling.exec.accel.Accelerator;
 import dev.starling.exec.op.GroupStates;

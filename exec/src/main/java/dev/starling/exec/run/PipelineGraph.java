@@ -1,9 +1,9 @@
-package dev.starling.exec.pipeline;
+package dev.starling.exec.run;
 
-import dev.starling.exec.accel.BackendMode;
+import dev.starling.exec.BackendMode;
 import dev.starling.exec.accel.Placement;
 import dev.starling.exec.accel.Placer;
-import dev.starling.exec.accel.Settings;
+import dev.starling.exec.Settings;
 import dev.starling.exec.plan.AggregateNode;
 import dev.starling.exec.plan.HashJoinNode;
 import dev.starling.exec.plan.PlanNode;

@@ -3,18 +3,18 @@ package dev.starling.gpu.pipeline;
 import dev.starling.storage.DataType;
 
 /** Where a column of a star pipeline comes from: the fact table's scan or a dimension's build rows. */
-sealed interface Source {
+sealed interface ColumnOrigin {
     DataType type();
 
     /** Column {@code tableColumn} of the fact table, as stored or (CODE) as a dense code. */
-    record Fact(int tableColumn, DataType type, boolean nullable) implements Source { }
+    record Fact(int tableColumn, DataType type, boolean nullable) implements ColumnOrigin { }
 
     /**
      * The key values of dense-coded foreign key column {@code tableColumn} of the fact table: the
      * referenced table's key at each row's code.
      */
-    record FactKey(int tableColumn, DataType type, boolean nullable) implements Source { }
+    record FactKey(int tableColumn, DataType type, boolean nullable) implements ColumnOrigin { }
 
     /** Column {@code buildColumn} of the rows of dimension {@code dimension}. */
-    record Dim(int dimension, int buildColumn, DataType type, boolean nullable) implements Source { }
+    record Dim(int dimension, int buildColumn, DataType type, boolean nullable) implements ColumnOrigin { }
 }

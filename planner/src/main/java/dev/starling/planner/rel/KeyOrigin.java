@@ -1,9 +1,5 @@
-package dev.starling.planner.translate;
+package dev.starling.planner.rel;
 
-import dev.starling.planner.rel.StarlingFilter;
-import dev.starling.planner.rel.StarlingHashJoin;
-import dev.starling.planner.rel.StarlingProject;
-import dev.starling.planner.rel.StarlingTableScan;
 import dev.starling.storage.Column;
 import dev.starling.storage.Table;
 import java.util.List;

@@ -1,6 +1,5 @@
-package dev.starling.gpu.plan;
+package dev.starling.gpu.cuda;
 
-import dev.starling.gpu.clone.BankGeometry;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;

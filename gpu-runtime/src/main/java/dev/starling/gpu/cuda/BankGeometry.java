@@ -1,4 +1,4 @@
-package dev.starling.gpu.clone;
+package dev.starling.gpu.cuda;
 
 /**
  * The shared-memory shape a clone layout is made for: {@code banks} banks of one 4-byte word each,
@@ -15,7 +15,7 @@ public record BankGeometry(int banks, int chunk) {
         }
     }
 
-    int bank(int slot) {
+    public int bank(int slot) {
         return slot % banks;
     }
 }

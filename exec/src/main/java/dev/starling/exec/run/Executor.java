@@ -1,9 +1,11 @@
-package dev.starling.exec;
+package dev.starling.exec.run;
 
+import dev.starling.exec.BatchSink;
+import dev.starling.exec.QueryCancelledException;
+import dev.starling.exec.QueryContext;
+import dev.starling.exec.QueryResult;
 import dev.starling.exec.accel.Accelerator;
-import dev.starling.exec.pipeline.PipelineGraph;
 import dev.starling.exec.pipeline.PipelineRunner;
-import dev.starling.exec.pipeline.PlanCompiler;
 import dev.starling.exec.pipeline.Sink;
 import dev.starling.exec.pipeline.Stream;
 import dev.starling.exec.plan.PlanNode;

@@ -1,4 +1,4 @@
-package dev.starling.exec.accel;
+package dev.starling.exec.pipeline;
 
 import dev.starling.exec.vector.Batch;
 

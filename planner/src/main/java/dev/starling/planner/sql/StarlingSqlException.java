@@ -1,4 +1,6 @@
-package dev.starling.engine;
+package dev.starling.planner.sql;
+
+import dev.starling.engine.Starling;
 
 /**
  * A query Starling cannot run: a syntax error, an unknown table or column, a type error, or SQL
