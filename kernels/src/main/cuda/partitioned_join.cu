@@ -1,4 +1,4 @@
-// Kernels of the out-of-core partitioned hash join (the thesis' Triton join, chapter 4).
+// Kernels of the out-of-core partitioned hash join (Lutz's thesis' Triton join, chapter 4).
 // 1st pass: both sides are radix-partitioned by the top bits of the key's hash into (key, row)
 //   tuples laid out partition after partition, in an array whose first part is device memory and
 //   whose rest is pinned host memory the kernels write and read over the link.

@@ -19,7 +19,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * The hybrid hash table's probe throughput as its GPU share A falls (thesis §3.4.3): one table,
+ * The hybrid hash table's probe throughput as its GPU share A falls (Lutz's thesis §3.4.3): one table,
  * its first A of the slots in device memory and the rest in mapped pinned host memory, probed by
  * uniform or Zipf-skewed keys (half of them absent). Prints the probes per second measured and
  * the thesis' model A·G + (1−A)·C from the all-device (G) and all-host (C) runs, and the model

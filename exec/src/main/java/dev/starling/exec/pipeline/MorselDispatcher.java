@@ -4,7 +4,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The read cursor over a fact table's chunks that the CPU workers and an accelerator share when
- * they run one pipeline together (morsel-driven co-processing, the thesis' §3.5.1): a CPU worker
+ * they run one pipeline together (morsel-driven co-processing, Lutz's thesis' §3.5.1): a CPU worker
  * claims one chunk at a time, the accelerator a batch of consecutive chunks, so that it pays its
  * launch latency once per batch. A batch is at most a quarter of the chunks left, so that near the
  * end the accelerator does not hold the tail while the CPU workers have nothing left to claim.

@@ -20,7 +20,7 @@ import java.util.function.BiFunction;
 import java.util.function.Supplier;
 
 /**
- * An aggregation run by the CPU workers and an accelerator together (the thesis' §3.5): both claim
+ * An aggregation run by the CPU workers and an accelerator together (Lutz's thesis' §3.5): both claim
  * the fact scan's chunks from one {@link MorselDispatcher}, the CPU workers grouping theirs as
  * usual, the accelerator on a thread of its own into states it hands back at the end, which join
  * the workers' groups in the merge. When the accelerator gives up having claimed chunks, their rows

@@ -32,7 +32,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * A hash join whose table the accelerator shares with the CPU workers (the thesis' placement for
+ * A hash join whose table the accelerator shares with the CPU workers (Lutz's thesis' placement for
  * large build sides): the CPU workers probe the accelerator's table instead of building their own,
  * and answer as the CPU alone does, for INNER and SEMI joins, with probe keys that are NULL or
  * missing from the build side; the table is closed once the aggregation is done. When the

@@ -8,7 +8,7 @@ import dev.starling.gpu.cuda.DeviceProfile;
  * choice, with the device's rates from its {@link DeviceProfile} and the costs above them measured
  * on the H100 over PCIe 5 (docs/BENCHMARKS.md, 2026-11-23 and -24).
  *
- * <p>A hybrid table with share A of its slots on the device: the thesis (§3.4.3) predicts A·G +
+ * <p>A hybrid table with share A of its slots on the device: Lutz's thesis (§3.4.3) predicts A·G +
  * (1−A)·C probes per second, G and C the rates with the table all on the device or all on the
  * host. That averages rates where per-probe times add: on the H100, where G is 58 times C, the
  * measured rate follows 1 / (A/G + (1−A)/C) within 12% while A·G + (1−A)·C overestimates it 10

@@ -15,7 +15,7 @@ import jcuda.driver.CUstream;
 import jcuda.driver.JCudaDriver;
 
 /**
- * The out-of-core partitioned hash join (the thesis' Triton join, §4.4): for a build side whose
+ * The out-of-core partitioned hash join (Lutz's thesis' Triton join, §4.4): for a build side whose
  * hash table is far past the device memory budget. The first pass radix-partitions both sides on
  * the GPU (the build keys read from pinned host memory over the link, the probe keys where they
  * are resident) into (key, row) tuples; partitions go to device memory as far as the allowance

@@ -16,7 +16,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A hash table of 16-byte slots (the engine's {@code DimensionHashTable} layout) placed greedily,
- * as the thesis' hybrid table is: the first slots in device memory as far as a byte budget allows,
+ * as Lutz's thesis' hybrid table is: the first slots in device memory as far as a byte budget allows,
  * the rest in pinned host memory that kernels read over the link. Preferably one contiguous range
  * ({@link MappedRange}: kernels index it as one array); where the driver refuses, two ranges, a
  * device buffer and a mapped host buffer, with the slot index choosing one: a kernel reads slot s

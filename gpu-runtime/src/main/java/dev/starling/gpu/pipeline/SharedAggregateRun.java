@@ -11,7 +11,7 @@ import dev.starling.storage.Table;
 import java.util.Optional;
 
 /**
- * The GPU's part of an aggregation it shares with the CPU workers (the thesis' §3.5.1): once its
+ * The GPU's part of an aggregation it shares with the CPU workers (Lutz's thesis' §3.5.1): once its
  * kernel is ready it claims batches of the fact table's chunks from the shared dispatcher and runs
  * the kernel over each, queueing the next batch before waiting for the one running, so the GPU is
  * not left idle while a batch is claimed and launched. It returns its groups' states over the rows

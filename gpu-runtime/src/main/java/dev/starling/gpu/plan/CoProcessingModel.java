@@ -10,7 +10,7 @@ import java.util.List;
 
 /**
  * Whether an aggregation the GPU takes runs there alone or shares its fact rows with the CPU
- * workers (the thesis' §3.5), where each join table lives then, and why. Sharing chunks
+ * workers (Lutz's thesis' §3.5), where each join table lives then, and why. Sharing chunks
  * dynamically, each processor at its own rate, the probe takes g·c/(g+c) instead of the GPU's g, c
  * being the CPU workers' time alone. The join tables follow the thesis' placement rule (§3.5.2): a
  * small build side is built by each processor in its own memory (the GPU's in device memory, or as

@@ -15,7 +15,7 @@ import jcuda.driver.CUstream;
 import jcuda.driver.JCudaDriver;
 
 /**
- * The ways host data reaches a kernel (Funke's thesis, section 3.3): a pageable copy (the driver
+ * The ways host data reaches a kernel (Lutz's thesis, section 3.3): a pageable copy (the driver
  * stages it through its own pinned buffer, one piece at a time), a copy staged through our pinned
  * buffers (packing one while the other crosses), a copy straight from pinned memory, copies of
  * pinned chunks over several streams with a kernel consuming each chunk as it lands (copies and

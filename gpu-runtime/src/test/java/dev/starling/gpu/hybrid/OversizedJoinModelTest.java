@@ -20,7 +20,7 @@ class OversizedJoinModelTest {
         for (double[] m : measured) {
             double predicted = model.hybridProbes(m[0]) / 1e6;
             assertTrue(Math.abs(predicted - m[1]) / m[1] < 0.15, "share " + m[0] + ": predicted " + predicted);
-            assertTrue(model.linearProbes(m[0]) / 1e6 > 5 * m[1], "the thesis' average overestimates");
+            assertTrue(model.linearProbes(m[0]) / 1e6 > 5 * m[1], "Lutz's thesis' average overestimates");
         }
         assertEquals(H100.deviceProbesPerSecond(), model.hybridProbes(1), 1);
         assertEquals(H100.hostProbesPerSecond(), model.hybridProbes(0), 1);
