@@ -1,6 +1,7 @@
 package dev.starling.engine;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -18,6 +19,7 @@ import dev.starling.storage.gen.TpchQueries;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.regex.Pattern;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -67,6 +69,7 @@ class GpuPlanTest {
         assertTrue(aggregations.get(0).placement().reason().startsWith("session backend is gpu"), describe(graph));
         assertBuildsOnTheCpuAndEveryCpuPipelineSaysWhy(graph);
         String explained = ssb.explain(SsbQueries.query(q));
+        assertReadable(explained);
         assertTrue(explained.contains("backend=cpu (no GPU here; profile h100-80gb is planned for under SET backend"),
                 "auto never plans for a GPU that is not here: " + explained);
     }
@@ -102,6 +105,7 @@ class GpuPlanTest {
                         "pipeline " + p.id() + " " + p.placement().describe() + " in\n" + explained);
             }
             assertEquals(graph.pipelines().size(), explained.split("\\[pipeline ", -1).length - 1, explained);
+            assertReadable(explained);
         } finally {
             tpch.setSettings(before);
         }
@@ -152,4 +156,15 @@ class GpuPlanTest {
                 .append(p.placement().describe()).append('\n'));
         return out.toString();
     }
+
+    /** EXPLAIN names columns, writes dates as dates and shows no Java: column indexes, records, class names. */
+    private static void assertReadable(String explained) {
+        assertFalse(Pattern.compile("(?<!\\w)\\$\\d").matcher(explained).find(), "a column by index in\n" + explained);
+        for (String java : List.of("Call[", "SortKey[", "ColumnRef", "Literal[", "dev.starling", "Optional[", "java.")) {
+            assertFalse(explained.contains(java), java + " in\n" + explained);
+        }
+        assertFalse(Pattern.compile("date\\w*\\s*(<=|>=|<>|<|>|=)\\s*-?\\d").matcher(explained).find(),
+                "a date compared with a day number in\n" + explained);
+    }
+
 }

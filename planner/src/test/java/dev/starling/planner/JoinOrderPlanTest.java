@@ -89,7 +89,8 @@ class JoinOrderPlanTest {
         assertTrue(semi.markProbe() && semi.dense(), explained);
         assertEquals("orders", scannedTable(semi.probe()), explained);
         assertEquals("lineitem", scannedTable(semi.build()), explained);
-        assertFalse(explained.contains("Aggregate group[0] []"), explained);
+        assertFalse(explained.lines().anyMatch(l -> l.strip().startsWith("Aggregate group by") && l.contains("] []")),
+                explained);
     }
 
     /** Q21's EXISTS and NOT EXISTS, correlated by an inequality too, are a semi and an anti join with residuals. */
@@ -132,7 +133,7 @@ class JoinOrderPlanTest {
         String explained = PlanExplainer.explain(plan);
         List<String> nationScans = explained.lines().filter(l -> l.contains("Scan nation")).toList();
         assertEquals(2, nationScans.size(), explained);
-        assertTrue(nationScans.stream().allMatch(l -> l.contains("filter=IN[$1, 'FRANCE', 'GERMANY']")), explained);
+        assertTrue(nationScans.stream().allMatch(l -> l.contains("filter: n_name IN ('FRANCE', 'GERMANY')")), explained);
     }
 
     private static boolean contains(PlanNode node, JoinKind kind) {

@@ -39,7 +39,7 @@ class SubqueryPlanTest {
         PlanNode plan = plan("select sum(l_extendedprice) from lineitem, part where p_partkey = l_partkey "
                 + "and l_quantity < (select 0.2 * avg(l_quantity) from lineitem where l_partkey = p_partkey)");
         String explained = PlanExplainer.explain(plan);
-        assertTrue(explained.contains("Aggregate group[") && explained.contains("AVG("), explained);
+        assertTrue(explained.contains("Aggregate group by [") && explained.contains("AVG("), explained);
         assertTrue(hasJoin(plan, JoinKind.INNER), explained);
     }
 

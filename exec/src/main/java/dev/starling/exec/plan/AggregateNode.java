@@ -43,7 +43,11 @@ public record AggregateNode(PlanNode input, int[] groupKeys, List<AggCall> calls
 
     @Override
     public String describe() {
-        return "Aggregate group" + java.util.Arrays.toString(groupKeys) + " " + calls.stream()
-                .map(c -> c.function() + (c.distinct() ? "(DISTINCT $" : "($") + c.argument() + ")").toList();
+        List<String> in = Field.labels(input.output());
+        List<String> by = java.util.Arrays.stream(groupKeys).mapToObj(in::get).toList();
+        List<String> aggregates = calls.stream().map(c -> (c.function() == Function.COUNT_STAR ? "COUNT(*)"
+                : c.function() + "(" + (c.distinct() ? "DISTINCT " : "") + in.get(c.argument()) + ")")
+                + (c.filter() >= 0 ? " FILTER (WHERE " + in.get(c.filter()) + ")" : "")).toList();
+        return "Aggregate" + (by.isEmpty() ? "" : " group by " + by) + " " + aggregates;
     }
 }

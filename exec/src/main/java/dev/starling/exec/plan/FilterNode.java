@@ -1,6 +1,7 @@
 package dev.starling.exec.plan;
 
 import dev.starling.exec.expr.Expr;
+import dev.starling.exec.expr.ExprText;
 import java.util.List;
 
 public record FilterNode(PlanNode input, Expr condition) implements PlanNode {
@@ -16,6 +17,6 @@ public record FilterNode(PlanNode input, Expr condition) implements PlanNode {
 
     @Override
     public String describe() {
-        return "Filter " + condition;
+        return "Filter " + ExprText.of(condition, Field.labels(input.output()));
     }
 }

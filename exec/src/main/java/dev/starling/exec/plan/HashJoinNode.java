@@ -1,6 +1,7 @@
 package dev.starling.exec.plan;
 
 import dev.starling.exec.expr.Expr;
+import dev.starling.exec.expr.ExprText;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -49,8 +50,18 @@ public record HashJoinNode(PlanNode probe, PlanNode build, JoinKind kind, int[] 
 
     @Override
     public String describe() {
+        List<String> probeLabels = Field.labels(probe.output());
+        List<String> buildLabels = Field.labels(build.output());
+        List<String> on = new ArrayList<>();
+        for (int k = 0; k < probeKeys.length; k++) {
+            on.add(probeLabels.get(probeKeys[k]) + " = " + buildLabels.get(buildKeys[k]));
+        }
+        List<String> both = new ArrayList<>(probeLabels);
+        both.addAll(buildLabels);
+        if (residual != null) {
+            on.add(ExprText.of(residual, both));
+        }
         return (dense ? "DenseJoin " : "HashJoin ") + kind + (markProbe ? " marking probe rows" : "")
-                + " probe" + java.util.Arrays.toString(probeKeys)
-                + " = build" + java.util.Arrays.toString(buildKeys) + (residual == null ? "" : " residual=" + residual);
+                + (on.isEmpty() ? "" : " on " + String.join(" AND ", on));
     }
 }

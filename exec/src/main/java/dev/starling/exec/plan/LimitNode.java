@@ -16,6 +16,6 @@ public record LimitNode(PlanNode input, long offset, long limit) implements Plan
 
     @Override
     public String describe() {
-        return "Limit offset=" + offset + " limit=" + limit;
+        return "Limit " + limit + (offset > 0 ? " offset " + offset : "");
     }
 }

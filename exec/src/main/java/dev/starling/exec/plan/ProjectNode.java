@@ -1,6 +1,8 @@
 package dev.starling.exec.plan;
 
+import dev.starling.exec.expr.ColumnRef;
 import dev.starling.exec.expr.Expr;
+import dev.starling.exec.expr.ExprText;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -26,6 +28,12 @@ public record ProjectNode(PlanNode input, List<Expr> expressions, List<String> n
 
     @Override
     public String describe() {
-        return "Project " + expressions;
+        List<String> in = Field.labels(input.output());
+        List<String> out = new ArrayList<>();
+        for (int i = 0; i < expressions.size(); i++) {
+            String text = ExprText.of(expressions.get(i), in);
+            out.add(text.equals(names.get(i)) || expressions.get(i) instanceof ColumnRef ? text : names.get(i) + ": " + text);
+        }
+        return "Project " + out;
     }
 }

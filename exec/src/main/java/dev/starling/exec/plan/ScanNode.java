@@ -1,6 +1,7 @@
 package dev.starling.exec.plan;
 
 import dev.starling.exec.expr.Expr;
+import dev.starling.exec.expr.ExprText;
 import dev.starling.storage.ColumnSchema;
 import dev.starling.storage.DataType;
 import dev.starling.storage.Table;
@@ -37,7 +38,7 @@ public record ScanNode(Table table, List<ScanColumn> columns, Expr filter) imple
 
     private Field field(ScanColumn c) {
         if (c.mode() == ScanColumn.Mode.ROW_ID) {
-            return new Field("$rowid", DataType.INTEGER, false);
+            return new Field(table.name() + "$rowid", DataType.INTEGER, false);
         }
         ColumnSchema cs = table.schema().column(c.column());
         return c.mode() == ScanColumn.Mode.CODE
@@ -52,7 +53,7 @@ public record ScanNode(Table table, List<ScanColumn> columns, Expr filter) imple
 
     @Override
     public String describe() {
-        return "Scan " + table.name() + " " + output().stream().map(Field::name).toList()
-                + (filter == null ? "" : " filter=" + filter);
+        List<String> labels = Field.labels(output());
+        return "Scan " + table.name() + " " + labels + (filter == null ? "" : " filter: " + ExprText.of(filter, labels));
     }
 }

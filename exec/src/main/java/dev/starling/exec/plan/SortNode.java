@@ -24,6 +24,9 @@ public record SortNode(PlanNode input, List<SortKey> keys, long offset, long lim
 
     @Override
     public String describe() {
-        return "Sort " + keys + (offset > 0 ? " offset=" + offset : "") + (limit >= 0 ? " limit=" + limit : "");
+        List<String> in = Field.labels(input.output());
+        List<String> by = keys.stream().map(k -> in.get(k.column()) + (k.descending() ? " DESC" : "")
+                + (k.nullsFirst() != k.descending() ? (k.nullsFirst() ? " NULLS FIRST" : " NULLS LAST") : "")).toList();
+        return "Sort " + by + (offset > 0 ? " offset " + offset : "") + (limit >= 0 ? " limit " + limit : "");
     }
 }
