@@ -231,9 +231,22 @@ public final class Starling implements AutoCloseable {
 
     /** Runs a prepared data statement, atomically and durably; returns the rows it wrote. SET applies to this engine. */
     public long update(PreparedQuery q) {
+        Updated done = update(q, settings);
+        settings = done.settings();
+        return done.rows();
+    }
+
+    /** What a data statement did: the rows it wrote, and its session's settings after it (a SET changes them). */
+    public record Updated(long rows, Settings settings) { }
+
+    /**
+     * Runs a prepared data statement for a session whose settings are {@code session}: a data
+     * change atomically and durably; a SET by returning the settings it makes, which the caller
+     * keeps for that session (the engine's own, or a server connection's).
+     */
+    public Updated update(PreparedQuery q, Settings session) {
         if (q.update() instanceof DataStatement.SetOption set) {
-            settings = settings.with(set.name(), set.value());
-            return 0;
+            return new Updated(0, session.with(set.name(), set.value()));
         }
         if (q.needsParameters()) {
             throw new StarlingSqlException("the statement has " + q.parameters().size() + " parameters and none were bound");
@@ -241,7 +254,7 @@ public final class Starling implements AutoCloseable {
         if (!q.isUpdate()) {
             throw new IllegalArgumentException("not a data statement: " + q.sql());
         }
-        return dataStatements.run(q.update());
+        return new Updated(dataStatements.run(q.update()), session);
     }
 
     /**

@@ -7,7 +7,6 @@ import com.google.common.cache.CacheBuilder;
 import com.google.protobuf.Message;
 import dev.starling.engine.PreparedQuery;
 import dev.starling.engine.Starling;
-import dev.starling.engine.data.DataStatement;
 import dev.starling.exec.Settings;
 import dev.starling.server.metrics.QueryMetrics;
 import dev.starling.exec.ArrowBatches;
@@ -449,18 +448,20 @@ public final class StarlingFlightSqlProducer extends NoOpFlightSqlProducer {
     private void update(List<PreparedQuery> statements, CallContext context, StreamListener<PutResult> ack) {
         try {
             long rows = 0;
+            Settings session = settings(context);
             for (PreparedQuery q : statements) {
                 if (!q.isUpdate()) {
                     throw CallStatus.INVALID_ARGUMENT.withDescription("not a data statement (a query has results to fetch): "
                             + q.sql()).toRuntimeException();
                 }
-                if (q.update() instanceof DataStatement.SetOption set) {
-                    // A session's setting: it must not change the other clients' settings.
+                Starling.Updated done = db.update(q, session);
+                rows += done.rows();
+                if (!done.settings().equals(session)) {
+                    // a SET: the calling session's alone, never the other clients'
+                    session = done.settings();
                     ServerSessionMiddleware sessions = context.getMiddleware(SESSION);
-                    sessionSettings.put(sessions.getSession().id, settings(context).with(set.name(), set.value()));
-                    continue;
+                    sessionSettings.put(sessions.getSession().id, session);
                 }
-                rows += db.update(q);
             }
             byte[] result = DoPutUpdateResult.newBuilder().setRecordCount(rows).build().toByteArray();
             try (ArrowBuf buffer = allocator.buffer(result.length)) {
