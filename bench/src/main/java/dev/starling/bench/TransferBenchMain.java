@@ -7,7 +7,6 @@ import dev.starling.gpu.cuda.GpuDevice;
 import dev.starling.gpu.cuda.GpuStream;
 import dev.starling.gpu.cuda.MappedHostBuffer;
 import dev.starling.gpu.cuda.PinnedBuffer;
-import dev.starling.gpu.transfer.HostTransfers;
 import dev.starling.storage.DataType;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;

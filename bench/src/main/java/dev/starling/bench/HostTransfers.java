@@ -1,4 +1,4 @@
-package dev.starling.gpu.transfer;
+package dev.starling.bench;
 
 import dev.starling.gpu.cuda.Cuda;
 import dev.starling.gpu.cuda.DeviceBuffer;
@@ -23,7 +23,7 @@ import jcuda.driver.JCudaDriver;
  * ends with the data consumed by {@code read_words} (it sums the words), so they are compared on
  * equal terms: data in a kernel's hands.
  */
-public final class HostTransfers {
+final class HostTransfers {
     private static final String KERNELS = "transfer";
     private static final int THREADS = 256;
 
