@@ -1,5 +1,7 @@
 package dev.starling.gpu.pipeline;
 
+import dev.starling.exec.eval.Decimals;
+
 /**
  * Translates a star pipeline's program into CUDA C for a tile of rows: each thread runs every
  * instruction for its {@code items} rows in turn, without branches, so the loads of its rows are
@@ -119,13 +121,13 @@ final class RowProgramSource {
             case MUL -> checked(d, a, b, i, "multiplyChecked");
             case NEG -> set(d, i, out.let("long long", "(long long)(0 - (uint64_t)" + value[a][i] + ")"), nulls[a][i]);
             case SCALE_UP -> set(d, i, out.let("long long", String.format("multiplyChecked(%s, %dll, %s, status)",
-                    value[a][i], pow10(imm), counts(nulls[a][i], i))), nulls[a][i]);
+                    value[a][i], Decimals.pow10(imm), counts(nulls[a][i], i))), nulls[a][i]);
             case SCALE_DOWN -> set(d, i, out.let("long long",
-                    String.format("divideRound(%s, %dull)", value[a][i], pow10(imm))), nulls[a][i]);
+                    String.format("divideRound(%s, %dull)", value[a][i], Decimals.pow10(imm))), nulls[a][i]);
             case MUL_DOWN -> {
                 String n = nullOf(a, b, i);
                 set(d, i, out.let("long long", String.format("divideRound(multiplyChecked(%s, %s, %s, status), %dull)",
-                        value[a][i], value[b][i], counts(n, i), pow10(imm))), n);
+                        value[a][i], value[b][i], counts(n, i), Decimals.pow10(imm))), n);
             }
             case FADD -> doubles(d, a, b, i, "__dadd_rn");
             case FSUB -> doubles(d, a, b, i, "__dsub_rn");
@@ -137,9 +139,9 @@ final class RowProgramSource {
             }
             case FNEG -> set(d, i, out.let("long long", "asBits(-asDouble(" + value[a][i] + "))"), nulls[a][i]);
             case I2F -> set(d, i, out.let("long long", String.format("integerToDouble(%s, %s)", value[a][i],
-                    doubleLiteral(pow10(imm)))), nulls[a][i]);
+                    doubleLiteral(Decimals.pow10(imm)))), nulls[a][i]);
             case F2I -> set(d, i, out.let("long long", String.format("roundToLong(%s, %s, %s, status)", value[a][i],
-                    doubleLiteral(pow10(imm)), counts(nulls[a][i], i))), nulls[a][i]);
+                    doubleLiteral(Decimals.pow10(imm)), counts(nulls[a][i], i))), nulls[a][i]);
             case EQ, NE, LT, LE, GT, GE -> compare(d, a, b, i, value[a][i] + comparison(op) + value[b][i]);
             case FEQ, FNE, FLT, FLE, FGT, FGE -> compare(d, a, b, i,
                     "asDouble(" + value[a][i] + ")" + comparison(op) + "asDouble(" + value[b][i] + ")");
@@ -356,14 +358,6 @@ final class RowProgramSource {
             return nulls[b][i];
         }
         return nulls[b][i] == null ? nulls[a][i] : out.or(nulls[a][i], nulls[b][i]);
-    }
-
-    static long pow10(int k) {
-        long r = 1;
-        for (int i = 0; i < k; i++) {
-            r *= 10;
-        }
-        return r;
     }
 
     /** A double literal C reads back exactly (powers of ten up to 10^22 are exact doubles). */
