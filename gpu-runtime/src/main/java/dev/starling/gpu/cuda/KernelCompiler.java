@@ -35,6 +35,7 @@ public final class KernelCompiler {
             "fold.cuh", "star_pipeline.cuh");
 
     private final Nvrtc nvrtc;
+    private final int computeCapability;
     private final List<String> options;
     private final Map<String, String> headers;
     private final Path cache;
@@ -44,6 +45,7 @@ public final class KernelCompiler {
 
     private KernelCompiler(Nvrtc nvrtc, int computeCapability, Path cache) {
         this.nvrtc = nvrtc;
+        this.computeCapability = computeCapability;
         this.options = options(computeCapability);
         this.headers = new LinkedHashMap<>();
         for (String h : HEADERS) {
@@ -114,7 +116,7 @@ public final class KernelCompiler {
     }
 
     String describe() {
-        return nvrtc.version() + ", " + options.get(0).substring(options.get(0).indexOf('=') + 1);
+        return nvrtc.version() + ", sm_" + computeCapability;
     }
 
     private static void store(Path file, byte[] image) {

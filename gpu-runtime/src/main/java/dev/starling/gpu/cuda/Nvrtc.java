@@ -2,7 +2,6 @@ package dev.starling.gpu.cuda;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
-import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.SymbolLookup;
 import java.lang.invoke.MethodHandle;
@@ -37,21 +36,24 @@ final class Nvrtc {
     private final MethodHandle errorString;
     private final String version;
 
-    private Nvrtc(SymbolLookup library, String name) {
-        create = function(library, "nvrtcCreateProgram",
+    private final NativeLibrary library;
+
+    private Nvrtc(SymbolLookup symbols, String name) {
+        library = new NativeLibrary(symbols, name);
+        create = library.function("nvrtcCreateProgram",
                 FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS, JAVA_INT, ADDRESS, ADDRESS));
-        compile = function(library, "nvrtcCompileProgram", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, ADDRESS));
-        logSize = function(library, "nvrtcGetProgramLogSize", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
-        log = function(library, "nvrtcGetProgramLog", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
-        cubinSize = function(library, "nvrtcGetCUBINSize", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
-        cubin = function(library, "nvrtcGetCUBIN", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
-        destroy = function(library, "nvrtcDestroyProgram", FunctionDescriptor.of(JAVA_INT, ADDRESS));
-        errorString = function(library, "nvrtcGetErrorString", FunctionDescriptor.of(ADDRESS, JAVA_INT));
-        MethodHandle versionOf = function(library, "nvrtcVersion", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
+        compile = library.function("nvrtcCompileProgram", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, ADDRESS));
+        logSize = library.function("nvrtcGetProgramLogSize", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
+        log = library.function("nvrtcGetProgramLog", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
+        cubinSize = library.function("nvrtcGetCUBINSize", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
+        cubin = library.function("nvrtcGetCUBIN", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
+        destroy = library.function("nvrtcDestroyProgram", FunctionDescriptor.of(JAVA_INT, ADDRESS));
+        errorString = library.function("nvrtcGetErrorString", FunctionDescriptor.of(ADDRESS, JAVA_INT));
+        MethodHandle versionOf = library.function("nvrtcVersion", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment major = arena.allocate(JAVA_INT);
             MemorySegment minor = arena.allocate(JAVA_INT);
-            check(call(versionOf, major, minor), "nvrtcVersion");
+            check(library.call(versionOf, major, minor), "nvrtcVersion");
             version = name + " " + major.get(JAVA_INT, 0) + "." + minor.get(JAVA_INT, 0);
         }
     }
@@ -91,34 +93,35 @@ final class Nvrtc {
                 headerTexts.setAtIndex(ADDRESS, h, arena.allocateFrom(e.getValue()));
                 h++;
             }
-            check(call(create, program, arena.allocateFrom(source), arena.allocateFrom(name), headers.size(), headerTexts,
-                    headerNames), "nvrtcCreateProgram(" + name + ")");
+            check(library.call(create, program, arena.allocateFrom(source), arena.allocateFrom(name), headers.size(),
+                    headerTexts, headerNames), "nvrtcCreateProgram(" + name + ")");
             MemorySegment handle = program.get(ADDRESS, 0);
             try {
                 MemorySegment optionTexts = arena.allocate(ADDRESS, Math.max(1, options.size()));
                 for (int o = 0; o < options.size(); o++) {
                     optionTexts.setAtIndex(ADDRESS, o, arena.allocateFrom(options.get(o)));
                 }
-                int result = call(compile, handle, options.size(), optionTexts);
+                int result = library.call(compile, handle, options.size(), optionTexts);
                 if (result != 0) {
-                    throw new GpuException("NVRTC could not compile " + name + ": " + error(result) + "\n" + log(arena, handle));
+                    throw new GpuException("NVRTC could not compile " + name + ": " + error(result) + "\n"
+                            + log(arena, handle));
                 }
                 MemorySegment size = arena.allocate(JAVA_LONG);
-                check(call(cubinSize, handle, size), "nvrtcGetCUBINSize");
+                check(library.call(cubinSize, handle, size), "nvrtcGetCUBINSize");
                 MemorySegment image = arena.allocate(size.get(JAVA_LONG, 0));
-                check(call(cubin, handle, image), "nvrtcGetCUBIN");
+                check(library.call(cubin, handle, image), "nvrtcGetCUBIN");
                 return image.toArray(JAVA_BYTE);
             } finally {
-                call(destroy, program);
+                library.call(destroy, program);
             }
         }
     }
 
     private String log(Arena arena, MemorySegment handle) {
         MemorySegment size = arena.allocate(JAVA_LONG);
-        check(call(logSize, handle, size), "nvrtcGetProgramLogSize");
+        check(library.call(logSize, handle, size), "nvrtcGetProgramLogSize");
         MemorySegment text = arena.allocate(Math.max(1, size.get(JAVA_LONG, 0)));
-        check(call(log, handle, text), "nvrtcGetProgramLog");
+        check(library.call(log, handle, text), "nvrtcGetProgramLog");
         return new String(text.toArray(JAVA_BYTE), StandardCharsets.UTF_8).replace("\0", "").trim();
     }
 
@@ -135,20 +138,5 @@ final class Nvrtc {
         } catch (Throwable t) {
             return "NVRTC error " + result;
         }
-    }
-
-    private static int call(MethodHandle h, Object... args) {
-        try {
-            return (int) h.invokeWithArguments(args);
-        } catch (RuntimeException | Error e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new GpuException("calling NVRTC failed: " + t);
-        }
-    }
-
-    private static MethodHandle function(SymbolLookup library, String name, FunctionDescriptor descriptor) {
-        MemorySegment symbol = library.find(name).orElseThrow(() -> new GpuException("NVRTC has no " + name));
-        return Linker.nativeLinker().downcallHandle(symbol, descriptor);
     }
 }

@@ -2,7 +2,6 @@ package dev.starling.gpu.cuda;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
-import java.lang.foreign.Linker;
 import java.lang.foreign.MemoryLayout;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.StructLayout;
@@ -54,20 +53,23 @@ public final class VirtualMemory {
     private static final VarHandle ACCESS_LOCATION_ID = field(ACCESS_DESCRIPTOR, "location", "id");
     private static final VarHandle ACCESS_FLAGS = field(ACCESS_DESCRIPTOR, "flags");
 
-    private static final SymbolLookup DRIVER = SymbolLookup.libraryLookup("libcuda.so.1", Arena.global());
-    private static final MethodHandle GET_GRANULARITY = function("cuMemGetAllocationGranularity",
+    private static final NativeLibrary DRIVER = new NativeLibrary(
+            SymbolLookup.libraryLookup("libcuda.so.1", Arena.global()), "the CUDA driver");
+    private static final MethodHandle GET_GRANULARITY = DRIVER.function("cuMemGetAllocationGranularity",
             FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_INT));
-    private static final MethodHandle ADDRESS_RESERVE = function("cuMemAddressReserve",
+    private static final MethodHandle ADDRESS_RESERVE = DRIVER.function("cuMemAddressReserve",
             FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG));
-    private static final MethodHandle ADDRESS_FREE = function("cuMemAddressFree",
+    private static final MethodHandle ADDRESS_FREE = DRIVER.function("cuMemAddressFree",
             FunctionDescriptor.of(JAVA_INT, JAVA_LONG, JAVA_LONG));
-    private static final MethodHandle CREATE = function("cuMemCreate",
+    private static final MethodHandle CREATE = DRIVER.function("cuMemCreate",
             FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, ADDRESS, JAVA_LONG));
-    private static final MethodHandle RELEASE = function("cuMemRelease", FunctionDescriptor.of(JAVA_INT, JAVA_LONG));
-    private static final MethodHandle MAP = function("cuMemMap",
+    private static final MethodHandle RELEASE = DRIVER.function("cuMemRelease",
+            FunctionDescriptor.of(JAVA_INT, JAVA_LONG));
+    private static final MethodHandle MAP = DRIVER.function("cuMemMap",
             FunctionDescriptor.of(JAVA_INT, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG));
-    private static final MethodHandle UNMAP = function("cuMemUnmap", FunctionDescriptor.of(JAVA_INT, JAVA_LONG, JAVA_LONG));
-    private static final MethodHandle SET_ACCESS = function("cuMemSetAccess",
+    private static final MethodHandle UNMAP = DRIVER.function("cuMemUnmap",
+            FunctionDescriptor.of(JAVA_INT, JAVA_LONG, JAVA_LONG));
+    private static final MethodHandle SET_ACCESS = DRIVER.function("cuMemSetAccess",
             FunctionDescriptor.of(JAVA_INT, JAVA_LONG, JAVA_LONG, ADDRESS, JAVA_LONG));
 
     private VirtualMemory() { }
@@ -76,7 +78,7 @@ public final class VirtualMemory {
     public static long granularity(int location, int id) {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment out = arena.allocate(JAVA_LONG);
-            Cuda.check(invoke(GET_GRANULARITY, out, properties(arena, location, id), GRANULARITY_MINIMUM),
+            Cuda.check(DRIVER.call(GET_GRANULARITY, out, properties(arena, location, id), GRANULARITY_MINIMUM),
                     "cuMemGetAllocationGranularity");
             return out.get(JAVA_LONG, 0);
         }
@@ -86,36 +88,37 @@ public final class VirtualMemory {
     public static long reserve(long bytes, long alignment) {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment out = arena.allocate(JAVA_LONG);
-            Cuda.check(invoke(ADDRESS_RESERVE, out, bytes, alignment, 0L, 0L), "cuMemAddressReserve(" + bytes + " bytes)");
+            Cuda.check(DRIVER.call(ADDRESS_RESERVE, out, bytes, alignment, 0L, 0L),
+                    "cuMemAddressReserve(" + bytes + " bytes)");
             return out.get(JAVA_LONG, 0);
         }
     }
 
     public static void free(long address, long bytes) {
-        Cuda.check(invoke(ADDRESS_FREE, address, bytes), "cuMemAddressFree");
+        Cuda.check(DRIVER.call(ADDRESS_FREE, address, bytes), "cuMemAddressFree");
     }
 
     /** Creates {@code bytes} of pinned physical memory at {@code location}; returns its handle. */
     public static long create(long bytes, int location, int id) {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment out = arena.allocate(JAVA_LONG);
-            Cuda.check(invoke(CREATE, out, bytes, properties(arena, location, id), 0L),
+            Cuda.check(DRIVER.call(CREATE, out, bytes, properties(arena, location, id), 0L),
                     "cuMemCreate(" + bytes + " bytes " + (location == ON_HOST ? "on the host" : "on the device") + ")");
             return out.get(JAVA_LONG, 0);
         }
     }
 
     public static void release(long handle) {
-        Cuda.check(invoke(RELEASE, handle), "cuMemRelease");
+        Cuda.check(DRIVER.call(RELEASE, handle), "cuMemRelease");
     }
 
     /** Maps all of allocation {@code handle} ({@code bytes}) at {@code address}. */
     public static void map(long address, long bytes, long handle) {
-        Cuda.check(invoke(MAP, address, bytes, 0L, handle, 0L), "cuMemMap");
+        Cuda.check(DRIVER.call(MAP, address, bytes, 0L, handle, 0L), "cuMemMap");
     }
 
     public static void unmap(long address, long bytes) {
-        Cuda.check(invoke(UNMAP, address, bytes), "cuMemUnmap");
+        Cuda.check(DRIVER.call(UNMAP, address, bytes), "cuMemUnmap");
     }
 
     /** Lets device {@code ordinal} read and write {@code bytes} mapped at {@code address}. */
@@ -125,7 +128,7 @@ public final class VirtualMemory {
             ACCESS_LOCATION_TYPE.set(desc, 0L, ON_DEVICE);
             ACCESS_LOCATION_ID.set(desc, 0L, ordinal);
             ACCESS_FLAGS.set(desc, 0L, ACCESS_READ_WRITE);
-            Cuda.check(invoke(SET_ACCESS, address, bytes, desc, 1L), "cuMemSetAccess");
+            Cuda.check(DRIVER.call(SET_ACCESS, address, bytes, desc, 1L), "cuMemSetAccess");
         }
     }
 
@@ -135,22 +138,6 @@ public final class VirtualMemory {
         PROP_LOCATION_TYPE.set(p, 0L, location);
         PROP_LOCATION_ID.set(p, 0L, id);
         return p;
-    }
-
-    private static int invoke(MethodHandle h, Object... args) {
-        try {
-            return (int) h.invokeWithArguments(args);
-        } catch (RuntimeException | Error e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new GpuException("calling the CUDA driver failed: " + t);
-        }
-    }
-
-    private static MethodHandle function(String name, FunctionDescriptor descriptor) {
-        MemorySegment symbol = DRIVER.find(name)
-                .orElseThrow(() -> new GpuException("the CUDA driver has no " + name));
-        return Linker.nativeLinker().downcallHandle(symbol, descriptor);
     }
 
     private static VarHandle field(StructLayout layout, String... path) {
