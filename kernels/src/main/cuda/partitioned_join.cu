@@ -12,6 +12,7 @@
 // The engine's hash (hash.cuh); a pass that skips `skip` bits takes the next `bits` of the hash
 // from the top.
 #include "hash.cuh"
+#include "structs.cuh"
 
 // Tuples a block stages in shared memory at once: at 512 partitions a partition's run in a tile
 // averages 4 tuples (64 bytes, two sectors).
@@ -27,28 +28,9 @@
 #define BUCKET_BITS 11
 #define NO_ENTRY (-1)
 
-struct Tuple {
-    long long key;
-    long long row;
-};
-
-// A block's share of the second pass: `count` tuples at `tuples`, the `index`-th slice of group
-// `group`. Laid out as dev.starling.gpu.hybrid.PartitionSchedule writes it.
-struct Slice {
-    const Tuple* tuples;
-    unsigned int count;
-    unsigned int group;
-    unsigned int index;
-    unsigned int pad;
-};
-
-// One side of one unit of work (group 2u: unit u's build tuples, 2u + 1: its probe tuples): its
-// slices are [first, first + slices) of the batch's.
-struct Group {
-    unsigned int first;
-    unsigned int slices;
-};
-
+// Tuple, Slice (a block's share of the second pass) and Group (one side of one unit of work:
+// group 2u is unit u's build tuples, 2u + 1 its probe tuples) are defined with the host in
+// dev.starling.gpu.cuda.KernelStructs, which generates structs.cuh.
 __device__ __forceinline__ unsigned int radixOf(uint64_t h, int skip, int bits) {
     return (unsigned int)((h << skip) >> (64 - bits));
 }

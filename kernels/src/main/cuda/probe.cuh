@@ -1,15 +1,11 @@
 // How a star pipeline's rows find their dimension rows: dense dimensions by code (in device or
-// shared memory), hashed ones in an open-addressing table with linear probing over 16-byte slots
-// (key, row; a negative row marks an empty slot) laid out by dev.starling.gpu.pipeline.DimensionHashTable,
-// whose slots past `split` may live in pinned host memory (a hybrid table, read over the link).
+// shared memory), hashed ones in an open-addressing table with linear probing over HashSlots
+// (structs.cuh: key, row; a negative row marks an empty slot) that DimensionHashTable builds on the
+// host, whose slots past `split` may live in pinned host memory (a hybrid table, read over the link).
 #pragma once
 #include "hash.cuh"
+#include "structs.cuh"
 #include "load.cuh"
-
-struct __align__(16) HashSlot {
-    long long key;
-    long long row;
-};
 
 // One slot, read in one 16-byte load through the read-only path.
 __device__ __forceinline__ HashSlot loadSlot(const HashSlot* p) {

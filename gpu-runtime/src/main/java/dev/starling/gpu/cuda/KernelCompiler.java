@@ -22,8 +22,9 @@ import org.slf4j.LoggerFactory;
  * Compiles the kernels' CUDA C (the {@code kernels} module's sources on the class path, and the
  * star pipeline kernels generated per query shape) for one GPU architecture with NVRTC, so a
  * build needs no {@code nvcc} and every GPU gets code for itself. What the host and the kernels
- * must agree on reaches them from its Java definition, on the command line
- * ({@code HASH_MULTIPLIER}) or in the generated source. Compiled images are kept on disk by a
+ * must agree on reaches them from its Java definition: on the command line
+ * ({@code HASH_MULTIPLIER}), in a generated header ({@link KernelStructs}) or in the generated
+ * source. Compiled images are kept on disk by a
  * hash of everything that goes into them, so a shape compiles once per machine, not once per
  * process.
  */
@@ -51,6 +52,7 @@ public final class KernelCompiler {
         for (String h : HEADERS) {
             headers.put(h, source(h));
         }
+        headers.putAll(generatedHeaders());
         this.cache = cache;
     }
 
@@ -69,6 +71,11 @@ public final class KernelCompiler {
     public static List<String> options(int computeCapability) {
         return List.of("--gpu-architecture=sm_" + computeCapability, "--std=c++17", "--fmad=false",
                 String.format("-DHASH_MULTIPLIER=0x%016xull", Hashing.MULTIPLIER));
+    }
+
+    /** The headers generated from Java definitions, by include name: nvcc builds find them in a folder they are written to. */
+    public static Map<String, String> generatedHeaders() {
+        return Map.of(KernelStructs.HEADER, KernelStructs.header());
     }
 
     /** The default folder for compiled kernels: {@code $XDG_CACHE_HOME/starling/kernels}, else under ~/.cache. */

@@ -2,6 +2,7 @@ package dev.starling.gpu.hybrid;
 
 import dev.starling.exec.Settings.OversizedJoin;
 import dev.starling.gpu.cuda.DeviceProfile;
+import dev.starling.gpu.cuda.KernelStructs;
 
 /**
  * How a GPU hash join whose table is past the device memory budget runs, and the model behind the
@@ -29,7 +30,7 @@ import dev.starling.gpu.cuda.DeviceProfile;
  */
 public final class OversizedJoinModel {
     /** Bytes of a partition tuple (key, row). */
-    static final long TUPLE_BYTES = 16;
+    static final long TUPLE_BYTES = KernelStructs.TUPLE.bytes();
     /** Device bytes per probe row of a partitioned join beside its tuples: its key read twice (8 bytes at most), its match cleared, written and read. */
     static final long PROBE_ROW_DEVICE_BYTES = 16 + 12;
 

@@ -1,5 +1,8 @@
 package dev.starling.gpu.hybrid;
 
+import dev.starling.gpu.cuda.KernelStructs;
+import java.lang.foreign.MemorySegment;
+import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
@@ -10,11 +13,17 @@ import java.util.List;
  * (a build partition with its probe partition, or with a part of it where the probe side is too
  * skewed to fit beside it), packed into batches that each fit one work buffer; and each batch's
  * slices, the runs of first-pass tuples one block of the second pass reads. What the kernels read
- * is laid out as kernels/partitioned_join.cu's Slice and Group.
+ * is laid out as {@link KernelStructs#SLICE} and {@link KernelStructs#GROUP}.
  */
 final class PartitionSchedule {
-    static final int SLICE_BYTES = 24;
-    static final int GROUP_BYTES = 8;
+    static final long SLICE_BYTES = KernelStructs.SLICE.bytes();
+    static final long GROUP_BYTES = KernelStructs.GROUP.bytes();
+    private static final VarHandle SLICE_TUPLES = KernelStructs.SLICE.arrayField("tuples");
+    private static final VarHandle SLICE_COUNT = KernelStructs.SLICE.arrayField("count");
+    private static final VarHandle SLICE_GROUP = KernelStructs.SLICE.arrayField("group");
+    private static final VarHandle SLICE_INDEX = KernelStructs.SLICE.arrayField("index");
+    private static final VarHandle GROUP_FIRST = KernelStructs.GROUP.arrayField("first");
+    private static final VarHandle GROUP_SLICES = KernelStructs.GROUP.arrayField("slices");
 
     /** Build tuples [buildBegin, buildEnd) joined with probe tuples [probeBegin, probeEnd) of the first pass's arrays. */
     record Unit(long buildBegin, long buildEnd, long probeBegin, long probeEnd) {
@@ -117,30 +126,41 @@ final class PartitionSchedule {
      * tuples at {@code built} and {@code probed}: slice and group numbers count from their batch's first.
      */
     ByteBuffer metadata(long built, long probed) {
-        ByteBuffer slices = ByteBuffer.allocateDirect(Math.toIntExact(metadataBytes())).order(ByteOrder.LITTLE_ENDIAN);
-        ByteBuffer groups = slices.duplicate().order(ByteOrder.LITTLE_ENDIAN).position(Math.toIntExact(groupsOffset()));
+        ByteBuffer bytes = ByteBuffer.allocateDirect(Math.toIntExact(metadataBytes())).order(ByteOrder.LITTLE_ENDIAN);
+        MemorySegment slices = MemorySegment.ofBuffer(bytes);
+        MemorySegment groups = slices.asSlice(groupsOffset());
+        int slice = 0;
+        int group = 0;
         for (Batch b : batches) {
-            int slice = 0;
+            int first = 0;
             for (int u = 0; u < b.units(); u++) {
                 Unit unit = units.get(b.firstUnit() + u);
-                slice = group(slices, groups, 2 * u, slice, built, unit.buildBegin(), unit.buildEnd());
-                slice = group(slices, groups, 2 * u + 1, slice, probed, unit.probeBegin(), unit.probeEnd());
+                first = group(slices, slice + first, groups, group++, 2 * u, first, built, unit.buildBegin(), unit.buildEnd());
+                first = group(slices, slice + first, groups, group++, 2 * u + 1, first, probed, unit.probeBegin(),
+                        unit.probeEnd());
             }
+            slice += first;
         }
-        return slices.rewind();
+        return bytes;
     }
 
-    /** Writes group {@code g}'s entry and its slices over tuples [begin, end) of {@code tuples} from slice {@code first} on; returns the next slice. */
-    private int group(ByteBuffer slices, ByteBuffer groups, int g, int first, long tuples, long begin, long end) {
+    /**
+     * Writes group {@code g} of its batch (entry {@code at} of all groups) and its slices over tuples
+     * [begin, end) of {@code tuples}, the batch's slices from {@code first} on (entry {@code sliceAt}
+     * of all slices); returns the batch's next slice.
+     */
+    private int group(MemorySegment slices, int sliceAt, MemorySegment groups, int at, int g, int first, long tuples,
+                      long begin, long end) {
         int n = slices(end - begin, sliceTuples);
-        groups.putInt(first).putInt(n);
+        GROUP_FIRST.set(groups, 0L, (long) at, first);
+        GROUP_SLICES.set(groups, 0L, (long) at, n);
         for (int s = 0; s < n; s++) {
             long from = begin + s * sliceTuples;
-            slices.putLong(tuples + from * PartitionedJoin.TUPLE_BYTES)
-                    .putInt(Math.toIntExact(Math.min(sliceTuples, end - from)))
-                    .putInt(g)
-                    .putInt(s)
-                    .putInt(0);
+            long i = sliceAt + s;
+            SLICE_TUPLES.set(slices, 0L, i, tuples + from * PartitionedJoin.TUPLE_BYTES);
+            SLICE_COUNT.set(slices, 0L, i, Math.toIntExact(Math.min(sliceTuples, end - from)));
+            SLICE_GROUP.set(slices, 0L, i, g);
+            SLICE_INDEX.set(slices, 0L, i, s);
         }
         return first + n;
     }

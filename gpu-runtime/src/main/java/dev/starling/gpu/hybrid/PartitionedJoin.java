@@ -5,6 +5,7 @@ import dev.starling.gpu.cuda.DeviceBuffer;
 import dev.starling.gpu.cuda.GpuDevice;
 import dev.starling.gpu.cuda.GpuOutOfMemoryException;
 import dev.starling.gpu.cuda.GpuStream;
+import dev.starling.gpu.cuda.KernelStructs;
 import dev.starling.gpu.cuda.MappedHostBuffer;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -36,7 +37,7 @@ public final class PartitionedJoin {
     private static final int THREADS = 256;
     private static final int JOIN_THREADS = 512;
     private static final int SCAN_THREADS = 1024;
-    static final int TUPLE_BYTES = 16;
+    static final long TUPLE_BYTES = KernelStructs.TUPLE.bytes();
     /**
      * Batches a join's tuples are cut into at least: smaller batches leave more of the allowance
      * to keep partitions on the device, and a sixteenth keeps the work buffers' share small.

@@ -5,6 +5,7 @@ import dev.starling.gpu.cuda.DeviceBuffer;
 import dev.starling.gpu.cuda.DevicePointer;
 import dev.starling.gpu.cuda.GpuDevice;
 import dev.starling.gpu.cuda.GpuException;
+import dev.starling.gpu.cuda.KernelStructs;
 import dev.starling.gpu.cuda.MappedHostBuffer;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -15,7 +16,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A hash table of 16-byte slots (the engine's {@code DimensionHashTable} layout) placed greedily,
+ * A hash table of slots ({@link KernelStructs#HASH_SLOT}, 16 bytes) placed greedily,
  * as Lutz's thesis' hybrid table is: the first slots in device memory as far as a byte budget allows,
  * the rest in pinned host memory that kernels read over the link. Preferably one contiguous range
  * ({@link MappedRange}: kernels index it as one array); where the driver refuses, two ranges, a
@@ -26,6 +27,7 @@ public final class SplitTable implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(SplitTable.class);
     private static final String KERNELS = "hybrid";
     private static final int THREADS = 256;
+    private static final long SLOT_BYTES = KernelStructs.HASH_SLOT.bytes();
 
     /** How a table is laid out: one range where the driver allows it, or two ranges always. */
     public enum Layout { CONTIGUOUS, TWO_RANGES }
@@ -66,7 +68,7 @@ public final class SplitTable implements AutoCloseable {
                 }
                 long count = slots.length / 2;
                 return new SplitTable(device, new AutoCloseable[] {range}, range.base(), 0, count,
-                        range.deviceBytes() / 16, shift);
+                        range.deviceBytes() / SLOT_BYTES, shift);
             } catch (GpuException e) {
                 LOG.info("one address range over device and host memory refused ({}): using two ranges", e.getMessage());
             }
@@ -76,16 +78,16 @@ public final class SplitTable implements AutoCloseable {
 
     private static SplitTable twoRanges(GpuDevice device, long[] slots, int shift, long deviceBytes) {
         long count = slots.length / 2;
-        long split = Math.min(count, Math.max(0, deviceBytes) / 16);
+        long split = Math.min(count, Math.max(0, deviceBytes) / SLOT_BYTES);
         DeviceBuffer onDevice = null;
         MappedHostBuffer onHost = null;
         try {
             if (split > 0) {
-                onDevice = device.memory().allocate(split * 16, "hybrid table, device part");
-                onDevice.upload(Pointer.to(slots), 0, split * 16);
+                onDevice = device.memory().allocate(split * SLOT_BYTES, "hybrid table, device part");
+                onDevice.upload(Pointer.to(slots), 0, split * SLOT_BYTES);
             }
             if (split < count) {
-                onHost = device.mappedHost((count - split) * 16);
+                onHost = device.mappedHost((count - split) * SLOT_BYTES);
                 MemorySegment.copy(slots, (int) (split * 2), onHost.segment(), ValueLayout.JAVA_LONG, 0,
                         (int) ((count - split) * 2));
             }

@@ -1,9 +1,10 @@
 package dev.starling.gpu.pipeline;
 
 import dev.starling.exec.vector.Vector;
+import dev.starling.gpu.cuda.KernelStructs;
 import dev.starling.storage.Hashing;
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
+import java.lang.invoke.VarHandle;
 import java.util.Optional;
 
 /**
@@ -15,7 +16,10 @@ import java.util.Optional;
  * and the CPU workers both probe, {@link #rowOf}).
  */
 public final class DimensionHashTable {
-    private static final ValueLayout.OfLong SLOT = ValueLayout.JAVA_LONG_UNALIGNED;
+    /** Bytes of one slot ({@link KernelStructs#HASH_SLOT}). */
+    public static final long SLOT_BYTES = KernelStructs.HASH_SLOT.bytes();
+    private static final VarHandle KEY = KernelStructs.HASH_SLOT.arrayField("key");
+    private static final VarHandle ROW = KernelStructs.HASH_SLOT.arrayField("row");
 
     private final MemorySegment slots;
     private final long[] heapSlots;
@@ -29,7 +33,7 @@ public final class DimensionHashTable {
 
     /** The table over the first {@code rows} keys, or empty when a key repeats (a join that would multiply rows). */
     public static Optional<DimensionHashTable> build(Vector keys, int rows) {
-        long[] heap = new long[(int) capacity(rows) * 2];
+        long[] heap = new long[(int) (capacity(rows) * SLOT_BYTES / Long.BYTES)];
         return build(keys, rows, MemorySegment.ofArray(heap), heap);
     }
 
@@ -42,7 +46,7 @@ public final class DimensionHashTable {
         long capacity = capacity(rows);
         int shift = 64 - Long.numberOfTrailingZeros(capacity);
         for (long s = 0; s < capacity; s++) {
-            slots.setAtIndex(SLOT, 2 * s + 1, -1);
+            ROW.set(slots, 0L, s, -1L);
         }
         long[] values = keys.longs();
         boolean[] nulls = keys.nulls();
@@ -52,14 +56,14 @@ public final class DimensionHashTable {
             }
             long key = values[r];
             long s = Hashing.homeSlot(key, shift);
-            while (slots.getAtIndex(SLOT, 2 * s + 1) >= 0) {
-                if (slots.getAtIndex(SLOT, 2 * s) == key) {
+            while ((long) ROW.get(slots, 0L, s) >= 0) {
+                if ((long) KEY.get(slots, 0L, s) == key) {
                     return Optional.empty();
                 }
                 s = (s + 1) & (capacity - 1);
             }
-            slots.setAtIndex(SLOT, 2 * s, key);
-            slots.setAtIndex(SLOT, 2 * s + 1, r);
+            KEY.set(slots, 0L, s, key);
+            ROW.set(slots, 0L, s, (long) r);
         }
         return Optional.of(new DimensionHashTable(slots, heap, shift));
     }
@@ -68,8 +72,8 @@ public final class DimensionHashTable {
     public int rowOf(long key) {
         long mask = (1L << (64 - shift)) - 1;
         for (long s = Hashing.homeSlot(key, shift); ; s = (s + 1) & mask) {
-            long row = slots.getAtIndex(SLOT, 2 * s + 1);
-            if (row < 0 || slots.getAtIndex(SLOT, 2 * s) == key) {
+            long row = (long) ROW.get(slots, 0L, s);
+            if (row < 0 || (long) KEY.get(slots, 0L, s) == key) {
                 return (int) row;
             }
         }
@@ -82,7 +86,7 @@ public final class DimensionHashTable {
 
     /** Bytes of the table over {@code rows} keys. */
     public static long bytesFor(long rows) {
-        return capacity(rows) * 16;
+        return capacity(rows) * SLOT_BYTES;
     }
 
     /** The slots as (key, row) pairs of longs, as uploaded: the array a table built on the Java heap lives in. */

@@ -246,8 +246,8 @@ final class PipelineInputs implements AutoCloseable {
             }
             SplitTable split = SplitTable.place(device, table.slots(), table.shift(), left, SplitTable.Layout.CONTIGUOUS);
             splitTables.add(split);
-            uploadedBytes += split.slotsOnDevice() * 16;
-            hostTableBytes += bytes - split.slotsOnDevice() * 16;
+            uploadedBytes += split.slotsOnDevice() * DimensionHashTable.SLOT_BYTES;
+            hostTableBytes += bytes - split.slotsOnDevice() * DimensionHashTable.SLOT_BYTES;
             // in one range the host address is 0: the kernel reads every slot as a device one
             return new StarKernelInput.HashTable(split.deviceAddress(), split.hostAddress(), split.split(), table.shift());
         }

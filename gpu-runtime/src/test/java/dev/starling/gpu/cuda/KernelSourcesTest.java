@@ -4,12 +4,14 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.lang.foreign.MemoryLayout;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.concurrent.TimeUnit;
@@ -41,6 +43,7 @@ class KernelSourcesTest {
             }
         }
         assertEquals(headers, new HashSet<>(KernelCompiler.HEADERS));
+        headers.addAll(KernelCompiler.generatedHeaders().keySet());
         for (Path f : files) {
             String text = KernelCompiler.source(f.getFileName().toString());
             assertEquals(Files.readString(f), text, f + " on the class path");
@@ -67,10 +70,27 @@ class KernelSourcesTest {
             modules = listing.filter(f -> f.toString().endsWith(".cu")).toList();
         }
         assertTrue(modules.size() >= 4, modules.toString());
+        for (Map.Entry<String, String> h : KernelCompiler.generatedHeaders().entrySet()) {
+            Files.writeString(out.resolve(h.getKey()), h.getValue());
+        }
+        // the C compiler lays each shared struct out as Java does: size and every field's offset
+        StringBuilder check = new StringBuilder("#include \"structs.cuh\"\n");
+        for (KernelStruct s : KernelStructs.ALL) {
+            check.append(String.format("static_assert(sizeof(%s) == %d, \"%s\");%n", s.name(), s.bytes(), s.name()));
+            for (KernelStruct.Field f : s.fields()) {
+                long offset = s.layout().byteOffset(MemoryLayout.PathElement.groupElement(f.name()));
+                check.append(String.format("static_assert(__builtin_offsetof(%s, %s) == %d, \"%s.%s\");%n", s.name(),
+                        f.name(), offset, s.name(), f.name()));
+            }
+        }
+        Path layouts = out.resolve("struct_layouts.cu");
+        Files.writeString(layouts, check.toString());
+        modules = new ArrayList<>(modules);
+        modules.add(layouts);
         for (Path cu : modules) {
             List<String> command = new ArrayList<>(List.of("nvcc", "-cubin"));
             command.addAll(KernelCompiler.options(90));
-            command.addAll(List.of("-Xptxas", "-v", cu.toString(), "-o", out.resolve("m.cubin").toString()));
+            command.addAll(List.of("-I" + out, "-Xptxas", "-v", cu.toString(), "-o", out.resolve("m.cubin").toString()));
             Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
             String log = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
             assertTrue(p.waitFor(5, TimeUnit.MINUTES), "nvcc timed out");

@@ -32,7 +32,7 @@ class PartitionScheduleTest {
         assertSlice(m, 4, 2_000_000 + 80 * 16, 64, 1, 0);
         assertSlice(m, 5, 2_000_000 + 144 * 16, 16, 1, 1);
         // batch 3's groups: build slices from 0, one slice; probe from 1, one slice
-        int groups = (int) s.groupsOffset() + 3 * 2 * PartitionSchedule.GROUP_BYTES;
+        int groups = (int) (s.groupsOffset() + 3 * 2 * PartitionSchedule.GROUP_BYTES);
         assertEquals(List.of(0, 1, 1, 1), List.of(m.getInt(groups), m.getInt(groups + 4), m.getInt(groups + 8),
                 m.getInt(groups + 12)));
         assertEquals(11 * PartitionSchedule.SLICE_BYTES + 8 * PartitionSchedule.GROUP_BYTES, s.metadataBytes());
@@ -61,7 +61,7 @@ class PartitionScheduleTest {
     }
 
     private static void assertSlice(ByteBuffer m, int slice, long tuples, int count, int group, int index) {
-        int at = slice * PartitionSchedule.SLICE_BYTES;
+        int at = (int) (slice * PartitionSchedule.SLICE_BYTES);
         assertEquals(List.of(tuples, (long) count, (long) group, (long) index), List.of(m.getLong(at),
                 (long) m.getInt(at + 8), (long) m.getInt(at + 12), (long) m.getInt(at + 16)));
     }

@@ -18,6 +18,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -189,6 +190,9 @@ class StarKernelSourceTest {
             return;
         }
         Path headers = Path.of("..", "kernels", "src", "main", "cuda").toAbsolutePath().normalize();
+        for (Map.Entry<String, String> h : KernelCompiler.generatedHeaders().entrySet()) {
+            Files.writeString(dir.resolve(h.getKey()), h.getValue());
+        }
         List<Process> runs = new ArrayList<>();
         List<Path> logs = new ArrayList<>();
         for (int from = 0; from < kernels.size(); from += PER_FILE) {
@@ -204,7 +208,7 @@ class StarKernelSourceTest {
             logs.add(log);
             List<String> command = new ArrayList<>(List.of("nvcc", "-cubin"));
             command.addAll(KernelCompiler.options(90));
-            command.addAll(List.of("-I" + headers, "-Xptxas", "-v", cu.toString(), "-o",
+            command.addAll(List.of("-I" + headers, "-I" + dir, "-Xptxas", "-v", cu.toString(), "-o",
                     dir.resolve("kernels" + from + ".cubin").toString()));
             runs.add(new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start());
         }
