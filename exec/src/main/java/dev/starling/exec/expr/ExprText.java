@@ -75,10 +75,16 @@ public final class ExprText {
             case SUBSTRING -> "SUBSTRING(" + text(a.get(0), false) + " FROM " + text(a.get(1), false)
                     + (a.size() > 2 ? " FOR " + text(a.get(2), false) : "") + ")";
             case CAST -> "CAST(" + text(a.get(0), false) + " AS " + c.type() + ")";
-            case DATE_ADD_DAYS -> text(a.get(0), true) + " + INTERVAL " + text(a.get(1), true) + " DAY";
-            case DATE_ADD_MONTHS -> text(a.get(0), true) + " + INTERVAL " + text(a.get(1), true) + " MONTH";
+            case DATE_ADD_DAYS -> text(a.get(0), true) + " + " + interval(a.get(1), "DAY");
+            case DATE_ADD_MONTHS -> text(a.get(0), true) + " + " + interval(a.get(1), "MONTH");
             default -> c.op().name() + "(" + list(a) + ")";
         };
+    }
+
+    /** {@code INTERVAL '3' MONTH} for a literal count, else {@code INTERVAL (n) MONTH}. */
+    private String interval(Expr count, String unit) {
+        String n = count instanceof Literal l && l.value() != null ? "'" + l.value() + "'" : "(" + text(count, false) + ")";
+        return "INTERVAL " + n + " " + unit;
     }
 
     private String list(List<Expr> args) {
