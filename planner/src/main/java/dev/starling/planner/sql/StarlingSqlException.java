@@ -1,7 +1,5 @@
 package dev.starling.planner.sql;
 
-import dev.starling.engine.Starling;
-
 /**
  * A query Starling cannot run: a syntax error, an unknown table or column, a type error, or SQL
  * that Starling does not support. {@link #line()} and {@link #column()} are 1-based and 0 when the
