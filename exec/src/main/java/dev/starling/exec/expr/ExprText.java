@@ -22,7 +22,7 @@ public final class ExprText {
     }
 
     /** A literal's SQL text. */
-    public static String literal(Literal l) {
+    private static String literal(Literal l) {
         Object v = l.value();
         if (v == null) {
             return "NULL";
