@@ -253,7 +253,7 @@ class JoinAndPipelineTest {
                 new int[] {0}, new int[] {0}, null, false, 0, true));
     }
 
-    private static dev.starling.exec.expr.Call call(Op op, DataType t, Expr... args) {
+    private static Expr call(Op op, DataType t, Expr... args) {
         return Plans.call(op, t, args);
     }
 

@@ -3,6 +3,7 @@ package dev.starling.exec;
 import dev.starling.exec.expr.Call;
 import dev.starling.exec.expr.ColumnRef;
 import dev.starling.exec.expr.Expr;
+import dev.starling.exec.expr.ExprLowering;
 import dev.starling.exec.expr.Literal;
 import dev.starling.exec.plan.ScanNode;
 import dev.starling.exec.plan.ScanNode.ScanColumn;
@@ -39,11 +40,12 @@ final class Plans {
         return new Literal(s, DataType.VARCHAR);
     }
 
-    static Call call(Call.Op op, DataType type, Expr... args) {
-        return new Call(op, List.of(args), type, true);
+    /** The call in explicit form, as the planner hands expressions to the executor. */
+    static Expr call(Call.Op op, DataType type, Expr... args) {
+        return ExprLowering.lower(new Call(op, List.of(args), type, true));
     }
 
-    static Call bool(Call.Op op, Expr... args) {
+    static Expr bool(Call.Op op, Expr... args) {
         return call(op, DataType.BOOLEAN, args);
     }
 }

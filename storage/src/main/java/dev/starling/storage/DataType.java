@@ -2,7 +2,8 @@ package dev.starling.storage;
 
 /**
  * A SQL column type and how it is stored. DECIMAL values are 64-bit integers scaled by
- * 10^scale; DATE values are days since 1970-01-01; VARCHAR values are dictionary codes.
+ * 10^scale; DATE values are days since 1970-01-01; VARCHAR values are dictionary codes. Only a
+ * DECIMAL has a scale other than 0, so {@code scale()} is the scale of any exact number.
  */
 public record DataType(Kind kind, int precision, int scale) {
 
@@ -26,6 +27,9 @@ public record DataType(Kind kind, int precision, int scale) {
         if (kind == Kind.DECIMAL && (precision < 1 || precision > 18 || scale < 0 || scale > precision)) {
             throw new IllegalArgumentException("DECIMAL(" + precision + "," + scale
                     + ") is not supported: precision must be 1..18 and 0 <= scale <= precision");
+        }
+        if (kind != Kind.DECIMAL && scale != 0) {
+            throw new IllegalArgumentException(kind + " has no scale");
         }
     }
 

@@ -15,9 +15,10 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * Calcite's row expressions as Starling's plan gets them (RexTranslator): result types with their
- * decimal scales, casts, date arithmetic as day and month additions, BETWEEN and COALESCE
- * expanded, literals typed, and nullability carried.
+ * Calcite's row expressions as Starling's plan gets them (RexTranslator, then ExprLowering's
+ * explicit form): result types with their decimal scales, every implied conversion a cast, date
+ * arithmetic as day and month additions, BETWEEN and COALESCE expanded, literals typed, and
+ * nullability carried.
  */
 class RexTranslatorTest {
     private static Starling db;
@@ -37,8 +38,11 @@ class RexTranslatorTest {
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', textBlock = """
         d * 2                              | d * 2                                          | DECIMAL(18,2) | true
-        d + 1.005                          | d + 1.005                                      | DECIMAL(14,3) | true
-        x * d                              | x * d                                          | DOUBLE        | true
+        d + 1.005                          | CAST(d AS DECIMAL(18,3)) + 1.005               | DECIMAL(14,3) | true
+        x * d                              | x * CAST(d AS DOUBLE)                          | DOUBLE        | true
+        i + 1                              | CAST(i + 1 AS INTEGER)                         | INTEGER       | true
+        d > 1                              | d > 1.00                                       | BOOLEAN       | true
+        d IN (1, 2.5, 2.555)               | CAST(d AS DECIMAL(13,3)) IN (1.000, 2.500, 2.555) | BOOLEAN    | true
         b + 1                              | b + 1                                          | BIGINT        | false
         -d                                 | -d                                             | DECIMAL(12,2) | true
         CAST(d AS DECIMAL(5,1))            | CAST(d AS DECIMAL(5,1))                        | DECIMAL(5,1)  | true

@@ -11,7 +11,8 @@ import java.util.List;
 /**
  * CASE and COALESCE: each branch value is evaluated only on the rows that take it, then scattered
  * into the result. CASE takes a branch where its condition is TRUE; COALESCE takes an argument where
- * it is not NULL (the last argument takes every remaining row).
+ * it is not NULL (the last argument takes every remaining row). The values are of the result's
+ * representation (explicit form); strings from different dictionaries are merged into one.
  */
 final class BranchEval extends VecExpr {
     private final VecExpr[] conditions;
@@ -91,7 +92,7 @@ final class BranchEval extends VecExpr {
         if (type.kind() == DataType.Kind.DOUBLE) {
             double[] out = new double[n];
             for (Part p : parts) {
-                Vector v = Numbers.convert(p.vector, p.count, type);
+                Vector v = p.vector;
                 for (int i = 0; i < p.count; i++) {
                     out[p.rows[i]] = v.doubles()[i];
                     nulls[p.rows[i]] = v.isNull(i);
@@ -111,8 +112,7 @@ final class BranchEval extends VecExpr {
             }
         }
         for (Part p : parts) {
-            Vector v = type.kind() == DataType.Kind.VARCHAR || !Numbers.isExact(type) ? p.vector
-                    : Numbers.convert(p.vector, p.count, type);
+            Vector v = p.vector;
             for (int i = 0; i < p.count; i++) {
                 int row = p.rows[i];
                 nulls[row] = v.isNull(i);

@@ -7,8 +7,8 @@ import dev.starling.exec.vector.Vector;
 import dev.starling.storage.DataType;
 
 /**
- * EQ, NE, LT, LE, GT, GE. Exact numerics compare at a common scale, anything with a DOUBLE as
- * doubles, strings by value: codes when both sides share a dictionary and the test is (in)equality,
+ * EQ, NE, LT, LE, GT, GE over operands of one representation (explicit form): numbers, dates and
+ * booleans by their stored values, strings by value: codes when both sides share a dictionary and the test is (in)equality,
  * otherwise the string comparison is done once per pair of distinct codes seen.
  */
 final class CompareEval extends VecExpr {
@@ -31,11 +31,10 @@ final class CompareEval extends VecExpr {
         long[] out = new long[n];
         if (a.type().kind() == DataType.Kind.VARCHAR) {
             strings(a, b, out, n);
-        } else if (a.isDouble() || b.isDouble()) {
-            doubles(Numbers.doubles(a, n), Numbers.doubles(b, n), out, n);
+        } else if (a.isDouble()) {
+            doubles(a.doubles(), b.doubles(), out, n);
         } else {
-            int s = Math.max(Numbers.scale(a.type()), Numbers.scale(b.type()));
-            longs(Numbers.scaled(a, n, s), Numbers.scaled(b, n, s), out, n);
+            longs(a.longs(), b.longs(), out, n);
         }
         return Vector.ofLongs(DataType.BOOLEAN, out, nulls);
     }

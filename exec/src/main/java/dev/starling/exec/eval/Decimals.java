@@ -51,6 +51,14 @@ public final class Decimals {
         return r;
     }
 
+    public static long subtract(long a, long b) {
+        long r = a - b;
+        if (((a ^ b) & (a ^ r)) < 0) {
+            throw new ArithmeticException("numeric overflow: " + a + " - " + b + " exceeds 64 bits");
+        }
+        return r;
+    }
+
     /** a / b rounded half away from zero. */
     public static long divideRound(long a, long b) {
         if (b == 0) {

@@ -3,6 +3,7 @@ package dev.starling.exec.eval;
 import dev.starling.exec.expr.Call;
 import dev.starling.exec.expr.ColumnRef;
 import dev.starling.exec.expr.Expr;
+import dev.starling.exec.expr.ExprLowering;
 import dev.starling.exec.expr.Literal;
 import dev.starling.exec.vector.StrDict;
 import dev.starling.storage.DataType;
@@ -14,7 +15,7 @@ import java.util.TreeSet;
 import java.util.function.Function;
 import java.util.function.Predicate;
 
-/** Turns a plan expression into its vectorized evaluator, choosing the dictionary paths for strings. */
+/** Turns a plan expression (in explicit form: {@link ExprLowering}) into its vectorized evaluator, choosing the dictionary paths for strings. */
 public final class ExprCompiler {
     private ExprCompiler() { }
 
@@ -42,9 +43,10 @@ public final class ExprCompiler {
     }
 
     private static VecExpr call(Call c) {
+        ExprLowering.requireExplicit(c);
         List<Expr> a = c.args();
         return switch (c.op()) {
-            case ADD, SUBTRACT, MULTIPLY, DIVIDE, MOD -> new ArithmeticEval(c.op(), compile(a.get(0)), compile(a.get(1)), c.type());
+            case ADD, SUBTRACT, MULTIPLY, DIVIDE, MOD -> new ArithmeticEval(c, compile(a.get(0)), compile(a.get(1)));
             case NEGATE, ABS -> new UnaryNumericEval(c.op() == Call.Op.NEGATE, compile(a.get(0)), c.type());
             case EQ, NE, LT, LE, GT, GE -> comparison(c.op(), a.get(0), a.get(1));
             case AND, OR -> new AndOrEval(c.op() == Call.Op.AND, compileAll(a), columnsOfAll(a));
@@ -132,14 +134,12 @@ public final class ExprCompiler {
         Expr value = a.get(0);
         List<Expr> list = a.subList(1, a.size());
         Object[] literals = new Object[list.size()];
-        DataType[] types = new DataType[list.size()];
         boolean hasNull = false;
         for (int i = 0; i < literals.length; i++) {
             if (!(list.get(i) instanceof Literal l)) {
                 throw new IllegalArgumentException("IN list entries must be literals, got " + list.get(i));
             }
             literals[i] = l.value();
-            types[i] = l.type();
             hasNull |= l.value() == null;
         }
         if (value.type().kind() == DataType.Kind.VARCHAR) {
@@ -151,7 +151,7 @@ public final class ExprCompiler {
             }
             return new DictPredicateEval(compile(value), set::contains, hasNull);
         }
-        return new InEval(compile(value), value.type(), literals, types);
+        return new InEval(compile(value), value.type().kind() == DataType.Kind.DOUBLE, literals);
     }
 
     private static VecExpr substring(List<Expr> a, DataType type) {

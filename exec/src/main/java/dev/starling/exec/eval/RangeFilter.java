@@ -34,16 +34,11 @@ final class RangeFilter extends SelectionFilter {
             case INTEGER, BIGINT, DECIMAL, DATE -> true;
             default -> false;
         };
-        int shift = Numbers.scale(ref.type()) - Numbers.scale(lit.type());
-        if (!exact || !Numbers.isExact(lit.type()) || shift < 0 || shift >= 19) {
+        // in explicit form a literal compared with a column is in the column's representation, or cast with it
+        if (!exact || lit.type().scale() != ref.type().scale()) {
             return null;
         }
-        long c;
-        try {
-            c = Decimals.multiply(v, Decimals.pow10(shift));
-        } catch (ArithmeticException e) {
-            return null;
-        }
+        long c = v;
         int i = ref.index();
         return switch (op) {
             case EQ -> new RangeFilter(i, c, c, false);

@@ -4,7 +4,7 @@ import dev.starling.exec.vector.Batch;
 import dev.starling.exec.vector.Vector;
 import dev.starling.storage.DataType;
 
-/** NEGATE and ABS, in the operand's domain, then converted to the result type. */
+/** NEGATE and ABS, in their operand's representation (explicit form); 64-bit overflow is an error. */
 final class UnaryNumericEval extends VecExpr {
     private final boolean negate;
     private final VecExpr input;
@@ -25,13 +25,13 @@ final class UnaryNumericEval extends VecExpr {
             for (int i = 0; i < n; i++) {
                 out[i] = negate ? -v.doubles()[i] : Math.abs(v.doubles()[i]);
             }
-            return Numbers.convert(Vector.ofDoubles(out, v.nulls()), n, type);
+            return Vector.ofDoubles(out, v.nulls());
         }
         long[] out = new long[n];
         for (int i = 0; i < n; i++) {
             long x = v.longs()[i];
             out[i] = negate || x < 0 ? Math.negateExact(x) : x;
         }
-        return Numbers.convert(Vector.ofLongs(v.type(), out, v.nulls()), n, type);
+        return Vector.ofLongs(type, out, v.nulls());
     }
 }

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.starling.exec.expr.Call;
 import dev.starling.exec.expr.ColumnRef;
 import dev.starling.exec.expr.Expr;
+import dev.starling.exec.expr.ExprLowering;
 import dev.starling.exec.expr.Literal;
 import dev.starling.exec.vector.Batch;
 import dev.starling.exec.vector.Vector;
@@ -27,7 +28,7 @@ class SelectionFilterTest {
     private static int[] selected(Expr condition) {
         int[] sel = new int[BATCH.rows()];
         SelectionFilter.identity(sel, sel.length);
-        return Arrays.copyOf(sel, FilterCompiler.compile(condition).filter(BATCH, sel, sel.length));
+        return Arrays.copyOf(sel, FilterCompiler.compile(ExprLowering.lower(condition)).filter(BATCH, sel, sel.length));
     }
 
     private static Expr cmp(Call.Op op, Expr a, Expr b) {

@@ -3,6 +3,7 @@ package dev.starling.gpu.pipeline;
 import dev.starling.exec.expr.Call;
 import dev.starling.exec.expr.ColumnRef;
 import dev.starling.exec.expr.Expr;
+import dev.starling.exec.expr.ExprLowering;
 import dev.starling.exec.expr.Literal;
 import dev.starling.storage.DataType;
 import dev.starling.exec.vector.StrDict;
@@ -13,11 +14,10 @@ import java.util.Map;
 import java.util.function.IntFunction;
 
 /**
- * Compiles expressions over a star pipeline's sources into a register program, with the CPU
- * backend's semantics: exact types compute in scaled longs (ADD/SUBTRACT at the larger scale,
- * MULTIPLY at the sum of the scales, then rounded half away from zero to the result type's scale),
- * anything involving a DOUBLE in doubles, three-valued logic throughout. Each distinct expression
- * gets one register, so a subexpression shared by a predicate and an aggregate is computed once.
+ * Compiles expressions in explicit form ({@link ExprLowering}: every conversion a CAST of its own)
+ * over a star pipeline's sources into a register program; the semantics of each instruction are
+ * the CPU evaluator's (docs/GPU.md). Each distinct expression gets one register, so a
+ * subexpression shared by a predicate and an aggregate is computed once.
  */
 final class ProgramBuilder {
     static final int MAX_REGISTERS = 64;
@@ -181,12 +181,11 @@ final class ProgramBuilder {
     }
 
     private int call(Call c) throws Unsupported {
+        ExprLowering.requireExplicit(c);
         List<Expr> args = c.args();
         return switch (c.op()) {
             case ADD, SUBTRACT, MULTIPLY, DIVIDE -> arithmetic(c);
-            case NEGATE -> isDouble(c.type())
-                    ? emit(Opcode.FNEG, fresh(), convert(args.get(0), c.type()), 0, 0)
-                    : emit(Opcode.NEG, fresh(), convert(args.get(0), c.type()), 0, 0);
+            case NEGATE -> unary(isDouble(c.type()) ? Opcode.FNEG : Opcode.NEG, args.get(0));
             case EQ, NE, LT, LE, GT, GE -> compare(c.op(), args.get(0), args.get(1));
             case AND, OR -> {
                 int acc = register(args.get(0));
@@ -202,30 +201,22 @@ final class ProgramBuilder {
             case IS_FALSE -> unary(Opcode.IS_FALSE, args.get(0));
             case IS_NOT_TRUE -> unary(Opcode.IS_NOT_TRUE, args.get(0));
             case IS_NOT_FALSE -> unary(Opcode.IS_NOT_FALSE, args.get(0));
-            case IN -> {
-                int acc = -1;
-                for (int i = 1; i < args.size(); i++) {
-                    int eq = compare(Call.Op.EQ, args.get(0), args.get(i));
-                    acc = acc < 0 ? eq : emit(Opcode.OR, fresh(), acc, eq, 0);
-                }
-                yield acc;
-            }
+            case IN -> in(args.get(0), args.subList(1, args.size()));
             case CASE -> {
-                int acc = convert(args.get(args.size() - 1), c.type());
+                int acc = register(args.get(args.size() - 1));
                 for (int i = args.size() - 3; i >= 0; i -= 2) {
-                    int when = register(args.get(i));
-                    acc = emit(Opcode.SELECT, fresh(), convert(args.get(i + 1), c.type()), acc, when);
+                    acc = emit(Opcode.SELECT, fresh(), register(args.get(i + 1)), acc, register(args.get(i)));
                 }
                 yield acc;
             }
             case COALESCE -> {
-                int acc = convert(args.get(args.size() - 1), c.type());
+                int acc = register(args.get(args.size() - 1));
                 for (int i = args.size() - 2; i >= 0; i--) {
-                    acc = emit(Opcode.COALESCE, fresh(), convert(args.get(i), c.type()), acc, 0);
+                    acc = emit(Opcode.COALESCE, fresh(), register(args.get(i)), acc, 0);
                 }
                 yield acc;
             }
-            case CAST -> convert(args.get(0), c.type());
+            case CAST -> convert(register(args.get(0)), args.get(0).type(), c.type());
             default -> throw new Unsupported(c.op() + " in a GPU pipeline");
         };
     }
@@ -234,55 +225,51 @@ final class ProgramBuilder {
         return emit(op, fresh(), register(arg), 0, 0);
     }
 
+    /** Operands in explicit form: doubles, or scaled longs of one scale (a product of any scales, rounded to the result's). */
     private int arithmetic(Call c) throws Unsupported {
-        Expr a = c.args().get(0);
-        Expr b = c.args().get(1);
-        DataType t = c.type();
-        if (isDouble(t) || isDouble(a.type()) || isDouble(b.type())) {
+        int a = register(c.args().get(0));
+        int b = register(c.args().get(1));
+        if (isDouble(c.type())) {
             Opcode op = switch (c.op()) {
                 case ADD -> Opcode.FADD;
                 case SUBTRACT -> Opcode.FSUB;
                 case MULTIPLY -> Opcode.FMUL;
                 default -> Opcode.FDIV;
             };
-            int r = emit(op, fresh(), convert(a, DataType.DOUBLE), convert(b, DataType.DOUBLE), 0);
-            return fromRepresentation(r, DataType.DOUBLE, t);
+            return emit(op, fresh(), a, b, 0);
         }
-        exact(a.type());
-        exact(b.type());
-        int sa = scale(a.type());
-        int sb = scale(b.type());
-        int sr = scale(t);
         return switch (c.op()) {
-            case ADD, SUBTRACT -> {
-                int s = Math.max(sa, sb);
-                int r = emit(c.op() == Call.Op.ADD ? Opcode.ADD : Opcode.SUB, fresh(),
-                        rescale(register(a), sa, s), rescale(register(b), sb, s), 0);
-                yield fromRepresentation(r, scaleType(s), t);
-            }
+            case ADD -> emit(Opcode.ADD, fresh(), a, b, 0);
+            case SUBTRACT -> emit(Opcode.SUB, fresh(), a, b, 0);
             case MULTIPLY -> {
-                int drop = sa + sb - sr;
-                int r = drop > 0
-                        ? emit(Opcode.MUL_DOWN, fresh(), register(a), register(b), drop)
-                        : rescale(emit(Opcode.MUL, fresh(), register(a), register(b), 0), sa + sb, sr);
-                yield fromRepresentation(r, scaleType(sr), t);
+                int drop = ExprLowering.productDrop(c);
+                yield drop > 0 ? emit(Opcode.MUL_DOWN, fresh(), a, b, drop) : rescale(emit(Opcode.MUL, fresh(), a, b, 0), 0, -drop);
             }
             default -> throw new Unsupported("exact DIVIDE in a GPU pipeline");
         };
     }
 
     private int compare(Call.Op op, Expr a, Expr b) throws Unsupported {
-        if (a.type().kind() == DataType.Kind.VARCHAR || b.type().kind() == DataType.Kind.VARCHAR) {
+        if (a.type().kind() == DataType.Kind.VARCHAR) {
             return compareCode(op, a, b);
         }
         int index = op.ordinal() - Call.Op.EQ.ordinal();
-        if (isDouble(a.type()) || isDouble(b.type())) {
-            return emit(Opcode.values()[Opcode.FEQ.ordinal() + index], fresh(),
-                    convert(a, DataType.DOUBLE), convert(b, DataType.DOUBLE), 0);
+        Opcode first = isDouble(a.type()) ? Opcode.FEQ : Opcode.EQ;
+        return emit(Opcode.values()[first.ordinal() + index], fresh(), register(a), register(b), 0);
+    }
+
+    /** {@code value IN (literals)}: a disjunction of equalities; with no literal left, FALSE (NULL for a NULL value). */
+    private int in(Expr value, List<Expr> literals) throws Unsupported {
+        if (literals.isEmpty()) {
+            int isNull = unary(Opcode.IS_NULL, value);
+            return emit(Opcode.SELECT, fresh(), emit(Opcode.CONST_NULL, fresh(), 0, 0, 0), constant(0), isNull);
         }
-        int s = Math.max(scale(a.type()), scale(b.type()));
-        return emit(Opcode.values()[Opcode.EQ.ordinal() + index], fresh(),
-                rescale(register(a), scale(a.type()), s), rescale(register(b), scale(b.type()), s), 0);
+        int acc = -1;
+        for (Expr literal : literals) {
+            int eq = compare(Call.Op.EQ, value, literal);
+            acc = acc < 0 ? eq : emit(Opcode.OR, fresh(), acc, eq, 0);
+        }
+        return acc;
     }
 
     /** A fact string column against a string constant: the constant becomes its dictionary code. */
@@ -301,21 +288,17 @@ final class ProgramBuilder {
         return emit(op == Call.Op.EQ ? Opcode.EQ : Opcode.NE, fresh(), register(column), constant(codeOf), 0);
     }
 
-    /** The register holding {@code e} converted to {@code to}, as the CPU backend's CAST and result conversion do. */
-    private int convert(Expr e, DataType to) throws Unsupported {
-        return fromRepresentation(register(e), e.type(), to);
-    }
-
-    private int fromRepresentation(int r, DataType from, DataType to) throws Unsupported {
-        if (from.kind() == to.kind() && scale(from) == scale(to)) {
+    /** A CAST between numeric types: the register holding {@code r}'s value converted, as the CPU backend converts. */
+    private int convert(int r, DataType from, DataType to) throws Unsupported {
+        if (from.kind() == to.kind() && from.scale() == to.scale()) {
             return r;
         }
         if (isDouble(to)) {
             exact(from);
-            return emit(Opcode.I2F, fresh(), r, 0, scale(from));
+            return emit(Opcode.I2F, fresh(), r, 0, from.scale());
         }
         exact(to);
-        int out = isDouble(from) ? emit(Opcode.F2I, fresh(), r, 0, scale(to)) : rescale(r, scale(exact(from)), scale(to));
+        int out = isDouble(from) ? emit(Opcode.F2I, fresh(), r, 0, to.scale()) : rescale(r, exact(from).scale(), to.scale());
         if (to.kind() == DataType.Kind.INTEGER) {
             emit(Opcode.CHECK_INT, 0, out, 0, 0);
         }
@@ -338,14 +321,6 @@ final class ProgramBuilder {
 
     private static boolean isDouble(DataType t) {
         return t.kind() == DataType.Kind.DOUBLE;
-    }
-
-    private static int scale(DataType t) {
-        return t.kind() == DataType.Kind.DECIMAL ? t.scale() : 0;
-    }
-
-    private static DataType scaleType(int scale) {
-        return scale == 0 ? DataType.BIGINT : DataType.decimal(18, scale);
     }
 
     private int fresh() throws Unsupported {

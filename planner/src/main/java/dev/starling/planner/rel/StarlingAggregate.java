@@ -4,6 +4,7 @@ import dev.starling.planner.sql.StarlingSqlException;
 import dev.starling.exec.expr.Call;
 import dev.starling.exec.expr.ColumnRef;
 import dev.starling.exec.expr.Expr;
+import dev.starling.exec.expr.ExprLowering;
 import dev.starling.exec.expr.Literal;
 import dev.starling.exec.plan.AggregateNode;
 import dev.starling.exec.plan.AggregateNode.AggCall;
@@ -103,7 +104,7 @@ public final class StarlingAggregate extends Aggregate implements StarlingRel {
             DataType type = TypeMapping.toStarling(call.getType());
             exprs.add(switch (call.getAggregation().getKind()) {
                 case LITERAL_AGG -> new Literal(LiteralValues.value((RexLiteral) call.rexList.get(0), type), type);
-                case SUM0 -> new Call(Call.Op.COALESCE, List.of(ref(fields, column++), zero(type)), type, false);
+                case SUM0 -> ExprLowering.lower(new Call(Call.Op.COALESCE, List.of(ref(fields, column++), zero(type)), type, false));
                 default -> ref(fields, column++);
             });
         }

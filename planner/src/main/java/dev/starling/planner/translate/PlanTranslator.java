@@ -3,6 +3,7 @@ package dev.starling.planner.translate;
 import dev.starling.planner.sql.StarlingSqlException;
 import dev.starling.exec.expr.ColumnRef;
 import dev.starling.exec.expr.Expr;
+import dev.starling.exec.expr.ExprLowering;
 import dev.starling.exec.plan.Field;
 import dev.starling.exec.plan.PlanNode;
 import dev.starling.exec.plan.ProjectNode;
@@ -67,9 +68,12 @@ public final class PlanTranslator {
         return expr(rex, input.values(), input.node().output());
     }
 
-    /** {@code rex} over fields where field i is column {@code columns[i]} of a row with {@code fields}. */
+    /**
+     * {@code rex} over fields where field i is column {@code columns[i]} of a row with {@code fields},
+     * in the explicit form both backends evaluate.
+     */
     public Expr expr(RexNode rex, int[] columns, List<Field> fields) {
-        return new RexTranslator(rexBuilder, columns, fields).translate(rex);
+        return ExprLowering.lower(new RexTranslator(rexBuilder, columns, fields).translate(rex));
     }
 
     /** The row count of an OFFSET or FETCH clause, which must be a constant. */
