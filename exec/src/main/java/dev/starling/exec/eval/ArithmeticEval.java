@@ -76,7 +76,7 @@ final class ArithmeticEval extends VecExpr {
                         throw new ArithmeticException(op == Call.Op.MOD ? "division by zero (MOD)" : "division by zero");
                     }
                     out[i] = op == Call.Op.MOD ? x[i] % y[i]
-                            : truncates ? x[i] / y[i] : Decimals.scaledDivide(x[i], quotientShift, y[i]);
+                            : truncates ? Decimals.divideTruncated(x[i], y[i]) : Decimals.scaledDivide(x[i], quotientShift, y[i]);
                 }
             }
         }

@@ -59,10 +59,24 @@ public final class Decimals {
         return r;
     }
 
+    /** Integer division, truncating. */
+    public static long divideTruncated(long a, long b) {
+        if (b == 0) {
+            throw new ArithmeticException("division by zero");
+        }
+        if (a == Long.MIN_VALUE && b == -1) {
+            throw new ArithmeticException("numeric overflow: " + a + " / " + b + " exceeds 64 bits");
+        }
+        return a / b;
+    }
+
     /** a / b rounded half away from zero. */
     public static long divideRound(long a, long b) {
         if (b == 0) {
             throw new ArithmeticException("division by zero");
+        }
+        if (a == Long.MIN_VALUE && b == -1) {
+            throw new ArithmeticException("numeric overflow: " + a + " / " + b + " exceeds 64 bits");
         }
         long q = a / b;
         long r = a % b;

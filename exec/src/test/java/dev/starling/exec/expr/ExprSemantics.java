@@ -119,6 +119,29 @@ public abstract class ExprSemantics {
     }
 
     @Test
+    void quotientsRoundHalfAwayFromZeroAndIntegerDivisionTruncates() {
+        Vector a = exact(DEC2, 100L, -100L, 200L, 700L, 5L, -5L);
+        Vector b = exact(DataType.INTEGER, 3L, 3L, 3L, -2L, 2L, 2L);
+        assertEquals(List.of(dec("0.3333"), dec("-0.3333"), dec("0.6667"), dec("-3.5000"), dec("0.0250"), dec("-0.0250")),
+                eval(call(Op.DIVIDE, DEC4, col(0, DEC2), col(1, DataType.INTEGER)), a, b));
+        // 0.05 / 2 = 0.025 -> 0.03 at scale 2
+        assertEquals(List.of(dec("0.33"), dec("-0.33"), dec("0.67"), dec("-3.50"), dec("0.03"), dec("-0.03")),
+                eval(call(Op.DIVIDE, DEC2, col(0, DEC2), col(1, DataType.INTEGER)), a, b));
+        Vector x = exact(DataType.BIGINT, 7L, -7L, Long.MIN_VALUE);
+        Vector y = exact(DataType.BIGINT, 2L, 2L, -1L);
+        assertEquals(List.of(3L, -3L), eval(call(Op.DIVIDE, DataType.BIGINT, col(0, DataType.BIGINT), col(1, DataType.BIGINT)),
+                exact(DataType.BIGINT, 7L, -7L), exact(DataType.BIGINT, 2L, 2L)));
+        assertEquals(List.of(1L, -1L, 0L), eval(call(Op.MOD, DataType.BIGINT, col(0, DataType.BIGINT), col(1, DataType.BIGINT)), x, y));
+        assertThrows(ArithmeticException.class,
+                () -> eval(call(Op.DIVIDE, DataType.BIGINT, col(0, DataType.BIGINT), col(1, DataType.BIGINT)), x, y));
+        assertEquals(List.of(dec("1.00"), dec("1.00"), dec("2.00"), dec("7.00"), dec("0.05"), dec("0.05")),
+                eval(call(Op.ABS, DEC2, col(0, DEC2)), a));
+        assertEquals(List.of(dec("-1.00"), dec("1.00"), dec("-2.00"), dec("-7.00"), dec("-0.05"), dec("0.05")),
+                eval(call(Op.NEGATE, DEC2, col(0, DEC2)), a));
+        assertThrows(ArithmeticException.class, () -> eval(call(Op.NEGATE, DataType.BIGINT, col(0, DataType.BIGINT)), x));
+    }
+
+    @Test
     void divisionByZeroIsAnError() {
         Vector one = Vector.ofLongs(DataType.BIGINT, new long[] {1}, null);
         Vector zero = Vector.ofLongs(DataType.BIGINT, new long[] {0}, null);

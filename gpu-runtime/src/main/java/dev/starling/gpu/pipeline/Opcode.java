@@ -27,10 +27,16 @@ enum Opcode {
     FILTER,
     /** Adds (a - constant b) * constant b+2 to the group id; NULL counts as constant b+1. */
     GROUP_KEY,
-    ADD, SUB, MUL, NEG,
+    ADD, SUB, MUL, NEG, ABS,
     /** dst = a * 10^imm, dst = a / 10^imm rounded half away from zero, dst = a * b / 10^imm rounded. */
     SCALE_UP, SCALE_DOWN, MUL_DOWN,
-    FADD, FSUB, FMUL, FDIV, FNEG,
+    /** dst = a * 10^imm / b rounded half away from zero; dst = a / b truncated; dst = a % b. */
+    DIV, IDIV, MOD,
+    FADD, FSUB, FMUL, FDIV, FNEG, FABS,
+    /** dst = a field of the date in a: imm is the field's EXTRACT_* op's distance from EXTRACT_YEAR in Call.Op. */
+    EXTRACT,
+    /** dst = the date in a plus b months, the day clamped to the month's length. */
+    ADD_MONTHS,
     /** dst = a / 10^imm as a double; dst = a * 10^imm rounded half away to a long. */
     I2F, F2I,
     EQ, NE, LT, LE, GT, GE,

@@ -184,8 +184,13 @@ final class ProgramBuilder {
         ExprLowering.requireExplicit(c);
         List<Expr> args = c.args();
         return switch (c.op()) {
-            case ADD, SUBTRACT, MULTIPLY, DIVIDE -> arithmetic(c);
+            case ADD, SUBTRACT, MULTIPLY, DIVIDE, MOD -> arithmetic(c);
             case NEGATE -> unary(isDouble(c.type()) ? Opcode.FNEG : Opcode.NEG, args.get(0));
+            case ABS -> unary(isDouble(c.type()) ? Opcode.FABS : Opcode.ABS, args.get(0));
+            case EXTRACT_YEAR, EXTRACT_QUARTER, EXTRACT_MONTH, EXTRACT_DAY ->
+                    emit(Opcode.EXTRACT, fresh(), register(args.get(0)), 0, c.op().ordinal() - Call.Op.EXTRACT_YEAR.ordinal());
+            case DATE_ADD_DAYS -> emit(Opcode.ADD, fresh(), register(args.get(0)), register(args.get(1)), 0);
+            case DATE_ADD_MONTHS -> emit(Opcode.ADD_MONTHS, fresh(), register(args.get(0)), register(args.get(1)), 0);
             case EQ, NE, LT, LE, GT, GE -> compare(c.op(), args.get(0), args.get(1));
             case AND, OR -> {
                 int acc = register(args.get(0));
@@ -225,7 +230,7 @@ final class ProgramBuilder {
         return emit(op, fresh(), register(arg), 0, 0);
     }
 
-    /** Operands in explicit form: doubles, or scaled longs of one scale (a product of any scales, rounded to the result's). */
+    /** Operands in explicit form: doubles, or scaled longs of one scale (a product or quotient of any scales, rounded to the result's). */
     private int arithmetic(Call c) throws Unsupported {
         int a = register(c.args().get(0));
         int b = register(c.args().get(1));
@@ -234,7 +239,8 @@ final class ProgramBuilder {
                 case ADD -> Opcode.FADD;
                 case SUBTRACT -> Opcode.FSUB;
                 case MULTIPLY -> Opcode.FMUL;
-                default -> Opcode.FDIV;
+                case DIVIDE -> Opcode.FDIV;
+                default -> throw new Unsupported("MOD of doubles in a GPU pipeline");
             };
             return emit(op, fresh(), a, b, 0);
         }
@@ -245,7 +251,14 @@ final class ProgramBuilder {
                 int drop = ExprLowering.productDrop(c);
                 yield drop > 0 ? emit(Opcode.MUL_DOWN, fresh(), a, b, drop) : rescale(emit(Opcode.MUL, fresh(), a, b, 0), 0, -drop);
             }
-            default -> throw new Unsupported("exact DIVIDE in a GPU pipeline");
+            case DIVIDE -> {
+                if (ExprLowering.truncates(c)) {
+                    yield emit(Opcode.IDIV, fresh(), a, b, 0);
+                }
+                int shift = ExprLowering.quotientShift(c);
+                yield emit(Opcode.DIV, fresh(), shift < 0 ? rescale(a, -shift, 0) : a, b, Math.max(shift, 0));
+            }
+            default -> emit(Opcode.MOD, fresh(), a, b, 0);
         };
     }
 

@@ -1,5 +1,6 @@
 package dev.starling.gpu.pipeline;
 
+import dev.starling.exec.expr.Call;
 import dev.starling.exec.eval.Decimals;
 
 /**
@@ -119,7 +120,10 @@ final class RowProgramSource {
             case ADD -> checked(d, a, b, i, "addChecked");
             case SUB -> checked(d, a, b, i, "subtractChecked");
             case MUL -> checked(d, a, b, i, "multiplyChecked");
-            case NEG -> set(d, i, out.let("long long", "(long long)(0 - (uint64_t)" + value[a][i] + ")"), nulls[a][i]);
+            case NEG -> set(d, i, out.let("long long", String.format("negateChecked(%s, %s, status)", value[a][i],
+                    counts(nulls[a][i], i))), nulls[a][i]);
+            case ABS -> set(d, i, out.let("long long", String.format("absChecked(%s, %s, status)", value[a][i],
+                    counts(nulls[a][i], i))), nulls[a][i]);
             case SCALE_UP -> set(d, i, out.let("long long", String.format("multiplyChecked(%s, %dll, %s, status)",
                     value[a][i], Decimals.pow10(imm), counts(nulls[a][i], i))), nulls[a][i]);
             case SCALE_DOWN -> set(d, i, out.let("long long",
@@ -129,6 +133,13 @@ final class RowProgramSource {
                 set(d, i, out.let("long long", String.format("divideRound(multiplyChecked(%s, %s, %s, status), %dull)",
                         value[a][i], value[b][i], counts(n, i), Decimals.pow10(imm))), n);
             }
+            case DIV -> {
+                String n = nullOf(a, b, i);
+                set(d, i, out.let("long long", String.format("divideRounded(%s, %s, %dll, %s, status)",
+                        value[a][i], value[b][i], Decimals.pow10(imm), counts(n, i))), n);
+            }
+            case IDIV -> checked(d, a, b, i, "divideTruncated");
+            case MOD -> checked(d, a, b, i, "remainderChecked");
             case FADD -> doubles(d, a, b, i, "__dadd_rn");
             case FSUB -> doubles(d, a, b, i, "__dsub_rn");
             case FMUL -> doubles(d, a, b, i, "__dmul_rn");
@@ -138,6 +149,12 @@ final class RowProgramSource {
                         counts(n, i))), n);
             }
             case FNEG -> set(d, i, out.let("long long", "asBits(-asDouble(" + value[a][i] + "))"), nulls[a][i]);
+            case FABS -> set(d, i, out.let("long long", "asBits(fabs(asDouble(" + value[a][i] + ")))"), nulls[a][i]);
+            case EXTRACT -> set(d, i, out.let("long long", extractFunction(imm) + "(" + value[a][i] + ")"), nulls[a][i]);
+            case ADD_MONTHS -> {
+                String n = nullOf(a, b, i);
+                set(d, i, out.let("long long", String.format("addMonths(%s, %s)", value[a][i], value[b][i])), n);
+            }
             case I2F -> set(d, i, out.let("long long", String.format("integerToDouble(%s, %s)", value[a][i],
                     doubleLiteral(Decimals.pow10(imm)))), nulls[a][i]);
             case F2I -> set(d, i, out.let("long long", String.format("roundToLong(%s, %s, %s, status)", value[a][i],
@@ -163,6 +180,17 @@ final class RowProgramSource {
                 }
             }
         }
+    }
+
+    /** EXTRACT's immediate, the field's distance from EXTRACT_YEAR among Call.Op's, names its function of row.cuh. */
+    private static String extractFunction(int imm) {
+        return switch (Call.Op.values()[Call.Op.EXTRACT_YEAR.ordinal() + imm]) {
+            case EXTRACT_YEAR -> "extractYear";
+            case EXTRACT_QUARTER -> "extractQuarter";
+            case EXTRACT_MONTH -> "extractMonth";
+            case EXTRACT_DAY -> "extractDay";
+            default -> throw new IllegalStateException("EXTRACT field " + imm);
+        };
     }
 
     /** Loads column {@code name} at {@code index} where {@code guard} holds; its NULL flag too when it has them. */
@@ -252,7 +280,7 @@ final class RowProgramSource {
         out.line("if (!__any_sync(FULL_WARP, %s)) break;", any);
     }
 
-    /** A checked 64-bit ADD, SUB or MUL ({@code function} of row.cuh). */
+    /** A checked 64-bit ADD, SUB, MUL, integer division or MOD ({@code function} of row.cuh). */
     private void checked(int d, int a, int b, int i, String function) {
         String n = nullOf(a, b, i);
         set(d, i, out.let("long long", String.format("%s(%s, %s, %s, status)", function, value[a][i], value[b][i],
