@@ -113,11 +113,16 @@ __device__ __forceinline__ long long shuffleFrom(long long v, int from) {
     return __shfl_sync(FULL_WARP, v, from);
 }
 
-// Sets `words` consecutive 16-byte states from `first` (a block's shared copy, or global ones) to
-// (identity, 0), every thread of the block a share.
+// A 16-byte state before anything is folded into it: the aggregate's identity and a count of 0.
+__device__ __forceinline__ void initState(uint64_t* state, uint64_t identity) {
+    state[0] = identity;
+    state[1] = 0;
+}
+
+// Sets `states` consecutive states from `first` (a block's shared copy, or global ones), every
+// thread of the block a share.
 __device__ __forceinline__ void initStates(uint64_t* first, long long states, uint64_t identity) {
     for (long long g = threadIdx.x; g < states; g += blockDim.x) {
-        first[2 * g] = identity;
-        first[2 * g + 1] = 0;
+        initState(first + 2 * g, identity);
     }
 }

@@ -5,7 +5,6 @@
 extern "C" __global__ void init_accumulators(uint64_t* acc, const uint64_t* identities, int slots, int groups) {
     int64_t total = (int64_t)slots * groups;
     for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < total; i += (int64_t)gridDim.x * blockDim.x) {
-        acc[i * 2] = identities[i / groups];
-        acc[i * 2 + 1] = 0;
+        initState(acc + i * 2, identities[i / groups]);
     }
 }

@@ -5,20 +5,18 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.starling.engine.Starling;
 import dev.starling.exec.plan.AggregateNode;
-import dev.starling.gpu.cuda.KernelCompiler;
+import dev.starling.gpu.cuda.Nvcc;
 import dev.starling.planner.PlanNodes;
 import dev.starling.planner.SqlPlanner;
 import dev.starling.storage.gen.SsbGenerator;
 import dev.starling.storage.gen.SsbQueries;
 import dev.starling.storage.gen.TpchGenerator;
 import dev.starling.storage.gen.TpchQueries;
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -182,17 +180,10 @@ class StarKernelSourceTest {
      * parallel, as NVRTC does on the GPU host: the same headers, architecture and options.
      */
     private void compileWhereCudaIsInstalled(List<String> kernels) throws Exception {
-        try {
-            if (new ProcessBuilder("nvcc", "--version").redirectErrorStream(true).start().waitFor() != 0) {
-                return;
-            }
-        } catch (IOException noNvcc) {
+        if (!Nvcc.installed()) {
             return;
         }
-        Path headers = Path.of("..", "kernels", "src", "main", "cuda").toAbsolutePath().normalize();
-        for (Map.Entry<String, String> h : KernelCompiler.generatedHeaders().entrySet()) {
-            Files.writeString(dir.resolve(h.getKey()), h.getValue());
-        }
+        List<String> nvcc = Nvcc.command(dir);
         List<Process> runs = new ArrayList<>();
         List<Path> logs = new ArrayList<>();
         for (int from = 0; from < kernels.size(); from += PER_FILE) {
@@ -206,10 +197,8 @@ class StarKernelSourceTest {
             Files.writeString(cu, defines + file);
             Path log = dir.resolve("kernels" + from + ".log");
             logs.add(log);
-            List<String> command = new ArrayList<>(List.of("nvcc", "-cubin"));
-            command.addAll(KernelCompiler.options(90));
-            command.addAll(List.of("-I" + headers, "-I" + dir, "-Xptxas", "-v", cu.toString(), "-o",
-                    dir.resolve("kernels" + from + ".cubin").toString()));
+            List<String> command = new ArrayList<>(nvcc);
+            command.addAll(List.of(cu.toString(), "-o", dir.resolve("kernels" + from + ".cubin").toString()));
             runs.add(new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start());
         }
         for (int r = 0; r < runs.size(); r++) {

@@ -39,6 +39,8 @@ public final class KernelCompiler {
     private final int computeCapability;
     private final List<String> options;
     private final Map<String, String> headers;
+    /** The digest of all that a compile depends on besides its source: NVRTC's version, the options, the headers. */
+    private final byte[] environment;
     private final Path cache;
     private final AtomicLong compiled = new AtomicLong();
     private final AtomicLong compileNanos = new AtomicLong();
@@ -53,6 +55,16 @@ public final class KernelCompiler {
             headers.put(h, source(h));
         }
         headers.putAll(generatedHeaders());
+        MessageDigest digest = sha256();
+        digest.update(nvrtc.version().getBytes(StandardCharsets.UTF_8));
+        for (String o : options) {
+            digest.update(o.getBytes(StandardCharsets.UTF_8));
+        }
+        for (Map.Entry<String, String> h : headers.entrySet()) {
+            digest.update(h.getKey().getBytes(StandardCharsets.UTF_8));
+            digest.update(h.getValue().getBytes(StandardCharsets.UTF_8));
+        }
+        this.environment = digest.digest();
         this.cache = cache;
     }
 
@@ -138,18 +150,15 @@ public final class KernelCompiler {
     }
 
     private String key(String source) {
+        MessageDigest digest = sha256();
+        digest.update(environment);
+        digest.update(source.getBytes(StandardCharsets.UTF_8));
+        return HexFormat.of().formatHex(digest.digest());
+    }
+
+    private static MessageDigest sha256() {
         try {
-            MessageDigest digest = MessageDigest.getInstance("SHA-256");
-            digest.update(nvrtc.version().getBytes(StandardCharsets.UTF_8));
-            for (String o : options) {
-                digest.update(o.getBytes(StandardCharsets.UTF_8));
-            }
-            for (Map.Entry<String, String> h : headers.entrySet()) {
-                digest.update(h.getKey().getBytes(StandardCharsets.UTF_8));
-                digest.update(h.getValue().getBytes(StandardCharsets.UTF_8));
-            }
-            digest.update(source.getBytes(StandardCharsets.UTF_8));
-            return HexFormat.of().formatHex(digest.digest());
+            return MessageDigest.getInstance("SHA-256");
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("SHA-256 is part of every Java runtime", e);
         }

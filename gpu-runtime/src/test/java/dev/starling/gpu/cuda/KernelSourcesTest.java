@@ -11,7 +11,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.concurrent.TimeUnit;
@@ -27,7 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code nvcc} is installed, every module compiles with the options NVRTC gets, without spilling.
  */
 class KernelSourcesTest {
-    private static final Path SOURCES = Path.of("..", "kernels", "src", "main", "cuda");
+    private static final Path SOURCES = Nvcc.SOURCES;
     private static final Pattern INCLUDE = Pattern.compile("^#include\\s+\"([^\"]+)\"", Pattern.MULTILINE);
 
     @Test
@@ -58,11 +57,7 @@ class KernelSourcesTest {
 
     @Test
     void everyModuleCompilesWhereCudaIsInstalled(@TempDir Path out) throws Exception {
-        try {
-            if (new ProcessBuilder("nvcc", "--version").redirectErrorStream(true).start().waitFor() != 0) {
-                return;
-            }
-        } catch (IOException noNvcc) {
+        if (!Nvcc.installed()) {
             return;
         }
         List<Path> modules;
@@ -70,9 +65,7 @@ class KernelSourcesTest {
             modules = listing.filter(f -> f.toString().endsWith(".cu")).toList();
         }
         assertTrue(modules.size() >= 4, modules.toString());
-        for (Map.Entry<String, String> h : KernelCompiler.generatedHeaders().entrySet()) {
-            Files.writeString(out.resolve(h.getKey()), h.getValue());
-        }
+        List<String> nvcc = Nvcc.command(out);
         // the C compiler lays each shared struct out as Java does: size and every field's offset
         StringBuilder check = new StringBuilder("#include \"structs.cuh\"\n");
         for (KernelStruct s : KernelStructs.ALL) {
@@ -88,9 +81,8 @@ class KernelSourcesTest {
         modules = new ArrayList<>(modules);
         modules.add(layouts);
         for (Path cu : modules) {
-            List<String> command = new ArrayList<>(List.of("nvcc", "-cubin"));
-            command.addAll(KernelCompiler.options(90));
-            command.addAll(List.of("-I" + out, "-Xptxas", "-v", cu.toString(), "-o", out.resolve("m.cubin").toString()));
+            List<String> command = new ArrayList<>(nvcc);
+            command.addAll(List.of(cu.toString(), "-o", out.resolve("m.cubin").toString()));
             Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
             String log = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
             assertTrue(p.waitFor(5, TimeUnit.MINUTES), "nvcc timed out");
