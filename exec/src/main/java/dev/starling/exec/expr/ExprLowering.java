@@ -164,8 +164,9 @@ public final class ExprLowering {
         List<Expr> out = new ArrayList<>();
         out.add(value);
         for (Expr e : args.subList(1, args.size())) {
-            Literal l = (Literal) e;
-            if (l.value() == null) {
+            if (!(e instanceof Literal l)) {
+                out.add(to(e, value.type()));
+            } else if (l.value() == null) {
                 out.add(new Literal(null, value.type()));
             } else if (value.type().kind() == DataType.Kind.VARCHAR) {
                 out.add(l);
@@ -198,7 +199,11 @@ public final class ExprLowering {
         return cast(e, type, e.nullable());
     }
 
-    /** {@code l} as a literal of {@code type}'s representation, when it converts without rounding; NULL converts always. */
+    /**
+     * {@code l} as a literal of {@code type}'s representation, when it converts without rounding (to
+     * a DOUBLE: the nearest double, which is what converting at run time gives for any value under
+     * 2^53 in scaled units); NULL converts always.
+     */
     private static Optional<Literal> exactly(Literal l, DataType type) {
         if (l.value() == null) {
             return Optional.of(new Literal(null, type));
@@ -209,14 +214,12 @@ public final class ExprLowering {
         if (!isNumeric(l.type()) || !isNumeric(type)) {
             return Optional.empty();
         }
-        BigDecimal v = l.value() instanceof Double d ? (Double.isFinite(d) ? BigDecimal.valueOf(d) : null)
-                : BigDecimal.valueOf((Long) l.value(), l.type().scale());
-        if (v == null) {
+        if (l.value() instanceof Double d && !Double.isFinite(d)) {
             return Optional.empty();
         }
+        BigDecimal v = l.value() instanceof Double d ? BigDecimal.valueOf(d) : BigDecimal.valueOf((Long) l.value(), l.type().scale());
         if (isDouble(type)) {
-            // the value a runtime conversion of the exact literal gives: the scaled long over 10^scale
-            return Optional.of(new Literal(((Long) l.value()) / (double) pow10(l.type().scale()), type));
+            return Optional.of(new Literal(v.doubleValue(), type));
         }
         try {
             long scaled = v.setScale(type.scale(), RoundingMode.UNNECESSARY).unscaledValue().longValueExact();
@@ -227,14 +230,6 @@ public final class ExprLowering {
         } catch (ArithmeticException e) {
             return Optional.empty();
         }
-    }
-
-    private static long pow10(int n) {
-        long p = 1;
-        for (int i = 0; i < n; i++) {
-            p *= 10;
-        }
-        return p;
     }
 
     /** The type a binary numeric operation computes in: DOUBLE if anything is, else exact at the operands' larger scale. */

@@ -90,6 +90,14 @@ public abstract class ExprSemantics {
         // IN with literals of other scales: 1.2500 matches 1.25; 1.255 can match no value at scale 2
         assertEquals(Arrays.asList(true, false, false, null), eval(call(Op.IN, DataType.BOOLEAN, col(0, DEC2),
                 lit(12_500, DEC4), lit(1_255, DataType.decimal(6, 3))), a));
+        assertEquals(Arrays.asList(false, false, false, null), eval(call(Op.IN, DataType.BOOLEAN, col(0, DEC2),
+                lit(1_255, DataType.decimal(6, 3))), a));
+        // a double compared with a decimal literal: the literal's nearest double
+        Vector x = Vector.ofDoubles(new double[] {0.1, 0.2}, null);
+        assertEquals(List.of(true, false), eval(call(Op.IN, DataType.BOOLEAN, col(0, DataType.DOUBLE),
+                lit(1, DataType.decimal(2, 1))), x));
+        assertEquals(List.of(false, true), eval(call(Op.GT, DataType.BOOLEAN, col(0, DataType.DOUBLE),
+                lit(15, DEC2)), x));
         // CASE's branches of other scales take the result's
         assertEquals(Arrays.asList(dec("1.25"), dec("0.50"), dec("1.30"), dec("0.50")), eval(call(Op.CASE, DEC2,
                 call(Op.GT, DataType.BOOLEAN, col(0, DEC2), lit(0, DataType.INTEGER)), col(0, DEC2),
