@@ -72,13 +72,7 @@ public final class Decimals {
 
     /** a / b rounded half away from zero. */
     public static long divideRound(long a, long b) {
-        if (b == 0) {
-            throw new ArithmeticException("division by zero");
-        }
-        if (a == Long.MIN_VALUE && b == -1) {
-            throw new ArithmeticException("numeric overflow: " + a + " / " + b + " exceeds 64 bits");
-        }
-        long q = a / b;
+        long q = divideTruncated(a, b);
         long r = a % b;
         if (r != 0 && Math.abs(r) >= Math.abs(b) - Math.abs(r)) {
             q += (a < 0) == (b < 0) ? 1 : -1;

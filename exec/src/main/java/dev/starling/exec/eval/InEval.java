@@ -16,13 +16,18 @@ final class InEval extends VecExpr {
     private final double[] inexact;
     private final boolean listHasNull;
 
-    /** {@code literals}: Long (or Double for a DOUBLE value), null for a NULL in the list. */
+    /** {@code literals}: Long or Boolean (Double for a DOUBLE value), null for a NULL in the list. */
     InEval(VecExpr input, boolean isDouble, Object[] literals) {
         this.input = input;
         Object[] values = Arrays.stream(literals).filter(o -> o != null).toArray();
         this.listHasNull = values.length < literals.length;
-        this.exact = isDouble ? null : Arrays.stream(values).mapToLong(o -> (Long) o).sorted().toArray();
+        this.exact = isDouble ? null : Arrays.stream(values).mapToLong(InEval::stored).sorted().toArray();
         this.inexact = isDouble ? Arrays.stream(values).mapToDouble(o -> (Double) o).sorted().toArray() : null;
+    }
+
+    /** A literal as a vector stores it: BOOLEAN as 0/1. */
+    private static long stored(Object literal) {
+        return literal instanceof Boolean b ? (b ? 1 : 0) : (Long) literal;
     }
 
     @Override

@@ -169,6 +169,8 @@ public abstract class ExprSemantics {
         // TRUE OR NULL = TRUE, FALSE OR NULL = NULL
         assertEquals(Arrays.asList(true, null, null, null), eval(call(Op.OR, DataType.BOOLEAN, a, nul), t, u));
         assertEquals(Arrays.asList(false, true, null, null), eval(call(Op.NOT, DataType.BOOLEAN, a), t, u));
+        assertEquals(Arrays.asList(true, false, null, null), eval(call(Op.IN, DataType.BOOLEAN, a,
+                new Literal(true, DataType.BOOLEAN)), t, u));
         // IS NOT TRUE is never NULL
         assertEquals(Arrays.asList(false, true, true, true),
                 eval(new Call(Op.IS_NOT_TRUE, List.of(a), DataType.BOOLEAN, false), t, u));
