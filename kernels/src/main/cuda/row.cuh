@@ -43,26 +43,32 @@ __device__ __forceinline__ long long multiplyChecked(long long a, long long b, b
     return low;
 }
 
+// |v| as unsigned, so that the magnitude of the smallest long fits.
+__device__ __forceinline__ uint64_t magnitude(long long v) {
+    return v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+}
+
+// m / d of magnitudes (d nonzero), rounded half away from zero.
+__device__ __forceinline__ uint64_t quotientRounded(uint64_t m, uint64_t d) {
+    uint64_t q = m / d;
+    uint64_t rem = m - q * d;
+    return rem >= d - rem ? q + 1 : q;
+}
+
 // v / divisor rounded half away from zero, as the CPU backend rescales decimals; the divisor is a
 // power of ten the generated code writes as a literal, so the compiler divides by multiplying.
 __device__ __forceinline__ long long divideRound(long long v, uint64_t divisor) {
-    uint64_t n = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
-    uint64_t q = n / divisor;
-    uint64_t rem = n - q * divisor;
-    // rem < divisor <= 10^18, so 2 rem fits
-    if (2 * rem >= divisor) {
-        q++;
-    }
+    uint64_t q = quotientRounded(magnitude(v), divisor);
     return v < 0 ? -(long long)q : (long long)q;
 }
 
 // x * scale rounded half away from zero to a long; NaN or beyond the 64-bit range fails.
 __device__ __forceinline__ long long roundToLong(long long bits, double scale, bool counts, unsigned& status) {
     double x = __dmul_rn(asDouble(bits), scale);
-    double magnitude = fabs(x);
-    flagIf(!(magnitude < 9.2e18), counts, STATUS_OVERFLOW, status);
-    double whole = trunc(magnitude);
-    if (__dsub_rn(magnitude, whole) >= 0.5) {
+    double absolute = fabs(x);
+    flagIf(!(absolute < 9.2e18), counts, STATUS_OVERFLOW, status);
+    double whole = trunc(absolute);
+    if (__dsub_rn(absolute, whole) >= 0.5) {
         whole = __dadd_rn(whole, 1.0);
     }
     long long r = __double2ll_rz(whole);
@@ -166,24 +172,13 @@ __device__ __forceinline__ long long addMonths(long long days, long long months)
     return daysFromCivil(year, month, c.day < length ? c.day : length);
 }
 
-// |v| as unsigned, so that the magnitude of the smallest long fits.
-__device__ __forceinline__ uint64_t magnitude(long long v) {
-    return v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
-}
-
 // (a * scale) / b rounded half away from zero, as the CPU backend divides decimals (scale: the
 // power of ten that brings the quotient to the result's scale). A product beyond 64 bits fails, and
 // the CPU backend, which divides through 128 bits there, answers; a zero divisor fails.
 __device__ __forceinline__ long long divideRounded(long long a, long long b, long long scale, bool counts, unsigned& status) {
     flagIf(b == 0, counts, STATUS_DIVIDE_BY_ZERO, status);
     long long n = multiplyChecked(a, scale, counts, status);
-    uint64_t d = b == 0 ? 1 : magnitude(b);
-    uint64_t m = magnitude(n);
-    uint64_t q = m / d;
-    uint64_t rem = m - q * d;
-    if (rem >= d - rem) {
-        q++;
-    }
+    uint64_t q = quotientRounded(magnitude(n), b == 0 ? 1 : magnitude(b));
     bool negative = (n < 0) != (b < 0);
     flagIf(q > (negative ? (uint64_t)1 << 63 : ((uint64_t)1 << 63) - 1), counts, STATUS_OVERFLOW, status);
     return negative ? (long long)(0 - q) : (long long)q;
