@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.apache.calcite.plan.RelOptUtil;
 import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.core.Aggregate;
 import org.apache.calcite.rel.core.Join;
 import org.apache.calcite.rel.metadata.RelMdRowCount;
 import org.apache.calcite.rel.metadata.RelMdUtil;
@@ -17,7 +18,8 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * Join sizes from the distinct counts of the equi-join keys: each key value of the side with fewer
  * distinct values is assumed to occur on the other side (containment), so an inner join has
  * {@code |L| * |R| / max(ndv(L keys), ndv(R keys))} rows: a foreign key joined with its primary key
- * keeps the foreign key side's rows, as filtered by the primary key side.
+ * keeps the foreign key side's rows, as filtered by the primary key side. An aggregation has no
+ * more groups than input rows.
  */
 public class StatsRowCount extends RelMdRowCount {
     /** A semi or anti join never estimated to keep or drop everything: its condition may hold other terms. */
@@ -68,6 +70,18 @@ public class StatsRowCount extends RelMdRowCount {
             default -> inner;
         };
         return Math.max(1, rows);
+    }
+
+    /**
+     * An aggregation has at most a group per input row. Calcite counts the groups as the distinct
+     * keys of its input, which over a join it estimates apart from the join's rows and can put
+     * above them.
+     */
+    @Override
+    public @Nullable Double getRowCount(Aggregate rel, RelMetadataQuery mq) {
+        Double groups = super.getRowCount(rel, mq);
+        Double input = mq.getRowCount(rel.getInput());
+        return groups == null || input == null ? groups : Math.min(groups, Math.max(1, input));
     }
 
     /** The distinct values of field {@code key} in {@code rel}, between 1 and its row count. */
