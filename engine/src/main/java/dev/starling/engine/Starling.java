@@ -294,7 +294,8 @@ public final class Starling implements AutoCloseable {
     }
 
     private String explain(String sql, Settings session) {
-        return PlanExplainer.explain(PipelineGraph.of(planner.plan(sql).plan(), placer, session));
+        SqlPlanner.Plan planned = planner.plan(sql);
+        return PlanExplainer.explain(PipelineGraph.of(planned.plan(), placer, session), planned.estimates());
     }
 
     /** Replaces a range with spaces, so positions in error messages still match the text the user wrote. */

@@ -105,7 +105,9 @@ class GpuPlanTest {
                         "pipeline " + p.id() + " " + p.placement().describe() + " in\n" + explained);
             }
             assertEquals(graph.pipelines().size(), explained.split("\\[pipeline ", -1).length - 1, explained);
+            assertTrue(graph.pipelines().stream().noneMatch(p -> p.placement().reason().isEmpty()), describe(graph));
             assertReadable(explained);
+            explained.lines().forEach(GpuPlanTest::assertEstimated);
         } finally {
             tpch.setSettings(before);
         }
@@ -155,6 +157,23 @@ class GpuPlanTest {
         graph.pipelines().forEach(p -> out.append(p.id()).append(' ').append(p.role()).append(' ')
                 .append(p.placement().describe()).append('\n'));
         return out.toString();
+    }
+
+    /**
+     * An EXPLAIN line shows the node's estimated rows; a join how it finds matches; a breaker the
+     * memory of its state.
+     */
+    private static void assertEstimated(String line) {
+        String node = line.strip();
+        assertTrue(Pattern.compile("\\((rows|groups) ~\\d").matcher(line).find(), "no estimate: " + line);
+        if (node.startsWith("HashJoin") || node.startsWith("DenseJoin")) {
+            assertTrue(Pattern.compile("; (build rows looked up|probe rows marked|hash table over|the probe side is"
+                    + "|nested loop)").matcher(line).find(), "no lookup: " + line);
+        }
+        if (node.startsWith("HashJoin") || node.startsWith("DenseJoin") || node.startsWith("Aggregate")
+                || node.startsWith("Sort")) {
+            assertTrue(Pattern.compile("; state ~\\d").matcher(line).find(), "no state size: " + line);
+        }
     }
 
     /** EXPLAIN names columns, writes dates as dates and shows no Java: column indexes, records, class names. */

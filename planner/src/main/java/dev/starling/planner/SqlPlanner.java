@@ -1,6 +1,7 @@
 package dev.starling.planner;
 
 import dev.starling.planner.sql.StarlingSqlException;
+import dev.starling.exec.plan.PlanEstimates;
 import dev.starling.exec.plan.PlanNode;
 import dev.starling.planner.optimize.LogicalOptimizer;
 import dev.starling.planner.rel.StarlingRel;
@@ -93,8 +94,11 @@ public final class SqlPlanner {
         this.catalog = catalog;
     }
 
-    /** A planned query: Calcite's physical plan (for diagnostics) and the exec plan it translates to. */
-    public record Plan(RelNode physical, PlanNode plan) { }
+    /**
+     * A planned query: Calcite's physical plan (for diagnostics), the exec plan it translates to,
+     * and the optimizer's row estimates for that plan's nodes.
+     */
+    public record Plan(RelNode physical, PlanNode plan, PlanEstimates estimates) { }
 
     public Plan plan(String sql) {
         Planner planner = Frameworks.getPlanner(config());
@@ -111,9 +115,9 @@ public final class SqlPlanner {
             logical.getCluster().setMetadataProvider(StarlingMetadata.PROVIDER);
             logical.getCluster().invalidateMetadataQuery();
             RelNode physical = planner.transform(0, logical.getTraitSet().replace(StarlingRel.CONVENTION), logical);
-            PlanNode plan = new PlanTranslator(physical.getCluster().getRexBuilder())
-                    .translateRoot(physical, root.validatedRowType);
-            return new Plan(physical, plan);
+            PlanTranslator translator = new PlanTranslator(physical.getCluster().getRexBuilder());
+            PlanNode plan = translator.translateRoot(physical, root.validatedRowType);
+            return new Plan(physical, plan, translator.estimates());
         } catch (RelConversionException e) {
             throw new StarlingSqlException("cannot plan query: " + e.getMessage(), 0, 0, e);
         } finally {

@@ -2,10 +2,13 @@ package dev.starling.planner;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.starling.exec.run.Executor;
 import dev.starling.exec.QueryResult;
+import dev.starling.exec.plan.AggregateNode;
 import dev.starling.exec.plan.HashJoinNode;
+import dev.starling.exec.plan.ScanNode;
 import dev.starling.exec.plan.PlanNode;
 import dev.starling.planner.explain.PlanExplainer;
 import dev.starling.storage.Catalog;
@@ -33,6 +36,26 @@ class TpchPlanTest {
         SqlPlanner.Plan plan = new SqlPlanner(catalog).plan(TpchQueries.query(n));
         String explained = PlanExplainer.explain(plan.plan());
         assertFalse(hasCrossJoinWithLargeBuild(plan.plan()), explained);
+    }
+
+    /**
+     * Every node the plan has carries the optimizer's row estimate: a scan without a filter the
+     * rows of its table, an aggregation at most the rows of its input.
+     */
+    @ParameterizedTest(name = "q{0}")
+    @MethodSource("queries")
+    void estimatesEveryNode(int n) {
+        SqlPlanner.Plan plan = new SqlPlanner(catalog).plan(TpchQueries.query(n));
+        for (PlanNode node : PlanNodes.all(plan.plan(), PlanNode.class)) {
+            double rows = plan.estimates().rows(node).orElseThrow(() -> new AssertionError("no estimate for "
+                    + node.describe() + " in\n" + PlanExplainer.explain(plan.plan())));
+            if (node instanceof ScanNode s && s.filter() == null) {
+                assertEquals(s.table().rowCount(), rows, 0.5, node.describe());
+            }
+            if (node instanceof AggregateNode a) {
+                assertTrue(rows <= plan.estimates().rows(a.input()).orElseThrow(), node.describe());
+            }
+        }
     }
 
     /** The plans obey the exec contract: the CPU executor runs them, and the result has the query's columns. */

@@ -34,6 +34,11 @@ final class Accumulator {
         this.strings = isString ? new String[16] : null;
     }
 
+    /** The bytes of {@code groups} groups' states: a count, a long and a double each. */
+    static long bytesFor(long groups) {
+        return 24L * groups;
+    }
+
     /** Whether sums and extremes of this call are kept as doubles (else as exact longs). */
     boolean usesDoubles() {
         return isDouble;

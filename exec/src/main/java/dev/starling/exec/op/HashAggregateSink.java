@@ -44,6 +44,15 @@ public final class HashAggregateSink implements Sink<HashAggregateSink.Groups> {
         valueEncoder = new KeyEncoder(valueDomains, interner, true);
     }
 
+    /**
+     * The bytes {@code node}'s merged groups take when there are {@code groups}: the key table (the
+     * keys and a NULL mask) and per call a count and a value. Each worker's own groups come on top
+     * while they are merged.
+     */
+    public static long bytesFor(AggregateNode node, long groups) {
+        return KeyTable.bytesFor(groups, node.groupKeys().length + 1) + Accumulator.bytesFor(groups) * node.calls().size();
+    }
+
     /** One worker's groups (also the merged result). */
     public final class Groups {
         final KeyTable table = new KeyTable(node.groupKeys().length + 1, 1024);

@@ -34,6 +34,20 @@ public final class JoinTable {
         rowsByKey = null;
     }
 
+    /**
+     * The bytes the table of {@code join} takes over {@code rows} build rows: the rows themselves
+     * (every value a long or a double) and the lookup, an int per code for a dense join, a key
+     * table and each row's place in key order for a hash join.
+     */
+    public static long bytesFor(HashJoinNode join, long rows) {
+        long materialized = 8L * rows * (join.markProbe() ? join.probe() : join.build()).output().size();
+        if (join.dense()) {
+            return materialized + 4L * join.denseRange();
+        }
+        int keys = join.buildKeys().length;
+        return keys == 0 ? materialized : materialized + KeyTable.bytesFor(rows, keys) + 8L * rows;
+    }
+
     /** The table over the build side that the accelerator built for both processors. */
     public static JoinTable shared(HashJoinNode join, SharedBuild build) {
         return new JoinTable(join, build);

@@ -18,10 +18,20 @@ final class KeyTable {
 
     KeyTable(int width, int expected) {
         this.width = width;
-        int cap = Integer.highestOneBit(Math.max(16, expected) * 2 - 1) << 1;
+        int cap = capacity(expected);
         slots = new long[cap];
         mask = cap - 1;
         keys = new long[Math.max(1, Math.max(16, expected) * width)];
+    }
+
+    /** Slots for {@code expected} keys: the power of two past twice as many, so the table stays at most half full. */
+    private static int capacity(long expected) {
+        return Integer.highestOneBit((int) Math.min(1 << 29, Math.max(16, expected)) * 2 - 1) << 1;
+    }
+
+    /** The bytes a table of {@code keys} keys of {@code width} columns takes: its slots and its keys. */
+    static long bytesFor(long keys, int width) {
+        return 8L * capacity(keys) + 8L * Math.max(16, keys) * width;
     }
 
     int size() {

@@ -27,6 +27,21 @@ public final class SortSink implements Sink<SortSink.Rows> {
         this.keep = node.limit() < 0 ? -1 : node.offset() + node.limit();
     }
 
+    /**
+     * The bytes {@code node} holds over {@code rows} input rows: the rows (every value a long or a
+     * double) and their order; a top-N keeps a few times its rows per worker at most.
+     */
+    public static long bytesFor(SortNode node, long rows, int workers) {
+        long kept = node.limit() < 0 ? rows
+                : Math.min(rows, workers * bufferRows(node.offset() + node.limit()));
+        return kept * (8L * node.output().size() + 4);
+    }
+
+    /** The rows a top-N worker buffers before it cuts them down to the {@code keep} best. */
+    private static long bufferRows(long keep) {
+        return Math.max(Batch.ROWS * 4L, keep * 4);
+    }
+
     /** One worker's buffered rows. */
     public static final class Rows {
         final List<Batch> batches = new ArrayList<>();
@@ -42,7 +57,7 @@ public final class SortSink implements Sink<SortSink.Rows> {
     public void accept(Rows local, Batch batch) {
         local.batches.add(batch);
         local.rows += batch.rows();
-        if (keep >= 0 && local.rows > Math.max(Batch.ROWS * 4L, keep * 4)) {
+        if (keep >= 0 && local.rows > bufferRows(keep)) {
             Batch best = sorted(BatchBuffer.concat(fields, local.batches), 0, keep);
             local.batches.clear();
             local.batches.add(best);

@@ -41,7 +41,7 @@ public final class PipelineGraph {
     /** Pipeline {@code id}, whose rows are {@code top}'s. */
     public record Pipeline(int id, PlanNode top, Role role, Placement placement) { }
 
-    private static final Placement BUILT_ON_CPU = Placement.cpu("");
+    private static final Placement BUILT_ON_CPU = Placement.cpu("join tables are built on the CPU");
 
     private final PlanNode root;
     private final Settings settings;

@@ -181,7 +181,8 @@ public final class StarPipelineCompiler {
 
     private List<Expr> join(HashJoinNode j) throws Unsupported {
         if (j.markProbe() || (j.kind() != JoinKind.INNER && j.kind() != JoinKind.SEMI)) {
-            throw new Unsupported("a " + j.kind() + (j.markProbe() ? " marking" : "") + " join");
+            throw new Unsupported((j.kind() == JoinKind.ANTI ? "an " : "a ") + j.kind()
+                    + (j.markProbe() ? " marking" : "") + " join");
         }
         if (!j.dense()) {
             hashable(j);

@@ -7,6 +7,7 @@ import dev.starling.exec.accel.Placer;
 import dev.starling.exec.Settings;
 import dev.starling.exec.plan.AggregateNode;
 import dev.starling.exec.plan.PlanNode;
+import dev.starling.exec.plan.Quantities;
 import dev.starling.gpu.hybrid.OversizedJoinModel;
 import dev.starling.gpu.pipeline.CloneChoice;
 import dev.starling.gpu.pipeline.DimensionHashTable;
@@ -77,7 +78,9 @@ public final class GpuPlanner implements Placer {
             return Placement.cpu(verdict.reason());
         }
         long tableMemory = tableMemory(pipeline);
-        List<String> reasons = new ArrayList<>(List.of(verdict.reason()));
+        List<String> reasons = new ArrayList<>(List.of(verdict.reason(), "device memory ~"
+                + Quantities.bytes(deviceMemory(pipeline)) + " for fact columns and dimensions, of a "
+                + Quantities.bytes(budget) + " budget"));
         reasons.addAll(oversizedJoins(pipeline, settings, tableMemory));
         CloneChoice clones = CloneChoice.of(pipeline, settings, profile.banks(), profile.sharedMemoryPerBlock(),
                 conflicts::of);
@@ -119,8 +122,19 @@ public final class GpuPlanner implements Placer {
 
     /** Device memory the budget leaves for the pipeline's hash tables beside its fact columns and group contributions. */
     private long tableMemory(StarPipeline pipeline) {
-        long contributions = pipeline.dimensions().stream().mapToLong(d -> 4 * d.range()).sum();
-        return Math.max(0, budget - GpuPlacement.factBytes(pipeline) - contributions);
+        return Math.max(0, budget - GpuPlacement.factBytes(pipeline) - contributions(pipeline));
+    }
+
+    /** The dimensions' per-code contributions to group ids, an int per code. */
+    private static long contributions(StarPipeline pipeline) {
+        return pipeline.dimensions().stream().mapToLong(d -> 4 * d.range()).sum();
+    }
+
+    /** Device memory the pipeline's fact columns, group contributions and hash tables take, at most. */
+    private static long deviceMemory(StarPipeline pipeline) {
+        long tables = pipeline.dimensions().stream().filter(StarPipeline.Dimension::hashed)
+                .mapToLong(d -> DimensionHashTable.bytesFor(d.range())).sum();
+        return GpuPlacement.factBytes(pipeline) + contributions(pipeline) + tables;
     }
 
     /**

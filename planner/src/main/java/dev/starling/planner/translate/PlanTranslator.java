@@ -5,6 +5,7 @@ import dev.starling.exec.expr.ColumnRef;
 import dev.starling.exec.expr.Expr;
 import dev.starling.exec.expr.ExprLowering;
 import dev.starling.exec.plan.Field;
+import dev.starling.exec.plan.PlanEstimates;
 import dev.starling.exec.plan.PlanNode;
 import dev.starling.exec.plan.ProjectNode;
 import java.util.ArrayList;
@@ -16,9 +17,13 @@ import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.util.ImmutableBitSet;
 
-/** Translates a tree of Starling physical operators into the exec plan contract. */
+/**
+ * Translates a tree of Starling physical operators into the exec plan contract, keeping the
+ * optimizer's row estimate of each operator for the nodes it becomes.
+ */
 public final class PlanTranslator {
     private final RexBuilder rexBuilder;
+    private final PlanEstimates.Builder estimates = PlanEstimates.builder();
 
     public PlanTranslator(RexBuilder rexBuilder) {
         this.rexBuilder = rexBuilder;
@@ -29,7 +34,14 @@ public final class PlanTranslator {
      * query's validated row type names them (the optimizer drops projections that only rename).
      */
     public PlanNode translateRoot(RelNode root, RelDataType validatedRowType) {
-        return normalized(translate(root, ImmutableBitSet.of()), validatedRowType);
+        PlanNode plan = normalized(translate(root, ImmutableBitSet.of()), validatedRowType);
+        estimates.estimate(plan, root.getCluster().getMetadataQuery().getRowCount(root));
+        return plan;
+    }
+
+    /** The row estimates of the nodes translated so far. */
+    public PlanEstimates estimates() {
+        return estimates.build();
     }
 
     public Translated translate(RelNode rel, ImmutableBitSet codes) {
@@ -41,7 +53,9 @@ public final class PlanTranslator {
         if (!(rel instanceof Translatable starling)) {
             throw new IllegalStateException("not a Starling physical operator: " + rel);
         }
-        return codeOnly.isEmpty() ? starling.translate(this, codes) : starling.translate(this, codes, codeOnly);
+        Translated t = codeOnly.isEmpty() ? starling.translate(this, codes) : starling.translate(this, codes, codeOnly);
+        estimates.estimate(t.node(), rel.getCluster().getMetadataQuery().getRowCount(rel));
+        return t;
     }
 
     /** {@code t}'s node, with a projection added when its columns are not exactly {@code rowType}'s fields. */
