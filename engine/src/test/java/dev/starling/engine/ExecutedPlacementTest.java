@@ -7,30 +7,21 @@ import dev.starling.exec.QueryContext;
 import dev.starling.exec.BackendMode;
 import dev.starling.exec.Settings;
 import dev.starling.exec.run.PipelineGraph;
-import dev.starling.exec.run.PlanCompiler;
 import dev.starling.storage.gen.SsbGenerator;
 import dev.starling.storage.gen.SsbQueries;
 import dev.starling.storage.gen.TpchGenerator;
 import dev.starling.storage.gen.TpchQueries;
 import java.util.Map;
-import java.util.Set;
 import java.util.TreeMap;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
  * What EXPLAIN shows is what runs: every pipeline of a query's graph that an accelerator could take
- * runs, and each pipeline that runs does so where the graph placed it. On the CPU here; with the
- * GPU forced on the GPU host (tag gpu), where the only pipelines the GPU may hand back are those
- * listed, whose size the planner cannot know.
+ * runs, and each pipeline that runs does so where the graph placed it: on the CPU here, and with the
+ * GPU forced on the GPU host (tag gpu), where the GPU hands none back.
  */
 class ExecutedPlacementTest {
-    /**
-     * TPC-H Q18's grouping of its orders and customers: the planner cannot tell how many dense
-     * groups the dimensions' tuples take until they are built (2.25 billion at SF 0.1).
-     */
-    private static final Map<String, Set<Integer>> HANDED_BACK = Map.of("TPC-H Q18", Set.of(2));
-
     @Test
     void everyTpchAndSsbPipelineRunsWherePlaced() {
         assertAllRunWherePlaced(0.01, Settings.DEFAULT);
@@ -65,8 +56,7 @@ class ExecutedPlacementTest {
         Map<Integer, String> planned = new TreeMap<>();
         for (PipelineGraph.Pipeline p : q.graph().pipelines()) {
             if (p.role().offered() || ran.containsKey(p.id())) {
-                boolean handedBack = p.placement().accelerated() && HANDED_BACK.getOrDefault(label, Set.of()).contains(p.id());
-                planned.put(p.id(), handedBack ? PlanCompiler.HANDED_BACK : p.placement().device());
+                planned.put(p.id(), p.placement().device());
             }
         }
         assertEquals(planned, ran, label + ": where each pipeline was placed and where it ran");

@@ -1,6 +1,11 @@
 package dev.starling.gpu.pipeline;
 
 import dev.starling.exec.eval.ExprCompiler;
+import dev.starling.exec.expr.ColumnRef;
+import dev.starling.exec.expr.Expr;
+import dev.starling.exec.plan.PlanNode;
+import dev.starling.exec.plan.ProjectNode;
+import dev.starling.exec.plan.ScanNode;
 import dev.starling.exec.vector.Batch;
 import dev.starling.exec.vector.StrDict;
 import dev.starling.exec.vector.Vector;
@@ -79,7 +84,7 @@ final class GroupLayout {
                 digit.radix = radix(factColumn(digit).stats());
             }
             digit.multiplier = total;
-            total = total > Long.MAX_VALUE / Math.max(1, digit.radix) ? Long.MAX_VALUE : total * digit.radix;
+            total = times(total, digit.radix);
         }
         groups = total;
     }
@@ -91,18 +96,48 @@ final class GroupLayout {
 
     /**
      * The fewest dense groups {@code pipeline}'s layout can have, known before any dimension is
-     * built: the product of its fact column keys' digits (a dimension's or a foreign key's digit
-     * has at least one value).
+     * built, as the column statistics tell: the product of its fact column keys' digits and of its
+     * dimensions' least digits (a foreign key's digit has at least one value).
      */
     static long leastGroups(StarPipeline pipeline) {
+        Map<Integer, Long> dimensionDigits = new HashMap<>();
         long total = 1;
         for (StarPipeline.GroupKey key : pipeline.keys()) {
-            if (key.dimension() < 0 && !key.referenced()) {
-                long radix = Math.max(1, radix(pipeline.fact().column(key.factColumn()).stats()));
-                total = total > Long.MAX_VALUE / radix ? Long.MAX_VALUE : total * radix;
+            if (key.dimension() >= 0) {
+                dimensionDigits.merge(key.dimension(), leastDistinct(pipeline, key), Math::max);
+            } else if (!key.referenced()) {
+                total = times(total, radix(pipeline.fact().column(key.factColumn()).stats()));
             }
         }
+        for (long digit : dimensionDigits.values()) {
+            total = times(total, digit);
+        }
         return total;
+    }
+
+    /**
+     * The fewest values a dimension key's digit can take: a column of a dimension scanned whole
+     * (through projections that pass it on) ranks at least its distinct values (NULL one more); any
+     * other key at least one.
+     */
+    private static long leastDistinct(StarPipeline pipeline, StarPipeline.GroupKey key) {
+        PlanNode node = pipeline.dimensions().get(key.dimension()).build();
+        Expr expr = key.expr();
+        while (node instanceof ProjectNode project && expr instanceof ColumnRef ref) {
+            expr = project.expressions().get(ref.index());
+            node = project.input();
+        }
+        if (node instanceof ScanNode scan && scan.filter() == null && expr instanceof ColumnRef ref
+                && scan.columns().get(ref.index()).mode() == ScanNode.ScanColumn.Mode.VALUE) {
+            ColumnStats stats = scan.table().column(scan.columns().get(ref.index()).column()).stats();
+            return stats.distinct() + (stats.nulls() > 0 ? 1 : 0);
+        }
+        return 1;
+    }
+
+    private static long times(long total, long digit) {
+        long d = Math.max(1, digit);
+        return total > Long.MAX_VALUE / d ? Long.MAX_VALUE : total * d;
     }
 
     /**

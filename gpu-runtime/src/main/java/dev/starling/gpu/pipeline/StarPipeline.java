@@ -58,13 +58,13 @@ public record StarPipeline(
     }
 
     /**
-     * Why the GPU's dense group table cannot hold this pipeline's groups, known before it runs (its
-     * fact column keys alone span more than the table takes), or empty when it may.
+     * Why the GPU's dense group table cannot hold this pipeline's groups, known before it runs (the
+     * column statistics of its keys span more than the table takes), or empty when it may.
      */
     public Optional<String> tooManyGroups() {
         long least = GroupLayout.leastGroups(this);
         return least <= AggregateKernel.MAX_GROUPS ? Optional.empty()
-                : Optional.of(least + " dense groups at least from fact column keys, past the GPU's "
+                : Optional.of(least + " dense groups at least by its keys' statistics, past the GPU's "
                         + AggregateKernel.MAX_GROUPS);
     }
 
