@@ -57,12 +57,28 @@ public record StarPipeline(
         return groups;
     }
 
+    /** The fewest dense groups its keys can form, as their column statistics tell (see {@link GroupLayout}). */
+    public long leastGroups() {
+        return GroupLayout.leastGroups(this);
+    }
+
+    /**
+     * How the GPU groups this pipeline's rows, for EXPLAIN: by dense group id, with the states in
+     * shared memory when they fit a block's share, else in device memory; which one, the groups of
+     * the built dimensions decide when it runs.
+     */
+    public String groupStrategy() {
+        return keys.isEmpty() ? "one group" : "groups by dense id (at least " + leastGroups()
+                + "), states in shared memory when they fit " + AggregateKernel.SHARED_BYTES / 1024
+                + " KB a block, else in device memory";
+    }
+
     /**
      * Why the GPU's dense group table cannot hold this pipeline's groups, known before it runs (the
      * column statistics of its keys span more than the table takes), or empty when it may.
      */
     public Optional<String> tooManyGroups() {
-        long least = GroupLayout.leastGroups(this);
+        long least = leastGroups();
         return least <= AggregateKernel.MAX_GROUPS ? Optional.empty()
                 : Optional.of(least + " dense groups at least by its keys' statistics, past the GPU's "
                         + AggregateKernel.MAX_GROUPS);

@@ -80,7 +80,7 @@ public final class GpuPlanner implements Placer {
         long tableMemory = tableMemory(pipeline);
         List<String> reasons = new ArrayList<>(List.of(verdict.reason(), "device memory ~"
                 + Quantities.bytes(deviceMemory(pipeline)) + " for fact columns and dimensions, of a "
-                + Quantities.bytes(budget) + " budget"));
+                + Quantities.bytes(budget) + " budget", pipeline.groupStrategy()));
         reasons.addAll(oversizedJoins(pipeline, settings, tableMemory));
         CloneChoice clones = CloneChoice.of(pipeline, settings, profile.banks(), profile.sharedMemoryPerBlock(),
                 conflicts::of);
