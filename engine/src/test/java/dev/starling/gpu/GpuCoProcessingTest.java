@@ -9,14 +9,13 @@ import dev.starling.exec.run.Executor;
 import dev.starling.exec.QueryContext;
 import dev.starling.exec.accel.Accelerator;
 import dev.starling.exec.BackendMode;
-import dev.starling.exec.accel.BuildRunner;
+import dev.starling.exec.accel.DeviceInputs;
 import dev.starling.exec.Settings;
 import dev.starling.exec.op.GroupStates;
 import dev.starling.exec.op.HashAggregateSink;
 import dev.starling.exec.pipeline.MorselDispatcher;
 import dev.starling.exec.pipeline.SharedBuilds;
 import dev.starling.exec.plan.AggregateNode;
-import dev.starling.exec.plan.PlanNode;
 import dev.starling.exec.vector.Batch;
 import dev.starling.gpu.pipeline.RunStats;
 import dev.starling.planner.PlanNodes;
@@ -25,9 +24,7 @@ import dev.starling.storage.gen.SsbGenerator;
 import dev.starling.storage.gen.SsbQueries;
 import dev.starling.storage.gen.TpchGenerator;
 import dev.starling.storage.gen.TpchQueries;
-import dev.starling.storage.Table;
 import java.util.ArrayList;
-import java.util.BitSet;
 import java.util.Comparator;
 import java.util.List;
 import org.junit.jupiter.api.Tag;
@@ -87,17 +84,7 @@ class GpuCoProcessingTest {
             TpchGenerator.generate(db.catalog(), 0.1, "");
             AggregateNode q1 = PlanNodes.all(new SqlPlanner(db.catalog()).plan(TpchQueries.query(1)).plan(),
                     AggregateNode.class).get(0);
-            BuildRunner tables = new BuildRunner() {
-                @Override
-                public Batch materialize(PlanNode plan, BitSet needed) {
-                    throw new AssertionError("Q1 has no build side");
-                }
-
-                @Override
-                public Table table(String name) {
-                    return db.catalog().require(name);
-                }
-            };
+            DeviceInputs tables = new DeviceInputs(List.of(), db.catalog(), 0);
             Settings both = Settings.DEFAULT.withBackend(BackendMode.BOTH);
             Accelerator.SharedPart part = gpu.share(q1, gpu.planner().aggregate(q1, both).plan(), tables,
                     new QueryContext(both)).orElseThrow();

@@ -2,14 +2,13 @@ package dev.starling.gpu;
 
 import dev.starling.exec.QueryContext;
 import dev.starling.exec.accel.Accelerator;
-import dev.starling.exec.accel.BuildRunner;
+import dev.starling.exec.accel.DeviceInputs;
 import dev.starling.exec.accel.DevicePlan;
 import dev.starling.exec.op.GroupStates;
 import dev.starling.exec.pipeline.MorselDispatcher;
 import dev.starling.exec.pipeline.SharedBuilds;
 import dev.starling.exec.plan.AggregateNode;
 import dev.starling.exec.plan.PlanNode;
-import dev.starling.exec.plan.ProjectNode;
 import dev.starling.exec.plan.ScanNode;
 import dev.starling.exec.vector.Batch;
 import dev.starling.gpu.cache.GpuColumnCache;
@@ -115,20 +114,19 @@ public final class GpuBackend implements Accelerator, AutoCloseable {
     }
 
     @Override
-    public Optional<Batch> aggregate(AggregateNode node, DevicePlan plan, BuildRunner builds, QueryContext ctx) {
+    public Optional<Batch> aggregate(AggregateNode node, DevicePlan plan, DeviceInputs inputs, QueryContext ctx) {
         GpuPipelinePlan p = (GpuPipelinePlan) plan;
         return runOnDevice(new StarAggregateRun(device, cache, p.pipeline(), p.clones(), ctx.settings().oversizedJoin()),
-                builds, ctx);
+                inputs, ctx);
     }
 
     @Override
-    public Optional<SharedPart> share(AggregateNode node, DevicePlan plan, BuildRunner builds, QueryContext ctx) {
+    public Optional<SharedPart> share(AggregateNode node, DevicePlan plan, DeviceInputs inputs, QueryContext ctx) {
         GpuPipelinePlan p = (GpuPipelinePlan) plan;
         StarPipeline pipeline = p.pipeline();
-        // the dimensions' build plans carry the kernel's per-row expressions on top of the joins' own build sides
         Map<Integer, PlanNode> sharedBuilds = new TreeMap<>();
         for (int d : p.sharedTables()) {
-            sharedBuilds.put(d, ((ProjectNode) pipeline.dimensions().get(d).build()).input());
+            sharedBuilds.put(d, p.inputs().get(d));
         }
         return Optional.of(new SharedPart() {
             @Override
@@ -143,15 +141,14 @@ public final class GpuBackend implements Accelerator, AutoCloseable {
 
             @Override
             public Optional<GroupStates> run(MorselDispatcher morsels, SharedBuilds tables) {
-                // Busy, the device may be running a pipeline whose build side waits on this one (a
-                // shared aggregation inside it, on another thread): the CPU workers take every chunk.
+                // Busy with another query's pipeline: the CPU workers take every chunk rather than wait.
                 if (!lock.tryLock()) {
                     LOG.debug("GPU busy: the CPU workers run the shared pipeline alone");
                     return Optional.empty();
                 }
                 try {
                     return runOnDevice(new SharedAggregateRun(device, cache, pipeline, p.clones(),
-                            ctx.settings().oversizedJoin(), morsels, new SharedTables(sharedBuilds, tables)), builds, ctx);
+                            ctx.settings().oversizedJoin(), morsels, new SharedTables(sharedBuilds, tables)), inputs, ctx);
                 } finally {
                     lock.unlock();
                 }
@@ -160,17 +157,17 @@ public final class GpuBackend implements Accelerator, AutoCloseable {
     }
 
     @Override
-    public Optional<Batch> rows(PlanNode top, DevicePlan plan, BuildRunner builds, QueryContext ctx) {
+    public Optional<Batch> rows(PlanNode top, DevicePlan plan, DeviceInputs inputs, QueryContext ctx) {
         return runOnDevice(new StarRowsRun(device, cache, ((GpuPipelinePlan) plan).pipeline(),
-                ctx.settings().oversizedJoin()), builds, ctx);
+                ctx.settings().oversizedJoin()), inputs, ctx);
     }
 
     /** Runs a pipeline alone on the device; a pipeline handed back, a GPU failure or lack of memory gives empty (the CPU's turn). */
-    private <R> Optional<R> runOnDevice(PipelineRun<R> run, BuildRunner builds, QueryContext ctx) {
+    private <R> Optional<R> runOnDevice(PipelineRun<R> run, DeviceInputs inputs, QueryContext ctx) {
         lock.lock();
         try {
             ctx.checkCancelled();
-            Optional<R> result = run.run(builds);
+            Optional<R> result = run.run(inputs);
             lastRun = run.stats();
             if (result.isPresent()) {
                 runs.incrementAndGet();

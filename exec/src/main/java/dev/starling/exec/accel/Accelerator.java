@@ -20,18 +20,17 @@ import java.util.Optional;
 public interface Accelerator {
 
     /**
-     * Runs {@code node}'s input pipeline as {@code plan} says; {@code builds} runs the pipelines
-     * below the accelerated one on the CPU. Empty when the pipeline must run on the CPU after all
-     * (out of device memory, an arithmetic case the kernels leave to the CPU); the accelerator
-     * logs why.
+     * Runs {@code node}'s input pipeline as {@code plan} says, over {@code inputs}. Empty when the
+     * pipeline must run on the CPU after all (out of device memory, an arithmetic case the kernels
+     * leave to the CPU); the accelerator logs why.
      */
-    Optional<Batch> aggregate(AggregateNode node, DevicePlan plan, BuildRunner builds, QueryContext ctx);
+    Optional<Batch> aggregate(AggregateNode node, DevicePlan plan, DeviceInputs inputs, QueryContext ctx);
 
     /**
      * The accelerator's part of {@code node}'s pipeline, placed to be shared with the CPU workers;
      * empty when the accelerator cannot take part after all.
      */
-    Optional<SharedPart> share(AggregateNode node, DevicePlan plan, BuildRunner builds, QueryContext ctx);
+    Optional<SharedPart> share(AggregateNode node, DevicePlan plan, DeviceInputs inputs, QueryContext ctx);
 
     /** The accelerator's part of an aggregation run together with the CPU workers. */
     interface SharedPart {
@@ -54,5 +53,5 @@ public interface Accelerator {
     }
 
     /** The rows of {@code top}, placed here with {@code plan}, or empty when they must come from the CPU after all. */
-    Optional<Batch> rows(PlanNode top, DevicePlan plan, BuildRunner builds, QueryContext ctx);
+    Optional<Batch> rows(PlanNode top, DevicePlan plan, DeviceInputs inputs, QueryContext ctx);
 }

@@ -9,7 +9,8 @@ import dev.starling.exec.pipeline.Stream;
 import dev.starling.exec.QueryContext;
 import dev.starling.exec.accel.Accelerator;
 import dev.starling.exec.accel.AcceleratorMissingException;
-import dev.starling.exec.accel.BuildRunner;
+import dev.starling.exec.accel.DeviceInputs;
+import dev.starling.exec.accel.DevicePlan;
 import dev.starling.exec.accel.Placement;
 import dev.starling.exec.pipeline.SharedBuild;
 import dev.starling.exec.eval.ExprCompiler;
@@ -40,10 +41,8 @@ import dev.starling.exec.plan.UnionNode;
 import dev.starling.exec.plan.ValuesNode;
 import dev.starling.exec.vector.Batch;
 import dev.starling.storage.Catalog;
-import dev.starling.storage.Table;
 import java.util.ArrayList;
 import java.util.BitSet;
-import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
@@ -55,7 +54,8 @@ import java.util.stream.IntStream;
  * pipelines below a breaker (join build sides, aggregation and sort inputs) run to completion
  * during compilation, so every build is finished before a probe pipeline that needs it starts.
  * Each pipeline runs where the graph placed it: an aggregation, or a pipeline of result rows,
- * placed on the accelerator runs there with the plan made for it, its build sides here; one it
+ * placed on the accelerator runs there with the plan made for it, over the build sides its plan
+ * names, run here to their end before it starts (the accelerator calls nothing back); one it
  * shares runs there and here at once; one the accelerator hands back (out of device memory, a case
  * its kernels leave to the CPU) runs here. Where each ran is recorded in the query's context.
  */
@@ -67,13 +67,10 @@ public final class PlanCompiler {
     private final QueryContext ctx;
     private final Accelerator accelerator;
     private final PipelineGraph graph;
-    /**
-     * Scans, while their pipeline compiles, whose chunks the CPU workers share with the accelerator
-     * (synchronized: the accelerator's thread compiles its build sides meanwhile).
-     */
-    private final Map<ScanNode, MorselDispatcher> sharedScans = Collections.synchronizedMap(new IdentityHashMap<>());
+    /** Scans, while their pipeline compiles, whose chunks the CPU workers share with the accelerator. */
+    private final Map<ScanNode, MorselDispatcher> sharedScans = new IdentityHashMap<>();
     /** Join build sides, while their pipeline compiles, whose tables the accelerator builds for the CPU workers too. */
-    private final Map<PlanNode, SharedBuilds> sharedTables = Collections.synchronizedMap(new IdentityHashMap<>());
+    private final Map<PlanNode, SharedBuilds> sharedTables = new IdentityHashMap<>();
 
     public PlanCompiler(PipelineRunner runner, Catalog catalog, QueryContext ctx, Accelerator accelerator,
                         PipelineGraph graph) {
@@ -93,7 +90,7 @@ public final class PlanCompiler {
     private Stream top(PlanNode node, BitSet needed) {
         PipelineGraph.Pipeline p = graph.pipeline(node, PipelineGraph.Role.RESULT);
         Optional<Batch> accelerated = p.placement().accelerated()
-                ? accelerator(p).rows(node, p.placement().plan(), builds(), ctx) : Optional.empty();
+                ? accelerator(p).rows(node, p.placement().plan(), inputs(p.placement().plan()), ctx) : Optional.empty();
         ctx.ran(p.id(), ranOn(p.placement(), accelerated.isPresent()));
         return accelerated.map(b -> Stream.of(new MaterializedSource(b), node.output(), false))
                 .orElseGet(() -> compile(node, needed, List.of()));
@@ -217,7 +214,7 @@ public final class PlanCompiler {
         Optional<Batch> result = Optional.empty();
         boolean accelerated = false;
         if (where.shared()) {
-            Optional<Accelerator.SharedPart> part = accelerator(p).share(a, where.plan(), builds(), ctx);
+            Optional<Accelerator.SharedPart> part = accelerator(p).share(a, where.plan(), inputs(where.plan()), ctx);
             if (part.isPresent()) {
                 CoProcessedAggregate shared = new CoProcessedAggregate(a, part.get(), runner, ctx);
                 result = Optional.of(shared.run((morsels, tables) -> aggregateInput(a, part.get().fact(), morsels, tables),
@@ -225,7 +222,7 @@ public final class PlanCompiler {
                 accelerated = shared.accelerated();
             }
         } else if (where.accelerated()) {
-            result = accelerator(p).aggregate(a, where.plan(), builds(), ctx);
+            result = accelerator(p).aggregate(a, where.plan(), inputs(where.plan()), ctx);
             accelerated = result.isPresent();
         }
         ctx.ran(p.id(), ranOn(where, accelerated));
@@ -266,28 +263,19 @@ public final class PlanCompiler {
         return needed;
     }
 
-    /** What the accelerator gets from here: build sides run on the CPU, tables from the catalog. */
-    private BuildRunner builds() {
-        return new BuildRunner() {
-            @Override
-            public Batch materialize(PlanNode plan, BitSet needed) {
-                return PlanCompiler.this.materialize(plan, needed);
-            }
-
-            @Override
-            public Table table(String name) {
-                if (catalog == null) {
-                    throw new IllegalStateException("table " + name + " is needed: create the Executor with a Catalog");
-                }
-                return catalog.require(name);
-            }
-        };
-    }
-
-    private Batch materialize(PlanNode plan, BitSet needed) {
-        CollectSink sink = new CollectSink(plan.output());
-        runner.run(compile(plan, needed, List.of()), sink, ctx);
-        return sink.result();
+    /**
+     * What an accelerated pipeline reads, run here before it starts: the build sides its plan names,
+     * each to its end as a build pipeline is, and the catalog.
+     */
+    private DeviceInputs inputs(DevicePlan plan) {
+        long start = System.nanoTime();
+        List<Batch> builds = new ArrayList<>();
+        for (PlanNode input : plan.inputs()) {
+            CollectSink sink = new CollectSink(input.output());
+            runner.run(compile(input, all(input), List.of()), sink, ctx);
+            builds.add(sink.result());
+        }
+        return new DeviceInputs(builds, catalog, (System.nanoTime() - start) / 1e6);
     }
 
     private static BitSet all(PlanNode node) {

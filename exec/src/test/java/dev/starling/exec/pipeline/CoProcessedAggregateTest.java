@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.starling.exec.QueryContext;
-import dev.starling.exec.accel.BuildRunner;
+import dev.starling.exec.accel.DeviceInputs;
 import dev.starling.exec.accel.DevicePlan;
 import dev.starling.exec.op.GroupStates;
 import dev.starling.exec.op.HashAggregateSink;
@@ -135,7 +135,7 @@ class CoProcessedAggregateTest {
         }
 
         @Override
-        public Optional<SharedPart> share(AggregateNode node, DevicePlan plan, BuildRunner builds, QueryContext ctx) {
+        public Optional<SharedPart> share(AggregateNode node, DevicePlan plan, DeviceInputs inputs, QueryContext ctx) {
             return Optional.of(new SharedPart() {
                 @Override
                 public ScanNode fact() {

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.starling.exec.QueryContext;
-import dev.starling.exec.accel.BuildRunner;
+import dev.starling.exec.accel.DeviceInputs;
 import dev.starling.exec.accel.DevicePlan;
 import dev.starling.exec.op.GroupStates;
 import dev.starling.exec.plan.AggregateNode;
@@ -22,7 +22,6 @@ import dev.starling.storage.DataType;
 import dev.starling.storage.Table;
 import dev.starling.storage.TableBuilder;
 import dev.starling.storage.TableSchema;
-import java.util.BitSet;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -112,7 +111,12 @@ class SharedJoinTableTest {
         }
 
         @Override
-        public Optional<SharedPart> share(AggregateNode node, DevicePlan plan, BuildRunner builds, QueryContext ctx) {
+        List<PlanNode> inputs(AggregateNode node) {
+            return List.of(((HashJoinNode) node.input()).build());
+        }
+
+        @Override
+        public Optional<SharedPart> share(AggregateNode node, DevicePlan plan, DeviceInputs inputs, QueryContext ctx) {
             HashJoinNode join = (HashJoinNode) node.input();
             return Optional.of(new SharedPart() {
                 @Override
@@ -128,9 +132,7 @@ class SharedJoinTableTest {
                 @Override
                 public Optional<GroupStates> run(MorselDispatcher morsels, SharedBuilds tables) {
                     if (publish) {
-                        BitSet all = new BitSet();
-                        all.set(0, join.build().output().size());
-                        tables.publish(join.build(), table(builds.materialize(join.build(), all)));
+                        tables.publish(join.build(), table(inputs.builds().get(0)));
                     }
                     return Optional.empty();
                 }

@@ -5,7 +5,7 @@ import dev.starling.exec.run.Executor;
 import dev.starling.exec.QueryContext;
 import dev.starling.exec.QueryResult;
 import dev.starling.exec.accel.Accelerator;
-import dev.starling.exec.accel.BuildRunner;
+import dev.starling.exec.accel.DeviceInputs;
 import dev.starling.exec.accel.DevicePlan;
 import dev.starling.exec.accel.Placement;
 import dev.starling.exec.accel.Placer;
@@ -20,36 +20,53 @@ import java.util.Optional;
 
 /**
  * An accelerator for the co-processing tests, with the placer that plans for it: every aggregation
- * shared with the CPU workers, nothing alone; what its part does is the test's {@link #share}.
+ * shared with the CPU workers, nothing alone; what its part does is the test's {@link #share}, over
+ * the build sides {@link #inputs} names, which the executor runs first.
  */
 abstract class SharingAccelerator implements Accelerator {
-    private static final DevicePlan TEST = () -> "test";
-    private static final Placer SHARE_AGGREGATIONS = new Placer() {
-        @Override
-        public Placement aggregate(AggregateNode node, Settings settings) {
-            return Placement.both("test", TEST);
-        }
+    /** The build sides the shared part of {@code node} reads; none unless a test's part builds a table. */
+    List<PlanNode> inputs(AggregateNode node) {
+        return List.of();
+    }
 
-        @Override
-        public Placement rows(PlanNode top, Settings settings) {
-            return Placement.cpu("test");
-        }
-    };
+    private Placer shareAggregations() {
+        return new Placer() {
+            @Override
+            public Placement aggregate(AggregateNode node, Settings settings) {
+                return Placement.both("test", new DevicePlan() {
+                    @Override
+                    public String target() {
+                        return "test";
+                    }
+
+                    @Override
+                    public List<PlanNode> inputs() {
+                        return SharingAccelerator.this.inputs(node);
+                    }
+                });
+            }
+
+            @Override
+            public Placement rows(PlanNode top, Settings settings) {
+                return Placement.cpu("test");
+            }
+        };
+    }
 
     @Override
-    public Optional<Batch> aggregate(AggregateNode node, DevicePlan plan, BuildRunner builds, QueryContext ctx) {
+    public Optional<Batch> aggregate(AggregateNode node, DevicePlan plan, DeviceInputs inputs, QueryContext ctx) {
         throw new AssertionError("a shared aggregation does not run on the accelerator alone");
     }
 
     @Override
-    public Optional<Batch> rows(PlanNode top, DevicePlan plan, BuildRunner builds, QueryContext ctx) {
+    public Optional<Batch> rows(PlanNode top, DevicePlan plan, DeviceInputs inputs, QueryContext ctx) {
         throw new AssertionError("no result rows are placed on the accelerator");
     }
 
     /** {@code plan}'s rows as sorted strings, run on 3 CPU workers with {@code accelerator} (or none: all on the CPU). */
-    static List<String> sortedRows(PlanNode plan, Accelerator accelerator) {
+    static List<String> sortedRows(PlanNode plan, SharingAccelerator accelerator) {
         PipelineGraph graph = accelerator == null ? PipelineGraph.cpu(plan)
-                : PipelineGraph.of(plan, SHARE_AGGREGATIONS, Settings.DEFAULT);
+                : PipelineGraph.of(plan, accelerator.shareAggregations(), Settings.DEFAULT);
         try (Executor executor = new Executor(3, null, accelerator)) {
             QueryResult r = executor.collect(graph, new QueryContext(Settings.DEFAULT));
             List<String> rows = new ArrayList<>(r.rows().stream().map(Object::toString).toList());

@@ -1,6 +1,6 @@
 package dev.starling.gpu.pipeline;
 
-import dev.starling.exec.accel.BuildRunner;
+import dev.starling.exec.accel.DeviceInputs;
 import dev.starling.exec.Settings.OversizedJoin;
 import dev.starling.exec.eval.ExprCompiler;
 import dev.starling.exec.vector.Batch;
@@ -22,7 +22,6 @@ import dev.starling.storage.Column;
 import dev.starling.storage.Table;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
-import java.util.BitSet;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -77,32 +76,29 @@ final class PipelineInputs implements AutoCloseable {
         this.arrays = new DeviceArrays(device.memory());
     }
 
-    /** Each dimension's rows, built on the CPU ({@code shared} ones for the CPU workers' joins too). */
-    static List<Batch> buildDimensions(StarPipeline pipeline, BuildRunner builds, SharedTables shared) {
+    /**
+     * Each dimension's rows as the kernel reads them, from the build sides the CPU ran ({@code
+     * shared} ones, the joins' own build sides, for the CPU workers' joins too).
+     */
+    static List<Batch> dimensionRows(StarPipeline pipeline, DeviceInputs inputs, SharedTables shared) {
         List<Batch> rows = new ArrayList<>();
         for (int d = 0; d < pipeline.dimensions().size(); d++) {
-            StarPipeline.Dimension dim = pipeline.dimensions().get(d);
-            if (shared.shares(d)) {
-                rows.add(shared.materialize(d, dim, builds));
-                continue;
-            }
-            BitSet all = new BitSet();
-            all.set(0, dim.build().output().size());
-            rows.add(builds.materialize(dim.build(), all));
+            Batch built = inputs.builds().get(d);
+            rows.add(shared.shares(d) ? shared.project(d, pipeline.dimensions().get(d), built) : built);
         }
         return rows;
     }
 
     /** The referenced key columns of the fact's foreign keys whose values the pipeline reads or groups by, by fact column. */
-    static Map<Integer, Referenced> referencedKeys(StarPipeline pipeline, BuildRunner builds) throws Unsupported {
+    static Map<Integer, Referenced> referencedKeys(StarPipeline pipeline, DeviceInputs inputs) throws Unsupported {
         Map<Integer, Referenced> out = new HashMap<>();
         for (StarPipeline.GroupKey key : pipeline.keys()) {
             if (key.referenced()) {
-                out.put(key.factColumn(), referenced(pipeline, key.factColumn(), builds));
+                out.put(key.factColumn(), referenced(pipeline, key.factColumn(), inputs));
             }
         }
         for (int c : pipeline.keyColumns()) {
-            out.put(c, referenced(pipeline, c, builds));
+            out.put(c, referenced(pipeline, c, inputs));
         }
         if (out.values().stream().anyMatch(r -> r.key().isDenseCoded())) {
             throw new Unsupported("a foreign key referring to a key that is itself a foreign key");
@@ -110,9 +106,9 @@ final class PipelineInputs implements AutoCloseable {
         return out;
     }
 
-    private static Referenced referenced(StarPipeline pipeline, int factColumn, BuildRunner builds) {
+    private static Referenced referenced(StarPipeline pipeline, int factColumn, DeviceInputs inputs) {
         Column.DenseReference reference = pipeline.fact().column(factColumn).denseReference();
-        Table table = builds.table(reference.table());
+        Table table = inputs.table(reference.table());
         return new Referenced(table, table.schema().indexOf(reference.keyColumn()));
     }
 

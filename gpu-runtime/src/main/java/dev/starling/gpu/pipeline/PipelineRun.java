@@ -1,6 +1,6 @@
 package dev.starling.gpu.pipeline;
 
-import dev.starling.exec.accel.BuildRunner;
+import dev.starling.exec.accel.DeviceInputs;
 import dev.starling.exec.Settings.OversizedJoin;
 import dev.starling.gpu.cache.GpuColumnCache;
 import dev.starling.gpu.cuda.GpuDevice;
@@ -25,7 +25,7 @@ public abstract class PipelineRun<R> {
         this.oversized = oversized;
     }
 
-    public abstract Optional<R> run(BuildRunner builds);
+    public abstract Optional<R> run(DeviceInputs inputs);
 
     public String declined() {
         return declined;

@@ -1,6 +1,6 @@
 package dev.starling.gpu.pipeline;
 
-import dev.starling.exec.accel.BuildRunner;
+import dev.starling.exec.accel.DeviceInputs;
 import dev.starling.exec.Settings.OversizedJoin;
 import dev.starling.exec.op.GroupStates;
 import dev.starling.exec.pipeline.MorselDispatcher;
@@ -35,8 +35,8 @@ public final class SharedAggregateRun extends PipelineRun<GroupStates> {
     }
 
     @Override
-    public Optional<GroupStates> run(BuildRunner builds) {
-        try (AggregateKernel kernel = AggregateKernel.prepare(device, cache, pipeline, clones, oversized, builds, tables);
+    public Optional<GroupStates> run(DeviceInputs inputs) {
+        try (AggregateKernel kernel = AggregateKernel.prepare(device, cache, pipeline, clones, oversized, inputs, tables);
              GpuStream stream = new GpuStream(device)) {
             long start = System.nanoTime();
             int chunks = 0;

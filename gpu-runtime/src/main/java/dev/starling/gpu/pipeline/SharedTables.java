@@ -1,6 +1,5 @@
 package dev.starling.gpu.pipeline;
 
-import dev.starling.exec.accel.BuildRunner;
 import dev.starling.exec.pipeline.SharedBuild;
 import dev.starling.exec.eval.ExprCompiler;
 import dev.starling.exec.expr.Expr;
@@ -11,7 +10,6 @@ import dev.starling.exec.vector.Batch;
 import dev.starling.exec.vector.Vector;
 import dev.starling.gpu.cuda.GpuDevice;
 import dev.starling.gpu.cuda.MappedHostBuffer;
-import java.util.BitSet;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -40,12 +38,8 @@ public final class SharedTables {
         return builds.containsKey(d);
     }
 
-    /** Dimension {@code d}'s rows as the kernel's projection {@code dim} gives them, its build side kept for {@link #publish}. */
-    Batch materialize(int d, StarPipeline.Dimension dim, BuildRunner runner) {
-        PlanNode build = builds.get(d);
-        BitSet all = new BitSet();
-        all.set(0, build.output().size());
-        Batch rows = runner.materialize(build, all);
+    /** Dimension {@code d}'s rows as the kernel's projection {@code dim} gives them from its build side's {@code rows}, kept for {@link #publish}. */
+    Batch project(int d, StarPipeline.Dimension dim, Batch rows) {
         buildRows.put(d, rows);
         List<Expr> expressions = ((ProjectNode) dim.build()).expressions();
         Vector[] projected = new Vector[expressions.size()];

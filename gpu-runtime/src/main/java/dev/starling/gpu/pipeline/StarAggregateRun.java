@@ -1,6 +1,6 @@
 package dev.starling.gpu.pipeline;
 
-import dev.starling.exec.accel.BuildRunner;
+import dev.starling.exec.accel.DeviceInputs;
 import dev.starling.exec.Settings.OversizedJoin;
 import dev.starling.exec.vector.Batch;
 import dev.starling.gpu.cache.GpuColumnCache;
@@ -24,8 +24,8 @@ public final class StarAggregateRun extends PipelineRun<Batch> {
     }
 
     @Override
-    public Optional<Batch> run(BuildRunner builds) {
-        try (AggregateKernel kernel = AggregateKernel.prepare(device, cache, pipeline, clones, oversized, builds,
+    public Optional<Batch> run(DeviceInputs inputs) {
+        try (AggregateKernel kernel = AggregateKernel.prepare(device, cache, pipeline, clones, oversized, inputs,
                 SharedTables.NONE)) {
             float millis = StarKernelLauncher.time(device, () -> kernel.kernel().enqueue(0, pipeline.fact().rowCount(), null));
             long start = System.nanoTime();

@@ -1,6 +1,6 @@
 package dev.starling.gpu.pipeline;
 
-import dev.starling.exec.accel.BuildRunner;
+import dev.starling.exec.accel.DeviceInputs;
 import dev.starling.exec.Settings.OversizedJoin;
 import dev.starling.exec.vector.Batch;
 import dev.starling.exec.vector.StrDict;
@@ -32,12 +32,12 @@ public final class StarRowsRun extends PipelineRun<Batch> {
     }
 
     @Override
-    public Optional<Batch> run(BuildRunner builds) {
+    public Optional<Batch> run(DeviceInputs inputs) {
         long t0 = System.nanoTime();
-        List<Batch> dimRows = PipelineInputs.buildDimensions(pipeline, builds, SharedTables.NONE);
+        List<Batch> dimRows = PipelineInputs.dimensionRows(pipeline, inputs, SharedTables.NONE);
         long t1 = System.nanoTime();
         try {
-            Map<Integer, PipelineInputs.Referenced> referenced = PipelineInputs.referencedKeys(pipeline, builds);
+            Map<Integer, PipelineInputs.Referenced> referenced = PipelineInputs.referencedKeys(pipeline, inputs);
             try (PipelineInputs in = PipelineInputs.upload(device, cache, pipeline, dimRows, referenced, (d, r) -> 0,
                     oversized, Math.min(pipeline.fact().rowCount(), FIRST_CAPACITY) * 9 * pipeline.outputs().size(),
                     SharedTables.NONE)) {
@@ -70,7 +70,7 @@ public final class StarRowsRun extends PipelineRun<Batch> {
                         if (count[0] <= capacity) {
                             long t3 = System.nanoTime();
                             Batch rows = decode(written, (int) count[0], dimRows, in);
-                            stats = new RunStats(ms(t1 - t0), 0, ms(t2 - t1), millis, ms(System.nanoTime() - t3),
+                            stats = new RunStats(inputs.buildMillis() + ms(t1 - t0), 0, ms(t2 - t1), millis, ms(System.nanoTime() - t3),
                                     in.placeMillis(), in.factBytes(), in.uploadedBytes(), count[0], in.hostTableBytes(),
                                     in.partitionedJoins(), in.spilledBytes(), 0, pipeline.fact().chunkCount());
                             return Optional.of(rows);
