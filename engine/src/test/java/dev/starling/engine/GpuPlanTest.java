@@ -98,7 +98,8 @@ class GpuPlanTest {
         List<Pipeline> byCustomer = graph.pipelines().stream().filter(p -> p.role() == Role.AGGREGATE_INPUT
                 && p.top().output().stream().anyMatch(f -> f.name().equals("c_name"))).toList();
         assertEquals(1, byCustomer.size(), describe(graph));
-        assertEquals("the GPU cannot run 22500000 dense groups at least by its keys' statistics, past the GPU's 16777216",
+        assertEquals("the GPU cannot run 22500000 dense groups at least by its keys' statistics, past the GPU's "
+                + 16777216,
                 byCustomer.get(0).placement().reason(), describe(graph));
     }
 

@@ -148,7 +148,8 @@ public final class GpuBackend implements Accelerator, AutoCloseable {
                 }
                 try {
                     return runOnDevice(new SharedAggregateRun(device, cache, pipeline, p.clones(),
-                            ctx.settings().oversizedJoin(), morsels, new SharedTables(sharedBuilds, tables)), inputs, ctx);
+                            ctx.settings().oversizedJoin(), morsels, new SharedTables(sharedBuilds, tables)),
+                            inputs, ctx);
                 } finally {
                     lock.unlock();
                 }

@@ -50,7 +50,8 @@ public final class HashAggregateSink implements Sink<HashAggregateSink.Groups> {
      * while they are merged.
      */
     public static long bytesFor(AggregateNode node, long groups) {
-        return KeyTable.bytesFor(groups, node.groupKeys().length + 1) + Accumulator.bytesFor(groups) * node.calls().size();
+        return KeyTable.bytesFor(groups, node.groupKeys().length + 1)
+                + Accumulator.bytesFor(groups) * node.calls().size();
     }
 
     /** One worker's groups (also the merged result). */

@@ -35,6 +35,7 @@ public final class StateMemory {
     }
 
     private static OptionalLong bytes(OptionalDouble rows, java.util.function.LongUnaryOperator size) {
-        return rows.isEmpty() ? OptionalLong.empty() : OptionalLong.of(size.applyAsLong(Math.round(rows.getAsDouble())));
+        return rows.isEmpty() ? OptionalLong.empty()
+                : OptionalLong.of(size.applyAsLong(Math.round(rows.getAsDouble())));
     }
 }

@@ -50,8 +50,8 @@ final class AggregateKernel implements AutoCloseable {
     private final double copyMillis;
 
     private AggregateKernel(GpuDevice device, StarPipeline pipeline, GroupLayout layout, PipelineInputs in,
-                            DeviceBuffer status, SpillBuffer states, StarKernelLauncher.Bound kernel, double buildMillis,
-                            long[] nanos) {
+                            DeviceBuffer status, SpillBuffer states, StarKernelLauncher.Bound kernel,
+                            double buildMillis, long[] nanos) {
         this.device = device;
         this.pipeline = pipeline;
         this.layout = layout;
@@ -130,7 +130,8 @@ final class AggregateKernel implements AutoCloseable {
                     input, (int) StarKernelInput.sharedBytes(dims, accBytes));
             nanos[4] = System.nanoTime();
             initStates(device, states.address(), identities, slots, groups);
-            return new AggregateKernel(device, pipeline, layout, in, status, states, kernel, inputs.buildMillis(), nanos);
+            return new AggregateKernel(device, pipeline, layout, in, status, states, kernel, inputs.buildMillis(),
+                    nanos);
         } catch (RuntimeException e) {
             if (states != null) {
                 states.close();

@@ -36,7 +36,8 @@ public final class SharedAggregateRun extends PipelineRun<GroupStates> {
 
     @Override
     public Optional<GroupStates> run(DeviceInputs inputs) {
-        try (AggregateKernel kernel = AggregateKernel.prepare(device, cache, pipeline, clones, oversized, inputs, tables);
+        try (AggregateKernel kernel = AggregateKernel.prepare(device, cache, pipeline, clones, oversized, inputs,
+                tables);
              GpuStream stream = new GpuStream(device)) {
             long start = System.nanoTime();
             int chunks = 0;

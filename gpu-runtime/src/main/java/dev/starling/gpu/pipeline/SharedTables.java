@@ -38,7 +38,10 @@ public final class SharedTables {
         return builds.containsKey(d);
     }
 
-    /** Dimension {@code d}'s rows as the kernel's projection {@code dim} gives them from its build side's {@code rows}, kept for {@link #publish}. */
+    /**
+     * Dimension {@code d}'s rows as the kernel's projection {@code dim} gives them from its build
+     * side's {@code rows}, which are kept for {@link #publish}.
+     */
     Batch project(int d, StarPipeline.Dimension dim, Batch rows) {
         buildRows.put(d, rows);
         List<Expr> expressions = ((ProjectNode) dim.build()).expressions();

@@ -70,9 +70,10 @@ public final class StarRowsRun extends PipelineRun<Batch> {
                         if (count[0] <= capacity) {
                             long t3 = System.nanoTime();
                             Batch rows = decode(written, (int) count[0], dimRows, in);
-                            stats = new RunStats(inputs.buildMillis() + ms(t1 - t0), 0, ms(t2 - t1), millis, ms(System.nanoTime() - t3),
-                                    in.placeMillis(), in.factBytes(), in.uploadedBytes(), count[0], in.hostTableBytes(),
-                                    in.partitionedJoins(), in.spilledBytes(), 0, pipeline.fact().chunkCount());
+                            stats = new RunStats(inputs.buildMillis() + ms(t1 - t0), 0, ms(t2 - t1), millis,
+                                    ms(System.nanoTime() - t3), in.placeMillis(), in.factBytes(), in.uploadedBytes(),
+                                    count[0], in.hostTableBytes(), in.partitionedJoins(), in.spilledBytes(), 0,
+                                    pipeline.fact().chunkCount());
                             return Optional.of(rows);
                         }
                         capacity = count[0];
