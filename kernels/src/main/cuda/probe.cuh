@@ -49,6 +49,14 @@ __device__ __forceinline__ int contributionAt(const int32_t* contributions, long
     return loadInt(contributions, index, alive, -1);
 }
 
+// The same from 64-bit contributions (a layout whose dimension digits pass 2^31 ids).
+__device__ __forceinline__ long long contributionAt(const int64_t* contributions, long long index, bool alive) {
+    long long v = -1;
+    asm("{ .reg .pred p; setp.ne.b32 p, %2, 0; @p ld.global.nc.s64 %0, [%1]; }"
+        : "+l"(v) : "l"(contributions + index), "r"((int)alive));
+    return v;
+}
+
 __device__ __forceinline__ int stagedContributionAt(const int32_t* staged, long long index, bool alive) {
     int v = -1;
     asm("{ .reg .pred p; setp.ne.b32 p, %2, 0; @p ld.shared.s32 %0, [%1]; }"

@@ -6,6 +6,8 @@
 #include "row.cuh"
 #include "probe.cuh"
 #include "fold.cuh"
+#include "group_table.cuh"
+#include "place.cuh"
 
 // Copies a dense dimension's `range` group contributions into the block's shared memory.
 __device__ __forceinline__ void stageContributions(int32_t* staged, const int32_t* contributions, long long range) {
@@ -22,16 +24,4 @@ __device__ __forceinline__ void stageClones(int32_t* staged, const int32_t* cont
         long long code = __ldg(map + e);
         staged[e] = (uint64_t)code < (uint64_t)range ? __ldg(contributions + code) : -1;
     }
-}
-
-// A selection's place for a surviving row: the warp's survivors take consecutive places, reserved
-// with one atomic on `counter` by the first lane. Every lane must call it.
-__device__ __forceinline__ long long reservePlace(bool alive, unsigned long long* counter, unsigned lane) {
-    unsigned survivors = __ballot_sync(FULL_WARP, alive);
-    unsigned long long base = 0;
-    if (lane == 0 && survivors != 0) {
-        base = atomicAdd(counter, (unsigned long long)__popc(survivors));
-    }
-    base = __shfl_sync(FULL_WARP, base, 0);
-    return (long long)(base + __popc(survivors & ((1u << lane) - 1)));
 }
