@@ -98,6 +98,25 @@ class GpuEdgeCaseTest {
         // Joined on f_n by value, with no foreign key: a hashed dimension (codes 0..9 but 4; 7 twice in hd).
         c.put(lookup(c, "h", new int[] {0, 1, 2, 3, 5, 6, 7, 8, 9}));
         c.put(lookup(c, "hd", new int[] {0, 1, 2, 7, 7}));
+        c.put(wideTags(c, "w1"));
+        c.put(wideTags(c, "w2"));
+    }
+
+    /**
+     * 70,000 rows joined on f_id by value, each with a tag of its own: grouping by the tags of two
+     * of them makes 4.9 billion dense ids, past 2^31, so the group contributions are 64-bit.
+     */
+    private static dev.starling.storage.Table wideTags(Catalog c, String name) {
+        TableSchema schema = new TableSchema(name, List.of(
+                new ColumnSchema("k", DataType.BIGINT, false),
+                new ColumnSchema("tag", DataType.varchar(12), false)), List.of(), List.of());
+        TableBuilder b = new TableBuilder(schema, c);
+        for (int k = 0; k < 70_000; k++) {
+            b.setLong(0, k);
+            b.setString(1, name + "-" + k);
+            b.endRow();
+        }
+        return b.build();
     }
 
     private static dev.starling.storage.Table lookup(Catalog c, String name, int[] codes) {
@@ -143,7 +162,17 @@ class GpuEdgeCaseTest {
         "SELECT SUM(h.weight * f_amt), COUNT(h.weight) FROM f JOIN h ON f_n = h.code WHERE f_cat <> 'c3'",
         "SELECT f_key, COUNT(*), SUM(f_amt) FROM f GROUP BY f_key",
         "SELECT SUM(f_key), MAX(f_key + f_n), MIN(f_key) FROM f WHERE f_cat = 'c2'",
-        "SELECT f_key, h.name, COUNT(*) FROM f JOIN h ON f_n = h.code WHERE f_key > 100 GROUP BY f_key, h.name"
+        "SELECT f_key, h.name, COUNT(*) FROM f JOIN h ON f_n = h.code WHERE f_key > 100 GROUP BY f_key, h.name",
+        // 300,000 groups by dense id, compacted past the first room for them
+        "SELECT f_id, COUNT(*), SUM(f_amt), MIN(f_x) FROM f GROUP BY f_id",
+        // 6e11 dense ids: hashed, one group per row; and groups that come back empty of rows
+        "SELECT f_id, f_amt, COUNT(*), MAX(f_n) FROM f GROUP BY f_id, f_amt",
+        "SELECT f_id, f_amt, COUNT(*) FROM f WHERE f_cat = 'nope' GROUP BY f_id, f_amt",
+        // hashed (51 codes times 2M amounts), few groups, four rows in five in one of them
+        "SELECT f_key, f_amt, COUNT(*), SUM(f_x), MIN(f_n) FROM f WHERE f_amt IS NULL GROUP BY f_key, f_amt",
+        // two dimension digits of 70,000 tuples each: 64-bit contributions
+        "SELECT w1.tag, w2.tag, COUNT(*), SUM(f_amt) FROM f JOIN w1 ON f_id = w1.k JOIN w2 ON f_id = w2.k "
+                + "GROUP BY w1.tag, w2.tag"
     })
     void agreesWithTheCpu(String sql) {
         assertTrue(GpuResults.assertSameOnGpu(db, gpu, sql, sql), "did not run on the GPU: " + db.explain(sql));

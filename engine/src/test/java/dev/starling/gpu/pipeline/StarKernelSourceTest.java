@@ -128,7 +128,8 @@ class StarKernelSourceTest {
             return List.of(StarKernelInput.Accumulators.SCALAR);
         }
         List<StarKernelInput.Accumulators> modes = new ArrayList<>(List.of(StarKernelInput.Accumulators.SHARED,
-                StarKernelInput.Accumulators.WARP_GROUPED, StarKernelInput.Accumulators.GLOBAL));
+                StarKernelInput.Accumulators.WARP_GROUPED, StarKernelInput.Accumulators.GLOBAL,
+                StarKernelInput.Accumulators.HASHED));
         if (CloneChoice.countsOnly(p)) {
             modes.add(StarKernelInput.Accumulators.COUNTERS);
         }
@@ -141,12 +142,14 @@ class StarKernelSourceTest {
         List<StarKernelInput.Column> fact = p.factColumns().stream()
                 .map(c -> new StarKernelInput.Column(1, nulls, p.fact().column(c).type().physical().width)).toList();
         List<StarKernelInput.Key> keys = p.keyColumns().stream().map(c -> new StarKernelInput.Key(1, 4, 1000)).toList();
+        // without NULLs, 64-bit group contributions
+        boolean wide = !nullable;
         List<StarKernelInput.Dimension> dims = p.dimensions().stream()
                 .map(d -> d.hashed()
                         // hash tables in device memory, hybrid ones (part of the slots on the host), partitioned joins' matches
                         ? new StarKernelInput.Dimension(1, d.range(), matched ? StarKernelInput.HashTable.matched(1)
-                                : new StarKernelInput.HashTable(1, nulls, 100, 50), -1, null)
-                        : new StarKernelInput.Dimension(1, d.range()))
+                                : new StarKernelInput.HashTable(1, nulls, 100, 50), -1, null, wide)
+                        : new StarKernelInput.Dimension(1, d.range(), wide))
                 .toList();
         if (nullable) {
             // the small dense dimensions probed in shared memory, a foreign key's through a read clone layout
@@ -171,8 +174,10 @@ class StarKernelSourceTest {
         // counters per group, and through a clone layout
         StarKernelInput.Clones clones = mode != StarKernelInput.Accumulators.COUNTERS ? null
                 : nullable ? StarKernelInput.Clones.perGroup(100) : new StarKernelInput.Clones(1, 1, 300);
+        StarKernelInput.GroupTable table = mode == StarKernelInput.Accumulators.HASHED
+                ? new StarKernelInput.GroupTable(1, 57) : null;
         return new StarKernelInput(p.code(), p.constants().length, fact, keys, dims, dimColumns, p.slots(), outputs, mode,
-                clones, 1, 1, 1, 1000, p.keys().isEmpty() ? 1 : 100);
+                clones, table, 1, 1, 1, 1000, p.keys().isEmpty() ? 1 : 128);
     }
 
     /**

@@ -64,7 +64,12 @@ public final class DeviceBuffer implements AutoCloseable {
     }
 
     public void clear() {
-        Cuda.check(JCudaDriver.cuMemsetD8(pointer, (byte) 0, bytes), "cuMemsetD8");
+        fill((byte) 0);
+    }
+
+    /** Sets every byte to {@code value}. */
+    public void fill(byte value) {
+        Cuda.check(JCudaDriver.cuMemsetD8(pointer, value, bytes), "cuMemsetD8");
     }
 
     private void checkRange(long offset, long length) {

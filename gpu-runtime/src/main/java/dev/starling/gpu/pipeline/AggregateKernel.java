@@ -31,8 +31,14 @@ import jcuda.driver.JCudaDriver;
  * past the budget still runs on the GPU.
  */
 final class AggregateKernel implements AutoCloseable {
-    /** Dense group ids beyond this would mostly be empty slots: such pipelines stay on the CPU for now. */
-    static final long MAX_GROUPS = 1 << 24;
+    /** Past this many dense group ids, most would be empty: the groups are hashed instead. */
+    static final long MAX_DENSE_GROUPS = 1 << 24;
+    /** The most slots a group hash table has (its states then take 16 GB a slot of states). */
+    static final long MAX_TABLE_SLOTS = 1L << 30;
+    /** From this many groups on, those with rows are compacted on the device before they come back. */
+    static final long COMPACT_FROM = 1 << 16;
+    /** Room for compacted groups on the first try; more are counted, and compacted again with room for all. */
+    private static final long FIRST_ROOM = 1 << 16;
     /** Aggregates live in shared memory up to this many bytes per block, so several blocks fit per SM. */
     static final long SHARED_BYTES = 32 << 10;
     private static final String SOURCE = "star_pipeline";
@@ -40,7 +46,10 @@ final class AggregateKernel implements AutoCloseable {
     private final GpuDevice device;
     private final StarPipeline pipeline;
     private final GroupLayout layout;
-    private final int groups;
+    /** The groups the states have room for: the dense ids, or the hash table's slots. */
+    private final long groups;
+    /** The group hash table's key words (null: groups by dense id). */
+    private final DeviceBuffer groupKeys;
     private final PipelineInputs in;
     private final DeviceBuffer status;
     private final SpillBuffer states;
@@ -49,13 +58,14 @@ final class AggregateKernel implements AutoCloseable {
     private final double prepareMillis;
     private final double copyMillis;
 
-    private AggregateKernel(GpuDevice device, StarPipeline pipeline, GroupLayout layout, PipelineInputs in,
-                            DeviceBuffer status, SpillBuffer states, StarKernelLauncher.Bound kernel,
-                            double buildMillis, long[] nanos) {
+    private AggregateKernel(GpuDevice device, StarPipeline pipeline, GroupLayout layout, long groups,
+                            DeviceBuffer groupKeys, PipelineInputs in, DeviceBuffer status, SpillBuffer states,
+                            StarKernelLauncher.Bound kernel, double buildMillis, long[] nanos) {
         this.device = device;
         this.pipeline = pipeline;
         this.layout = layout;
-        this.groups = (int) layout.groups();
+        this.groups = groups;
+        this.groupKeys = groupKeys;
         this.in = in;
         this.status = status;
         this.states = states;
@@ -68,9 +78,12 @@ final class AggregateKernel implements AutoCloseable {
     /**
      * Makes {@code pipeline}'s aggregation ready; {@code clones}: whether the grouped counts, or a
      * probed dimension, go through a clone layout, and which; {@code shared}: the hash tables it
-     * builds in host memory for the CPU workers too. Throws {@link Unsupported}, having
-     * freed what it took, when the pipeline must run on the CPU after all (too many groups, a
-     * foreign key the kernel cannot follow, repeated keys on a hash join's build side).
+     * builds in host memory for the CPU workers too. More than {@link #MAX_DENSE_GROUPS} dense ids
+     * are hashed: a table with twice as many slots as there can be groups (no more than the dense
+     * ids, nor than the fact rows). Throws {@link Unsupported}, having freed what it took, when the
+     * pipeline must run on the CPU after all (group keys past 2^63 ids or a table past
+     * {@link #MAX_TABLE_SLOTS}, a foreign key the kernel cannot follow, repeated keys on a hash
+     * join's build side).
      */
     static AggregateKernel prepare(GpuDevice device, GpuColumnCache cache, StarPipeline pipeline, CloneChoice clones,
                                    OversizedJoin oversized, DeviceInputs inputs, SharedTables shared)
@@ -82,14 +95,19 @@ final class AggregateKernel implements AutoCloseable {
         Map<Integer, PipelineInputs.Referenced> referenced = PipelineInputs.referencedKeys(pipeline, inputs);
         GroupLayout layout = new GroupLayout(pipeline, dimRows, c -> referenced.get(c).key());
         int slots = pipeline.slots().size();
-        long stateBytes = layout.groups() * slots * 16;
-        if (layout.groups() > MAX_GROUPS || stateBytes > Integer.MAX_VALUE) {
-            throw new Unsupported(layout.groups() + " dense groups (" + layout + ")");
+        if (layout.groups() == Long.MAX_VALUE) {
+            throw new Unsupported("group keys whose ranges pass 2^63 group ids (" + layout + ")");
         }
-        int groups = (int) layout.groups();
+        boolean hashed = layout.groups() > MAX_DENSE_GROUPS;
+        long groups = hashed ? tableSlots(Math.min(layout.groups(), pipeline.fact().rowCount())) : layout.groups();
+        if (groups > MAX_TABLE_SLOTS) {
+            throw new Unsupported("a group hash table of " + groups + " slots (" + layout + ")");
+        }
+        long stateBytes = groups * slots * 16;
+        long keyBytes = hashed ? groups * 8 : 0;
         nanos[2] = System.nanoTime();
-        PipelineInputs in = PipelineInputs.upload(device, cache, pipeline, dimRows, referenced,
-                (d, r) -> (int) layout.contribution(d, r), oversized, stateBytes, shared);
+        PipelineInputs in = PipelineInputs.upload(device, cache, pipeline, dimRows, referenced, layout, oversized,
+                stateBytes + keyBytes, shared);
         SpillBuffer states = null;
         try {
             nanos[3] = System.nanoTime();
@@ -100,11 +118,16 @@ final class AggregateKernel implements AutoCloseable {
             DeviceBuffer identities = identities(arrays, pipeline.slots());
             StarKernelInput.Clones counters = clones.used() && clones.mode() == AccessMode.WRITE && groups > 1
                     ? in.leaseCloneLayout(cache, clones.factColumn(), 0, clones.spec()) : null;
-            if (counters == null && groups > StarKernelInput.WARP_GROUPS && CloneChoice.countsOnly(pipeline)
+            if (counters == null && !hashed && groups > StarKernelInput.WARP_GROUPS && CloneChoice.countsOnly(pipeline)
                     && (long) groups * slots * 4 <= SHARED_BYTES) {
                 counters = StarKernelInput.Clones.perGroup(groups);
             }
-            StarKernelInput.Accumulators mode = counters != null ? StarKernelInput.Accumulators.COUNTERS
+            DeviceBuffer groupKeys = hashed ? arrays.allocate(keyBytes, "group hash table") : null;
+            if (groupKeys != null) {
+                groupKeys.fill((byte) 0xff);
+            }
+            StarKernelInput.Accumulators mode = hashed ? StarKernelInput.Accumulators.HASHED
+                    : counters != null ? StarKernelInput.Accumulators.COUNTERS
                     : groups == 1 ? StarKernelInput.Accumulators.SCALAR
                     : stateBytes > SHARED_BYTES ? StarKernelInput.Accumulators.GLOBAL
                     : groups <= StarKernelInput.WARP_GROUPS ? StarKernelInput.Accumulators.WARP_GROUPED
@@ -124,14 +147,16 @@ final class AggregateKernel implements AutoCloseable {
             // last, so that they take what device memory the inputs left and spill only the rest
             states = SpillBuffer.allocate(device, stateBytes, device.memory().available(stateBytes), "aggregate states");
             StarKernelInput input = new StarKernelInput(pipeline.code(), constantValues.length, in.fact(), in.keys(),
-                    dims, in.dimColumns(), pipeline.slots(), List.of(), mode, counters, constants.address(),
-                    status.address(), states.address(), pipeline.fact().rowCount(), groups);
+                    dims, in.dimColumns(), pipeline.slots(), List.of(), mode, counters,
+                    groupKeys == null ? null : new StarKernelInput.GroupTable(groupKeys.address(),
+                            Long.numberOfLeadingZeros(groups) + 1),
+                    constants.address(), status.address(), states.address(), pipeline.fact().rowCount(), groups);
             StarKernelLauncher.Bound kernel = new StarKernelLauncher.Bound(device, StarKernelLauncher.compile(device, input),
                     input, (int) StarKernelInput.sharedBytes(dims, accBytes));
             nanos[4] = System.nanoTime();
             initStates(device, states.address(), identities, slots, groups);
-            return new AggregateKernel(device, pipeline, layout, in, status, states, kernel, inputs.buildMillis(),
-                    nanos);
+            return new AggregateKernel(device, pipeline, layout, groups, groupKeys, in, status, states, kernel,
+                    inputs.buildMillis(), nanos);
         } catch (RuntimeException e) {
             if (states != null) {
                 states.close();
@@ -139,6 +164,11 @@ final class AggregateKernel implements AutoCloseable {
             in.close();
             throw e;
         }
+    }
+
+    /** A group hash table's slots for at most {@code groups} groups: a power of two, at least twice as many. */
+    static long tableSlots(long groups) {
+        return Long.highestOneBit(Math.max(512, groups) * 2 - 1) << 1;
     }
 
     /** Each slot's identity, the low word its states start with. */
@@ -151,7 +181,7 @@ final class AggregateKernel implements AutoCloseable {
     }
 
     /** Sets every aggregate word to its slot's identity (the kernel's atomics fold into them), and waits for it. */
-    private static void initStates(GpuDevice device, long states, DeviceBuffer identities, int slots, int groups) {
+    private static void initStates(GpuDevice device, long states, DeviceBuffer identities, int slots, long groups) {
         device.makeCurrent();
         CUfunction init = device.kernel(SOURCE, "init_accumulators");
         int threads = StarKernelLauncher.THREADS;
@@ -159,7 +189,7 @@ final class AggregateKernel implements AutoCloseable {
         int blocks = (int) Math.min((words + threads - 1) / threads, device.multiprocessors() * 32L);
         Cuda.check(JCudaDriver.cuLaunchKernel(init, Math.max(1, blocks), 1, 1, threads, 1, 1, 0, null,
                 Pointer.to(Pointer.to(new long[] {states}), Pointer.to(identities.pointer()),
-                        Pointer.to(new int[] {slots}), Pointer.to(new int[] {groups})),
+                        Pointer.to(new int[] {slots}), Pointer.to(new int[] {(int) groups})),
                 null), "launch of init_accumulators");
         device.synchronize("init_accumulators");
     }
@@ -176,15 +206,13 @@ final class AggregateKernel implements AutoCloseable {
         return KernelStatus.describe(value[0]);
     }
 
-    /** The states of the groups the launched rows reached (every group of a query without GROUP BY). */
-    GroupStates states() {
-        int slots = pipeline.slots().size();
-        ByteBuffer bytes = DeviceArrays.buffer((long) groups * slots * 16);
-        states.download(Pointer.to(bytes), bytes.limit());
-        LongBuffer words = bytes.asLongBuffer();
-        boolean scalar = pipeline.keys().isEmpty();
-        long[] ids = java.util.stream.LongStream.range(0, groups)
-                .filter(g -> scalar || words.get((int) (g * 2)) != 0).toArray();
+    /**
+     * The states of the groups the launched rows reached (every group of a query without GROUP
+     * BY): many groups are compacted on the device first, so only those with rows cross the link.
+     */
+    GroupStates states() throws Unsupported {
+        StateWords words = groupKeys != null || groups >= COMPACT_FROM ? compacted() : everyGroup();
+        long[] ids = words.ids();
         int n = ids.length;
         Vector[] keys = layout.keyColumns(ids);
         List<AggCall> calls = pipeline.aggregate().calls();
@@ -195,11 +223,11 @@ final class AggregateKernel implements AutoCloseable {
             long[] longs = new long[n];
             double[] doubles = new double[n];
             for (int i = 0; i < n; i++) {
-                counts[i] = words.get(wordIndex(call.countSlot(), ids[i]));
+                counts[i] = words.word(i, call.countSlot(), 0);
                 if (call.valueSlot() >= 0) {
-                    int w = wordIndex(call.valueSlot(), ids[i]);
-                    long lo = words.get(w);
-                    if (pipeline.slots().get(call.valueSlot()).kind() == AggKind.SUM_I && words.get(w + 1) != (lo >> 63)) {
+                    long lo = words.word(i, call.valueSlot(), 0);
+                    if (pipeline.slots().get(call.valueSlot()).kind() == AggKind.SUM_I
+                            && words.word(i, call.valueSlot(), 1) != (lo >> 63)) {
                         throw new ArithmeticException("SUM overflow: the sum exceeds the 64-bit range of "
                                 + calls.get(c).type());
                     }
@@ -212,8 +240,101 @@ final class AggregateKernel implements AutoCloseable {
         return new GroupStates(keys, n, out);
     }
 
-    private int wordIndex(int slot, long group) {
-        return (int) (((long) slot * groups + group) * 2);
+    /** The groups read back, by their ids, and word {@code w} (0 or 1) of each one's slot states. */
+    private interface StateWords {
+        long[] ids();
+
+        long word(int group, int slot, int w);
+    }
+
+    /** Every group's states as they lie, slot after slot, keeping the groups with rows (all of them without GROUP BY). */
+    private StateWords everyGroup() {
+        int slots = pipeline.slots().size();
+        ByteBuffer bytes = DeviceArrays.buffer(groups * slots * 16);
+        states.download(Pointer.to(bytes), bytes.limit());
+        LongBuffer words = bytes.asLongBuffer();
+        boolean scalar = pipeline.keys().isEmpty();
+        long[] ids = java.util.stream.LongStream.range(0, groups).filter(g -> scalar || words.get((int) (g * 2)) != 0)
+                .toArray();
+        return new StateWords() {
+            @Override
+            public long[] ids() {
+                return ids;
+            }
+
+            @Override
+            public long word(int group, int slot, int w) {
+                return words.get((int) (((long) slot * groups + ids[group]) * 2 + w));
+            }
+        };
+    }
+
+    /**
+     * The groups with rows, compacted on the device into records of their id and slot states
+     * ({@code compact_groups}); the records spill to host memory where the budget leaves too
+     * little, as the states may have.
+     */
+    private StateWords compacted() throws Unsupported {
+        int stride = 1 + 2 * pipeline.slots().size();
+        try (DeviceArrays scratch = new DeviceArrays(device.memory())) {
+            DeviceBuffer count = scratch.upload(new long[] {0}, "compacted group count");
+            Compacted c = compact(count, Math.min(groups, FIRST_ROOM));
+            if (c.records() == null) {
+                if (c.groups() * stride * 8 > Integer.MAX_VALUE) {
+                    throw new Unsupported(c.groups() + " groups, more than one read-back holds");
+                }
+                count.clear();
+                c = compact(count, c.groups());
+            }
+            int n = (int) c.groups();
+            LongBuffer words = c.records().asLongBuffer();
+            long[] ids = new long[n];
+            for (int i = 0; i < n; i++) {
+                ids[i] = words.get(i * stride);
+            }
+            return new StateWords() {
+                @Override
+                public long[] ids() {
+                    return ids;
+                }
+
+                @Override
+                public long word(int group, int slot, int w) {
+                    return words.get(group * stride + 1 + 2 * slot + w);
+                }
+            };
+        }
+    }
+
+    /** How many groups have rows, and their records when they all had room (else null). */
+    private record Compacted(long groups, ByteBuffer records) { }
+
+    /** Runs {@code compact_groups} with room for {@code room} records (counting at {@code count}, zero before). */
+    private Compacted compact(DeviceBuffer count, long room) {
+        long bytes = room * (1 + 2 * pipeline.slots().size()) * 8;
+        try (SpillBuffer records = SpillBuffer.allocate(device, Math.max(8, bytes), device.memory().available(bytes),
+                "compacted groups")) {
+            device.makeCurrent();
+            CUfunction compact = device.kernel(SOURCE, "compact_groups");
+            int threads = StarKernelLauncher.THREADS;
+            int blocks = (int) Math.max(1, Math.min((groups + threads - 1) / threads, device.multiprocessors() * 32L));
+            Cuda.check(JCudaDriver.cuLaunchKernel(compact, blocks, 1, 1, threads, 1, 1, 0, null,
+                    Pointer.to(Pointer.to(new long[] {states.address()}), Pointer.to(new long[] {groups}),
+                            Pointer.to(new int[] {pipeline.slots().size()}),
+                            Pointer.to(new long[] {groupKeys == null ? 0 : groupKeys.address()}),
+                            Pointer.to(count.pointer()), Pointer.to(new long[] {records.address()}),
+                            Pointer.to(new long[] {room})),
+                    null), "launch of compact_groups");
+            device.synchronize("compact_groups");
+            long[] n = new long[1];
+            count.download(Pointer.to(n), 8);
+            if (n[0] > room) {
+                return new Compacted(n[0], null);
+            }
+            ByteBuffer out = DeviceArrays.buffer(n[0] * (1 + 2 * pipeline.slots().size()) * 8);
+            records.download(Pointer.to(out), out.limit());
+            return new Compacted(n[0], out);
+        }
     }
 
     /** This run's times and bytes, with the kernel's and the read-back's times and the chunks the GPU ran. */

@@ -122,6 +122,22 @@ final class AggregateSource {
     }
 
     /**
+     * Grouped aggregates by hash: each live row claims its group's slot in the table at
+     * {@code keys} and folds there (its group id becomes the slot). A row that finds the table
+     * full hands the pipeline back.
+     */
+    void claimGroupSlots(RowProgramSource rows, String keys, String shift) {
+        for (int i = 0; i < rows.alive.length; i++) {
+            String slot = out.let("long long", String.format("%s ? groupSlot(%s, (int)%s, %s) : 0", rows.alive[i], keys,
+                    shift, rows.group[i]));
+            String full = out.bool(slot + " < 0");
+            out.where(out.and(rows.alive[i], full), "status |= %s;", KernelStatus.GROUP_TABLE_FULL.macro());
+            rows.alive[i] = out.and(rows.alive[i], CudaWriter.not(full));
+            rows.group[i] = slot;
+        }
+    }
+
+    /**
      * Grouped aggregates over few groups: per tile item, the warp takes the groups its live rows
      * fall in one at a time, combines each slot over that group's rows, and its first lane folds
      * the totals: one shared atomic per group present instead of one per row (rows crowding into a

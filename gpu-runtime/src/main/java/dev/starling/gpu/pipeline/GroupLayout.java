@@ -3,6 +3,7 @@ package dev.starling.gpu.pipeline;
 import dev.starling.exec.eval.ExprCompiler;
 import dev.starling.exec.expr.ColumnRef;
 import dev.starling.exec.expr.Expr;
+import dev.starling.exec.plan.FilterNode;
 import dev.starling.exec.plan.PlanNode;
 import dev.starling.exec.plan.ProjectNode;
 import dev.starling.exec.plan.ScanNode;
@@ -21,18 +22,22 @@ import java.util.Map;
 
 /**
  * Dense group ids: the group keys become digits, and a group's id is the mixed-radix number of
- * its digits (first digit least significant). All keys computed from one dimension share a digit
- * with one value per distinct tuple of them among that dimension's rows (ranked here, on the CPU,
- * so only tuples that can occur take room: keys of one dimension row depend on each other). A
+ * its digits (dimension digits first, least significant). All keys computed from one dimension
+ * share a digit with one value per distinct tuple of them among that dimension's rows (ranked
+ * here, on the CPU, so only tuples that can occur take room: keys of one dimension row depend on
+ * each other), or, when one of them is its table's primary key, one value per built row, with
+ * nothing to rank. A
  * fact column key has a digit of its own, one value per stored value between the column's minimum
  * and maximum plus one for NULL; a foreign key's key values one per code (the referenced table's
  * rows) plus one for NULL. A dimension's per-code contribution to the id is its digit times the
  * digit's multiplier: the kernel adds one number per probe.
  */
-final class GroupLayout {
+final class GroupLayout implements PipelineInputs.Contributions {
     private final StarPipeline pipeline;
     private final List<Digit> digits = new ArrayList<>();
     private final long groups;
+    /** The dense ids the dimension digits span: every dimension contribution is below it. */
+    private long dimensionGroups = 1;
 
     /** One digit: from a dimension's keys ({@code dimension >= 0}) or from one fact column key. */
     private static final class Digit {
@@ -72,10 +77,15 @@ final class GroupLayout {
                 digit.values.put(k, ExprCompiler.compile(key.expr()).eval(dimensionRows.get(key.dimension())));
             }
         }
+        // dimension digits first: a dimension's contribution is then below their product, which
+        // is small next to the fact keys' ranges, and the contribution arrays stay narrow
+        digits.sort(java.util.Comparator.comparing((Digit d) -> d.dimension < 0));
         long total = 1;
         for (Digit digit : digits) {
             StarPipeline.GroupKey first = pipeline.keys().get(digit.keys.get(0));
-            if (digit.dimension >= 0) {
+            if (digit.dimension >= 0 && digit.keys.stream().anyMatch(k -> uniqueOverBuild(pipeline, keys.get(k)))) {
+                byRow(digit, dimensionRows.get(digit.dimension).rows());
+            } else if (digit.dimension >= 0) {
                 rank(digit, dimensionRows.get(digit.dimension).rows());
             } else if (first.referenced()) {
                 digit.referencedKey = referencedKeys.apply(first.factColumn());
@@ -85,6 +95,7 @@ final class GroupLayout {
             }
             digit.multiplier = total;
             total = times(total, digit.radix);
+            dimensionGroups = digit.dimension >= 0 ? total : dimensionGroups;
         }
         groups = total;
     }
@@ -135,9 +146,41 @@ final class GroupLayout {
         return 1;
     }
 
+    /**
+     * Whether {@code key}'s values differ on every built row of its dimension: its table's
+     * one-column primary key, scanned (and filtered, which keeps them distinct) and passed on by
+     * projections, with no join in between.
+     */
+    private static boolean uniqueOverBuild(StarPipeline pipeline, StarPipeline.GroupKey key) {
+        PlanNode node = pipeline.dimensions().get(key.dimension()).build();
+        Expr expr = key.expr();
+        while (node instanceof FilterNode || node instanceof ProjectNode && expr instanceof ColumnRef) {
+            if (node instanceof FilterNode filter) {
+                node = filter.input();
+            } else {
+                ProjectNode project = (ProjectNode) node;
+                expr = project.expressions().get(((ColumnRef) expr).index());
+                node = project.input();
+            }
+        }
+        if (!(node instanceof ScanNode scan && expr instanceof ColumnRef ref)) {
+            return false;
+        }
+        ScanNode.ScanColumn column = scan.columns().get(ref.index());
+        return column.mode() == ScanNode.ScanColumn.Mode.VALUE && scan.table().schema().primaryKey()
+                .equals(List.of(scan.table().schema().columns().get(column.column()).name()));
+    }
+
     private static long times(long total, long digit) {
         long d = Math.max(1, digit);
         return total > Long.MAX_VALUE / d ? Long.MAX_VALUE : total * d;
+    }
+
+    /** A digit whose keys a unique key determines: each built row is its own digit value, with nothing to rank. */
+    private static void byRow(Digit digit, int rows) {
+        digit.digitOfRow = java.util.stream.IntStream.range(0, rows).toArray();
+        digit.firstRow = digit.digitOfRow;
+        digit.radix = Math.max(1, rows);
     }
 
     /**
@@ -224,8 +267,15 @@ final class GroupLayout {
         return pipeline.fact().column(pipeline.keys().get(digit.keys.get(0)).factColumn());
     }
 
+    /** The dense ids: the product of every digit's radix ({@link Long#MAX_VALUE} when it passes 2^63). */
     long groups() {
         return groups;
+    }
+
+    /** Whether a dimension's contributions to the id may pass a 32-bit integer. */
+    @Override
+    public boolean wideContributions() {
+        return dimensionGroups > Integer.MAX_VALUE;
     }
 
     /** The pipeline's constants with the fact keys' minimum, range (the NULL digit) and multiplier filled in. */
@@ -243,7 +293,8 @@ final class GroupLayout {
     }
 
     /** Dimension {@code d}'s row {@code row} contribution to the group id. */
-    long contribution(int d, int row) {
+    @Override
+    public long contribution(int d, int row) {
         for (Digit digit : digits) {
             if (digit.dimension == d) {
                 return digit.digitOfRow[row] * digit.multiplier;
@@ -257,14 +308,14 @@ final class GroupLayout {
         int n = ids.length;
         Vector[] out = new Vector[pipeline.keys().size()];
         for (Digit digit : digits) {
-            int[] values = new int[n];
+            long[] values = new long[n];
             for (int i = 0; i < n; i++) {
-                values[i] = (int) (ids[i] / digit.multiplier % digit.radix);
+                values[i] = ids[i] / digit.multiplier % digit.radix;
             }
             if (digit.dimension >= 0) {
                 int[] rows = new int[n];
                 for (int i = 0; i < n; i++) {
-                    rows[i] = digit.firstRow[values[i]];
+                    rows[i] = digit.firstRow[(int) values[i]];
                 }
                 for (int k : digit.keys) {
                     out[k] = digit.values.get(k).gather(rows, n);
@@ -278,7 +329,7 @@ final class GroupLayout {
         return out;
     }
 
-    private static Vector factKey(Column column, int[] digits, long nullDigit) {
+    private static Vector factKey(Column column, long[] digits, long nullDigit) {
         long min = column.stats().min();
         DataType type = column.type();
         return keyValues(type, digits, nullDigit, d -> min + d,
@@ -286,7 +337,7 @@ final class GroupLayout {
     }
 
     /** The referenced key values at codes {@code digits}, read from the key column's chunks. */
-    private static Vector referencedKey(Column key, DataType type, int[] digits, long nullDigit) {
+    private static Vector referencedKey(Column key, DataType type, long[] digits, long nullDigit) {
         List<ColumnChunk> chunks = key.chunks();
         long[] starts = new long[chunks.size() + 1];
         for (int c = 0; c < chunks.size(); c++) {
@@ -300,7 +351,7 @@ final class GroupLayout {
     }
 
     /** A key column from its digits: NULL at {@code nullDigit}, else {@code value} of the digit. */
-    private static Vector keyValues(DataType type, int[] digits, long nullDigit, java.util.function.IntToLongFunction value,
+    private static Vector keyValues(DataType type, long[] digits, long nullDigit, java.util.function.LongUnaryOperator value,
                                     StrDict dict) {
         long[] values = new long[digits.length];
         boolean[] nulls = null;

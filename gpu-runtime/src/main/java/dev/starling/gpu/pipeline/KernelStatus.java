@@ -11,7 +11,8 @@ import java.util.List;
 enum KernelStatus {
     OVERFLOW(1, "a 64-bit overflow"),
     DIVIDE_BY_ZERO(2, "a division by zero"),
-    BAD_CODE(4, "a key outside its dense range");
+    BAD_CODE(4, "a key outside its dense range"),
+    GROUP_TABLE_FULL(8, "more groups than its group hash table holds");
 
     final int bit;
     private final String description;

@@ -26,7 +26,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.function.IntBinaryOperator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -114,14 +113,14 @@ final class PipelineInputs implements AutoCloseable {
 
     /**
      * Leases and uploads everything; {@code contribution} gives built row r of dimension d's part of
-     * the group id; {@code oversized} how a hash join whose table is past the budget runs, and
+     * the group id, 32-bit unless it says they are wide; {@code oversized} how a hash join whose table is past the budget runs, and
      * {@code later} the device memory the run allocates after these inputs (aggregate states,
      * output buffers), which a table past the budget leaves free; {@code shared} the tables it
      * builds in host memory and hands to the CPU workers. Throws {@link Unsupported} (having freed
      * what it took) when a hashed dimension's keys repeat.
      */
     static PipelineInputs upload(GpuDevice device, GpuColumnCache cache, StarPipeline pipeline, List<Batch> dimRows,
-                                 Map<Integer, Referenced> referenced, IntBinaryOperator contribution,
+                                 Map<Integer, Referenced> referenced, Contributions contribution,
                                  OversizedJoin oversized, long later, SharedTables shared) throws Unsupported {
         PipelineInputs in = new PipelineInputs(device, pipeline, oversized, shared);
         in.reserve = later + SMALL_ARRAYS;
@@ -157,17 +156,15 @@ final class PipelineInputs implements AutoCloseable {
         uploadedBytes += cache.residentBytes() - residentBefore;
     }
 
-    private void uploadDimensions(List<Batch> dimRows, IntBinaryOperator contribution) throws Unsupported {
+    private void uploadDimensions(List<Batch> dimRows, Contributions contribution) throws Unsupported {
+        boolean wide = contribution.wideContributions();
         for (int d = 0; d < pipeline.dimensions().size(); d++) {
             Batch rows = dimRows.get(d);
-            int[] byPosition = new int[positions(d, rows)];
-            java.util.Arrays.fill(byPosition, -1);
-            for (int r = 0; r < rows.rows(); r++) {
-                byPosition[position(d, rows, r)] = contribution.applyAsInt(d, r);
-            }
-            DeviceBuffer b = upload(byPosition, "dimension " + d + " group contributions");
+            int positions = positions(d, rows);
+            DeviceBuffer b = wide ? wideContributions(d, rows, contribution) : contributions(d, rows, contribution);
+            uploadedBytes += b.bytes();
             if (!pipeline.dimensions().get(d).hashed()) {
-                dims.add(new StarKernelInput.Dimension(b.address(), byPosition.length));
+                dims.add(new StarKernelInput.Dimension(b.address(), positions, wide));
                 continue;
             }
             StarKernelInput.HashTable table;
@@ -179,10 +176,40 @@ final class PipelineInputs implements AutoCloseable {
                 table = place(d, built, rows);
                 placeNanos += System.nanoTime() - start;
             }
-            dims.add(new StarKernelInput.Dimension(b.address(), byPosition.length, table, -1, null));
+            dims.add(new StarKernelInput.Dimension(b.address(), positions, table, -1, null, wide));
         }
         for (StarPipeline.DimColumn dc : pipeline.dimColumns()) {
             dimColumns.add(dimColumn(dc, dimRows.get(dc.dimension())));
+        }
+    }
+
+    /** Dimension {@code d}'s contributions by position, -1 where no built row is. */
+    private DeviceBuffer contributions(int d, Batch rows, Contributions contribution) {
+        int[] byPosition = new int[positions(d, rows)];
+        java.util.Arrays.fill(byPosition, -1);
+        for (int r = 0; r < rows.rows(); r++) {
+            byPosition[position(d, rows, r)] = (int) contribution.contribution(d, r);
+        }
+        return arrays.upload(byPosition, "dimension " + d + " group contributions");
+    }
+
+    /** The same, 64-bit. */
+    private DeviceBuffer wideContributions(int d, Batch rows, Contributions contribution) {
+        long[] byPosition = new long[positions(d, rows)];
+        java.util.Arrays.fill(byPosition, -1);
+        for (int r = 0; r < rows.rows(); r++) {
+            byPosition[position(d, rows, r)] = contribution.contribution(d, r);
+        }
+        return arrays.upload(byPosition, "dimension " + d + " group contributions");
+    }
+
+    /** Each built row's part of the group id, and whether those parts need 64 bits. */
+    @FunctionalInterface
+    interface Contributions {
+        long contribution(int dimension, int row);
+
+        default boolean wideContributions() {
+            return false;
         }
     }
 
@@ -265,12 +292,6 @@ final class PipelineInputs implements AutoCloseable {
         spilledBytes += s.spilledBytes();
         LOG.info("dimension {}: partitioned join {}", d, s);
         return StarKernelInput.HashTable.matched(matches.address());
-    }
-
-    private DeviceBuffer upload(int[] values, String what) {
-        DeviceBuffer b = arrays.upload(values, what);
-        uploadedBytes += b.bytes();
-        return b;
     }
 
     /** How many positions dimension {@code d}'s arrays have: one per code (dense) or per built row (hashed). */

@@ -233,7 +233,7 @@ final class RowProgramSource {
     private void contribute(int dim, String index, int i) {
         String contribution = staged[dim] != null
                 ? out.let("int", String.format("stagedContributionAt(%s, %s, %s)", staged[dim], index, alive[i]))
-                : out.let("int", String.format("contributionAt(dim%d, %s, %s)", dim, index, alive[i]));
+                : out.let("long long", String.format("contributionAt(dim%d, %s, %s)", dim, index, alive[i]));
         alive[i] = out.and(alive[i], out.bool(contribution + " >= 0"));
         out.line("%s += %s;", group[i], contribution);
     }

@@ -10,18 +10,25 @@ import java.util.List;
  * compiled kernel. An aggregation folds into {@code slots} at {@code acc}, {@code groups} groups;
  * a selection ({@link Accumulators#ROWS}) writes its surviving rows' {@code outputs}, counting
  * them at {@code acc}, room for {@code groups} rows. {@code clones}: the entries the
- * {@link Accumulators#COUNTERS} fold counts at (else null).
+ * {@link Accumulators#COUNTERS} fold counts at (else null); {@code groupTable}: the key words of
+ * the {@link Accumulators#HASHED} fold's table of {@code groups} slots (else null).
  */
 record StarKernelInput(int[] code, int constantCount, List<Column> fact, List<Key> keys, List<Dimension> dimensions,
                        List<Column> dimColumns, List<StarPipeline.Slot> slots, List<Output> outputs,
-                       Accumulators accumulators, Clones clones, long constants, long status, long acc, long rows,
-                       long groups) {
+                       Accumulators accumulators, Clones clones, GroupTable groupTable, long constants, long status,
+                       long acc, long rows, long groups) {
 
     StarKernelInput {
         if ((accumulators == Accumulators.COUNTERS) != (clones != null)) {
             throw new IllegalArgumentException("the COUNTERS fold, and only it, has counter entries");
         }
+        if ((accumulators == Accumulators.HASHED) != (groupTable != null)) {
+            throw new IllegalArgumentException("the HASHED fold, and only it, has a group table");
+        }
     }
+
+    /** A group hash table's key words ({@code groups} of them, 2^(64 - shift)), EMPTY_GROUP where free. */
+    record GroupTable(long keys, int shift) { }
 
     /**
      * The entries of a shared-memory table: with a clone layout ({@code slots} != 0), per fact
@@ -59,11 +66,12 @@ record StarKernelInput(int[] code, int constantCount, List<Column> fact, List<Ke
      * has; a hashed dimension also has its hash table ({@link DimensionHashTable}). {@code staged}
      * >= 0: a dense dimension's contributions are copied into each block's shared memory at that
      * byte offset, and probed there; with {@code clones} (a read clone layout of the foreign key),
-     * replicated as the layout's entries and probed at each row's slot.
+     * replicated as the layout's entries and probed at each row's slot. {@code wide}: the
+     * contributions are 64-bit (group ids whose dimension digits pass 2^31), else 32-bit.
      */
-    record Dimension(long contribution, long range, HashTable hash, long staged, Clones clones) {
-        Dimension(long contribution, long range) {
-            this(contribution, range, null, -1, null);
+    record Dimension(long contribution, long range, HashTable hash, long staged, Clones clones, boolean wide) {
+        Dimension(long contribution, long range, boolean wide) {
+            this(contribution, range, null, -1, null, wide);
         }
 
         boolean hashed() {
@@ -80,7 +88,7 @@ record StarKernelInput(int[] code, int constantCount, List<Column> fact, List<Ke
         }
 
         Dimension withClones(Clones c) {
-            return new Dimension(contribution, range, hash, staged, c);
+            return new Dimension(contribution, range, hash, staged, c, wide);
         }
     }
 
@@ -124,8 +132,8 @@ record StarKernelInput(int[] code, int constantCount, List<Column> fact, List<Ke
         long end = (used + 15) & ~15L;
         for (Dimension d : dims) {
             long bytes = (d.entries() * 4 + 15) & ~15L;
-            if (!d.hashed() && (bytes <= STAGED_DIMENSION_BYTES || d.clones() != null) && end + bytes <= SHARED_MEMORY_BYTES) {
-                out.add(new Dimension(d.contribution(), d.range(), null, end, d.clones()));
+            if (!d.hashed() && !d.wide() && (bytes <= STAGED_DIMENSION_BYTES || d.clones() != null) && end + bytes <= SHARED_MEMORY_BYTES) {
+                out.add(new Dimension(d.contribution(), d.range(), null, end, d.clones(), false));
                 end += bytes;
             } else {
                 out.add(d.withClones(null));
@@ -167,6 +175,11 @@ record StarKernelInput(int[] code, int constantCount, List<Column> fact, List<Ke
         COUNTERS,
         /** Many groups: atomics on the global states. */
         GLOBAL,
+        /**
+         * Groups whose dense ids would mostly be empty: atomics on the global states of a hash
+         * table's slots, each group claiming a slot by its id ({@link GroupTable}).
+         */
+        HASHED,
         /** No aggregation: the rows that pass are written out, compacted, in no particular order. */
         ROWS
     }
@@ -182,6 +195,7 @@ record StarKernelInput(int[] code, int constantCount, List<Column> fact, List<Ke
 
     private static final String COUNT = "long long";
     private static final String CONTRIBUTIONS = "const int32_t* __restrict__";
+    private static final String WIDE_CONTRIBUTIONS = "const int64_t* __restrict__";
     private static final String CODES = "const uint32_t* __restrict__";
     private static final String TABLE = "const HashSlot* __restrict__";
 
@@ -197,7 +211,7 @@ record StarKernelInput(int[] code, int constantCount, List<Column> fact, List<Ke
         }
         for (int d = 0; d < dimensions.size(); d++) {
             Dimension dim = dimensions.get(d);
-            out.add(new Parameter("dim" + d, CONTRIBUTIONS, dim.contribution()));
+            out.add(new Parameter("dim" + d, dim.wide() ? WIDE_CONTRIBUTIONS : CONTRIBUTIONS, dim.contribution()));
             if (dim.isStaged()) {
                 out.add(new Parameter("dim" + d + "_staged", COUNT, dim.staged()));
             }
@@ -232,6 +246,10 @@ record StarKernelInput(int[] code, int constantCount, List<Column> fact, List<Ke
                 out.add(new Parameter("clone_map", CONTRIBUTIONS, clones.map()));
             }
             out.add(new Parameter("clone_entries", COUNT, clones.entries()));
+        }
+        if (groupTable != null) {
+            out.add(new Parameter("group_keys", "unsigned long long* __restrict__", groupTable.keys()));
+            out.add(new Parameter("group_shift", COUNT, groupTable.shift()));
         }
         out.add(new Parameter("constants", "const int64_t* __restrict__", constants));
         out.add(new Parameter("status_word", "unsigned* __restrict__", status));

@@ -45,7 +45,7 @@ final class StarKernelSource {
                 sharedSlots = aggregates.counterBases("smem", "clone_entries");
                 aggregates.initCounters(sharedSlots, "clone_entries");
             }
-            case GLOBAL, ROWS -> { }
+            case GLOBAL, HASHED, ROWS -> { }
         }
         out.open("for (long long base = first + blockIdx.x * tile; base < rows; base += gridDim.x * tile)");
         // a warp whose rows all died leaves the tile with break
@@ -59,6 +59,10 @@ final class StarKernelSource {
             case SCALAR -> aggregates.accumulate(program);
             case SHARED, GLOBAL -> aggregates.foldRows(program, in.accumulators() == StarKernelInput.Accumulators.SHARED
                     ? sharedSlots : globalSlots);
+            case HASHED -> {
+                aggregates.claimGroupSlots(program, "group_keys", "group_shift");
+                aggregates.foldRows(program, globalSlots);
+            }
             case WARP_GROUPED -> aggregates.foldRowsByWarpGroup(program, sharedSlots, "lane");
             case COUNTERS -> aggregates.foldCounters(program, sharedSlots, in.clones().remapped() ? "clone_slots" : null);
             case ROWS -> new RowsOutputSource(out, in.outputs()).write(program, "lane");
@@ -70,7 +74,7 @@ final class StarKernelSource {
             case SHARED, WARP_GROUPED -> aggregates.mergeShared(sharedSlots, globalSlots, "groups");
             case COUNTERS -> aggregates.mergeCounters(sharedSlots, globalSlots, "clone_entries",
                     in.clones().remapped() ? "clone_map" : null);
-            case GLOBAL, ROWS -> { }
+            case GLOBAL, HASHED, ROWS -> { }
         }
         out.line("if (status != 0) atomicOr(status_word, status);");
         return module(in, out.text());

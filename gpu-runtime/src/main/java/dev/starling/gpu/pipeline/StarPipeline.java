@@ -64,24 +64,53 @@ public record StarPipeline(
 
     /**
      * How the GPU groups this pipeline's rows, for EXPLAIN: by dense group id, with the states in
-     * shared memory when they fit a block's share, else in device memory; which one, the groups of
-     * the built dimensions decide when it runs.
+     * shared memory when they fit a block's share, else in device memory; past
+     * {@link AggregateKernel#MAX_DENSE_GROUPS} ids, by hash. Which one, the groups of the built
+     * dimensions decide when it runs; the statistics may already tell that it hashes.
      */
     public String groupStrategy() {
-        return keys.isEmpty() ? "one group" : "groups by dense id (at least " + leastGroups()
+        if (keys.isEmpty()) {
+            return "one group";
+        }
+        long least = leastGroups();
+        if (least > AggregateKernel.MAX_DENSE_GROUPS) {
+            return "groups hashed by id into a device table of " + groupTableSlots() + " slots (at least " + least
+                    + " dense ids, past " + AggregateKernel.MAX_DENSE_GROUPS + "), compacted before they come back";
+        }
+        return "groups by dense id (at least " + least + ", hashed past " + AggregateKernel.MAX_DENSE_GROUPS
                 + "), states in shared memory when they fit " + AggregateKernel.SHARED_BYTES / 1024
                 + " KB a block, else in device memory";
     }
 
     /**
-     * Why the GPU's dense group table cannot hold this pipeline's groups, known before it runs (the
-     * column statistics of its keys span more than the table takes), or empty when it may.
+     * Device memory its aggregate states take at least: 16 bytes a slot per dense id, or per slot of
+     * a group hash table, with its 8-byte key words.
+     */
+    public long groupStateBytes() {
+        long least = leastGroups();
+        long perGroup = 16L * slots.size();
+        return least > AggregateKernel.MAX_DENSE_GROUPS ? groupTableSlots() * (perGroup + 8) : least * perGroup;
+    }
+
+    /** The slots of the group hash table a run would take: room for as many groups as dense ids, or fact rows. */
+    private long groupTableSlots() {
+        return AggregateKernel.tableSlots(Math.min(leastGroups(), fact().rowCount()));
+    }
+
+    /**
+     * Why the GPU cannot hold this pipeline's groups, known before it runs (the column statistics
+     * of its keys span more ids than 64 bits number, or a hash table would pass its most slots),
+     * or empty when it may.
      */
     public Optional<String> tooManyGroups() {
         long least = leastGroups();
-        return least <= AggregateKernel.MAX_GROUPS ? Optional.empty()
-                : Optional.of(least + " dense groups at least by its keys' statistics, past the GPU's "
-                        + AggregateKernel.MAX_GROUPS);
+        if (least == Long.MAX_VALUE) {
+            return Optional.of("group keys whose ranges pass 2^63 group ids by their statistics");
+        }
+        return least <= AggregateKernel.MAX_DENSE_GROUPS || groupTableSlots() <= AggregateKernel.MAX_TABLE_SLOTS
+                ? Optional.empty()
+                : Optional.of("a group hash table of " + groupTableSlots() + " slots, past the GPU's "
+                        + AggregateKernel.MAX_TABLE_SLOTS);
     }
 
     /** The program position of the instruction that writes {@code register}, else -1. */

@@ -79,7 +79,7 @@ public final class GpuPlanner implements Placer {
         }
         long tableMemory = tableMemory(pipeline);
         List<String> reasons = new ArrayList<>(List.of(verdict.reason(), "device memory ~"
-                + Quantities.bytes(deviceMemory(pipeline)) + " for fact columns and dimensions, of a "
+                + Quantities.bytes(deviceMemory(pipeline)) + " for fact columns, dimensions and group states, of a "
                 + Quantities.bytes(budget) + " budget", pipeline.groupStrategy()));
         reasons.addAll(oversizedJoins(pipeline, settings, tableMemory));
         CloneChoice clones = CloneChoice.of(pipeline, settings, profile.banks(), profile.sharedMemoryPerBlock(),
@@ -130,11 +130,14 @@ public final class GpuPlanner implements Placer {
         return pipeline.dimensions().stream().mapToLong(d -> 4 * d.range()).sum();
     }
 
-    /** Device memory the pipeline's fact columns, group contributions and hash tables take, at most. */
+    /**
+     * Device memory the pipeline's fact columns, group contributions and hash tables take, at most,
+     * and its aggregate states at least.
+     */
     private static long deviceMemory(StarPipeline pipeline) {
         long tables = pipeline.dimensions().stream().filter(StarPipeline.Dimension::hashed)
                 .mapToLong(d -> DimensionHashTable.bytesFor(d.range())).sum();
-        return GpuPlacement.factBytes(pipeline) + contributions(pipeline) + tables;
+        return GpuPlacement.factBytes(pipeline) + contributions(pipeline) + tables + pipeline.groupStateBytes();
     }
 
     /**
