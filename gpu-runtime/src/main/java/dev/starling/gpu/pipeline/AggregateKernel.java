@@ -33,7 +33,7 @@ import jcuda.driver.JCudaDriver;
 final class AggregateKernel implements AutoCloseable {
     /** Past this many dense group ids, most would be empty: the groups are hashed instead. */
     static final long MAX_DENSE_GROUPS = 1 << 24;
-    /** The most slots a group hash table has (its states then take 16 GB a slot of states). */
+    /** The most slots a group hash table has (16 GB of states per aggregate slot). */
     static final long MAX_TABLE_SLOTS = 1L << 30;
     /** From this many groups on, those with rows are compacted on the device before they come back. */
     static final long COMPACT_FROM = 1 << 16;
@@ -240,14 +240,19 @@ final class AggregateKernel implements AutoCloseable {
         return new GroupStates(keys, n, out);
     }
 
-    /** The groups read back, by their ids, and word {@code w} (0 or 1) of each one's slot states. */
-    private interface StateWords {
-        long[] ids();
-
-        long word(int group, int slot, int w);
+    /** The groups read back, by their ids, and where word {@code w} (0 or 1) of a group's slot state is. */
+    private record StateWords(long[] ids, LongBuffer words, WordIndex index) {
+        long word(int group, int slot, int w) {
+            return words.get(index.of(group, slot, w));
+        }
     }
 
-    /** Every group's states as they lie, slot after slot, keeping the groups with rows (all of them without GROUP BY). */
+    @FunctionalInterface
+    private interface WordIndex {
+        int of(int group, int slot, int w);
+    }
+
+    /** Every group's states as they lie, slot after slot, keeping those with rows (all of them without GROUP BY). */
     private StateWords everyGroup() {
         int slots = pipeline.slots().size();
         ByteBuffer bytes = DeviceArrays.buffer(groups * slots * 16);
@@ -256,17 +261,7 @@ final class AggregateKernel implements AutoCloseable {
         boolean scalar = pipeline.keys().isEmpty();
         long[] ids = java.util.stream.LongStream.range(0, groups).filter(g -> scalar || words.get((int) (g * 2)) != 0)
                 .toArray();
-        return new StateWords() {
-            @Override
-            public long[] ids() {
-                return ids;
-            }
-
-            @Override
-            public long word(int group, int slot, int w) {
-                return words.get((int) (((long) slot * groups + ids[group]) * 2 + w));
-            }
-        };
+        return new StateWords(ids, words, (group, slot, w) -> (int) (((long) slot * groups + ids[group]) * 2 + w));
     }
 
     /**
@@ -292,17 +287,7 @@ final class AggregateKernel implements AutoCloseable {
             for (int i = 0; i < n; i++) {
                 ids[i] = words.get(i * stride);
             }
-            return new StateWords() {
-                @Override
-                public long[] ids() {
-                    return ids;
-                }
-
-                @Override
-                public long word(int group, int slot, int w) {
-                    return words.get(group * stride + 1 + 2 * slot + w);
-                }
-            };
+            return new StateWords(ids, words, (group, slot, w) -> group * stride + 1 + 2 * slot + w);
         }
     }
 

@@ -351,7 +351,8 @@ final class GroupLayout implements PipelineInputs.Contributions {
     }
 
     /** A key column from its digits: NULL at {@code nullDigit}, else {@code value} of the digit. */
-    private static Vector keyValues(DataType type, long[] digits, long nullDigit, java.util.function.LongUnaryOperator value,
+    private static Vector keyValues(DataType type, long[] digits, long nullDigit,
+                                    java.util.function.LongUnaryOperator value,
                                     StrDict dict) {
         long[] values = new long[digits.length];
         boolean[] nulls = null;

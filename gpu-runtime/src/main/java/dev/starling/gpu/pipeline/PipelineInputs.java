@@ -113,9 +113,9 @@ final class PipelineInputs implements AutoCloseable {
 
     /**
      * Leases and uploads everything; {@code contribution} gives built row r of dimension d's part of
-     * the group id, 32-bit unless it says they are wide; {@code oversized} how a hash join whose table is past the budget runs, and
-     * {@code later} the device memory the run allocates after these inputs (aggregate states,
-     * output buffers), which a table past the budget leaves free; {@code shared} the tables it
+     * the group id, 32-bit unless it says they are wide; {@code oversized} how a hash join whose
+     * table is past the budget runs, and {@code later} the device memory the run allocates after
+     * these inputs (aggregate states, output buffers), which a table past the budget leaves free; {@code shared} the tables it
      * builds in host memory and hands to the CPU workers. Throws {@link Unsupported} (having freed
      * what it took) when a hashed dimension's keys repeat.
      */

@@ -132,7 +132,8 @@ record StarKernelInput(int[] code, int constantCount, List<Column> fact, List<Ke
         long end = (used + 15) & ~15L;
         for (Dimension d : dims) {
             long bytes = (d.entries() * 4 + 15) & ~15L;
-            if (!d.hashed() && !d.wide() && (bytes <= STAGED_DIMENSION_BYTES || d.clones() != null) && end + bytes <= SHARED_MEMORY_BYTES) {
+            if (!d.hashed() && !d.wide() && (bytes <= STAGED_DIMENSION_BYTES || d.clones() != null)
+                    && end + bytes <= SHARED_MEMORY_BYTES) {
                 out.add(new Dimension(d.contribution(), d.range(), null, end, d.clones(), false));
                 end += bytes;
             } else {

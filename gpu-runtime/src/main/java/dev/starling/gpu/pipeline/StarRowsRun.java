@@ -56,7 +56,8 @@ public final class StarRowsRun extends PipelineRun<Batch> {
                         List<StarKernelInput.Output> outputs = written.stream().map(Written::output).toList();
                         StarKernelInput input = new StarKernelInput(pipeline.code(), pipeline.constants().length, in.fact(),
                                 in.keys(), dims, in.dimColumns(), List.of(), outputs, StarKernelInput.Accumulators.ROWS,
-                                null, null, constants.address(), status.address(), counter.address(), pipeline.fact().rowCount(), capacity);
+                                null, null, constants.address(), status.address(), counter.address(),
+                                pipeline.fact().rowCount(), capacity);
                         millis += StarKernelLauncher.launch(device, StarKernelLauncher.compile(device, input), input,
                                 (int) StarKernelInput.sharedBytes(dims, 0));
                         int[] statusValue = new int[1];
