@@ -64,12 +64,13 @@ public final class DeviceBuffer implements AutoCloseable {
     }
 
     public void clear() {
-        fill((byte) 0);
+        fill((byte) 0, bytes);
     }
 
-    /** Sets every byte to {@code value}. */
-    public void fill(byte value) {
-        Cuda.check(JCudaDriver.cuMemsetD8(pointer, value, bytes), "cuMemsetD8");
+    /** Sets the first {@code length} bytes to {@code value}. */
+    public void fill(byte value, long length) {
+        checkRange(0, length);
+        Cuda.check(JCudaDriver.cuMemsetD8(pointer, value, length), "cuMemsetD8");
     }
 
     private void checkRange(long offset, long length) {

@@ -140,7 +140,7 @@ public final class PartitionedJoin {
         int subBits = Math.max(1, radixBits(rows) - bits);
         int fanout = 1 << bits;
         long t0 = System.nanoTime();
-        Cuda.check(JCudaDriver.cuMemsetD8(matches.pointer(), (byte) 0xFF, probe.rows() * 4), "cuMemsetD8");
+        matches.fill((byte) 0xFF, probe.rows() * 4);
         try (MappedHostBuffer build = device.mappedHost(Math.max(8, rows * 8L));
              MappedHostBuffer buildNulls = buildKeys.nulls() == null ? null : device.mappedHost(rows);
              DeviceBuffer counts = device.memory().allocate((long) fanout * grid * 4, "partition histogram");

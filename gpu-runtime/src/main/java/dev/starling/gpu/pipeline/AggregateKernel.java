@@ -124,7 +124,7 @@ final class AggregateKernel implements AutoCloseable {
             }
             DeviceBuffer groupKeys = hashed ? arrays.allocate(keyBytes, "group hash table") : null;
             if (groupKeys != null) {
-                groupKeys.fill((byte) 0xff);
+                groupKeys.fill((byte) 0xff, keyBytes);
             }
             StarKernelInput.Accumulators mode = hashed ? StarKernelInput.Accumulators.HASHED
                     : counters != null ? StarKernelInput.Accumulators.COUNTERS

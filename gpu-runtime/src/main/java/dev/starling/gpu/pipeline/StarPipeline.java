@@ -74,7 +74,7 @@ public record StarPipeline(
         }
         long least = leastGroups();
         if (least > AggregateKernel.MAX_DENSE_GROUPS) {
-            return "groups hashed by id into a device table of " + groupTableSlots() + " slots (at least " + least
+            return "groups hashed by id into a device table of " + groupTableSlots(least) + " slots (at least " + least
                     + " dense ids, past " + AggregateKernel.MAX_DENSE_GROUPS + "), compacted before they come back";
         }
         return "groups by dense id (at least " + least + ", hashed past " + AggregateKernel.MAX_DENSE_GROUPS
@@ -89,12 +89,12 @@ public record StarPipeline(
     public long groupStateBytes() {
         long least = leastGroups();
         long perGroup = 16L * slots.size();
-        return least > AggregateKernel.MAX_DENSE_GROUPS ? groupTableSlots() * (perGroup + 8) : least * perGroup;
+        return least > AggregateKernel.MAX_DENSE_GROUPS ? groupTableSlots(least) * (perGroup + 8) : least * perGroup;
     }
 
-    /** The slots of the group hash table a run would take: room for as many groups as dense ids, or fact rows. */
-    private long groupTableSlots() {
-        return AggregateKernel.tableSlots(Math.min(leastGroups(), fact().rowCount()));
+    /** The slots of a run's group hash table: room for {@code leastGroups} groups, or as many as fact rows. */
+    private long groupTableSlots(long leastGroups) {
+        return AggregateKernel.tableSlots(Math.min(leastGroups, fact().rowCount()));
     }
 
     /**
@@ -107,9 +107,9 @@ public record StarPipeline(
         if (least == Long.MAX_VALUE) {
             return Optional.of("group keys whose ranges pass 2^63 group ids by their statistics");
         }
-        return least <= AggregateKernel.MAX_DENSE_GROUPS || groupTableSlots() <= AggregateKernel.MAX_TABLE_SLOTS
-                ? Optional.empty()
-                : Optional.of("a group hash table of " + groupTableSlots() + " slots, past the GPU's "
+        long slots = groupTableSlots(least);
+        return least <= AggregateKernel.MAX_DENSE_GROUPS || slots <= AggregateKernel.MAX_TABLE_SLOTS ? Optional.empty()
+                : Optional.of("a group hash table of " + slots + " slots, past the GPU's "
                         + AggregateKernel.MAX_TABLE_SLOTS);
     }
 
