@@ -59,11 +59,15 @@ public final class QueryContext {
         chunksSkipped.addAndGet(n);
     }
 
-    /** Records that pipeline {@code id} of the query's graph ran on {@code device} (cpu, gpu or gpu+cpu); ids below 0 are not the graph's. */
+    /**
+     * Records that pipeline {@code id} of the query's graph ran on {@code device} (cpu, gpu or
+     * gpu+cpu); ids below 0 are not the graph's. One that ran on both (a build side the GPU built
+     * for its kernel and the CPU for the CPU workers sharing its rows) ran on gpu+cpu.
+     */
     public void ran(int id, String device) {
         if (id >= 0) {
             synchronized (ranOn) {
-                ranOn.put(id, device);
+                ranOn.merge(id, device, (before, now) -> before.equals(now) ? now : "gpu+cpu");
             }
         }
     }

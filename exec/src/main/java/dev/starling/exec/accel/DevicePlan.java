@@ -17,4 +17,12 @@ public interface DevicePlan {
      * the CPU backend runs to their end before it hands the pipeline over ({@link DeviceInputs}).
      */
     List<PlanNode> inputs();
+
+    /**
+     * Whether the accelerator builds join build side {@code build} itself (then it is not one of
+     * {@link #inputs}); none unless the plan says so.
+     */
+    default boolean buildsOnDevice(PlanNode build) {
+        return false;
+    }
 }

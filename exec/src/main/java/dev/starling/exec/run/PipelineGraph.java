@@ -1,6 +1,7 @@
 package dev.starling.exec.run;
 
 import dev.starling.exec.BackendMode;
+import dev.starling.exec.accel.DevicePlan;
 import dev.starling.exec.accel.Placement;
 import dev.starling.exec.accel.Placer;
 import dev.starling.exec.Settings;
@@ -42,6 +43,8 @@ public final class PipelineGraph {
     public record Pipeline(int id, PlanNode top, Role role, Placement placement) { }
 
     private static final Placement BUILT_ON_CPU = Placement.cpu("join tables are built on the CPU");
+    private static final String BUILT_ON_GPU = "built on the GPU by the pipeline it feeds, its rows by index";
+    private static final String BUILT_ON_BOTH = BUILT_ON_GPU + ", and on the CPU for the CPU workers' joins";
 
     private final PlanNode root;
     private final Settings settings;
@@ -56,8 +59,9 @@ public final class PipelineGraph {
     /** {@code root}'s pipelines, the offered ones placed by {@code placer} under {@code settings}. */
     public static PipelineGraph of(PlanNode root, Placer placer, Settings settings) {
         PipelineGraph g = new PipelineGraph(root, settings);
-        g.add(root, Role.RESULT, placer.rows(root, settings));
-        g.cut(root, placer);
+        Placement top = placer.rows(root, settings);
+        g.add(root, Role.RESULT, top);
+        g.cut(root, placer, top);
         return g;
     }
 
@@ -72,22 +76,49 @@ public final class PipelineGraph {
         byTop.putIfAbsent(top, p);
     }
 
-    private void cut(PlanNode node, Placer placer) {
+    /** Cuts {@code node}'s inputs into pipelines; {@code within}: the placement of the pipeline {@code node} is part of. */
+    private void cut(PlanNode node, Placer placer, Placement within) {
         List<PlanNode> inputs = node.inputs();
         for (int i = 0; i < inputs.size(); i++) {
             PlanNode input = inputs.get(i);
             boolean first = i == 0;
-            switch (node) {
-                case AggregateNode a -> add(input, Role.AGGREGATE_INPUT, placer.aggregate(a, settings));
-                case SortNode s -> add(input, Role.SORT_INPUT, placer.rows(input, settings));
-                case UnionNode u -> add(input, Role.UNION_INPUT, placer.rows(input, settings));
-                case HashJoinNode j when j.markProbe() ->
-                        add(input, first ? Role.MARKED_PROBE : Role.MARKING_BUILD, BUILT_ON_CPU);
-                case HashJoinNode j when !first -> add(input, Role.JOIN_BUILD, BUILT_ON_CPU);
-                default -> { }
+            Placement placement = switch (node) {
+                case AggregateNode a -> placer.aggregate(a, settings);
+                case SortNode s -> placer.rows(input, settings);
+                case UnionNode u -> placer.rows(input, settings);
+                case HashJoinNode j when j.markProbe() || !first -> builtOnDevice(input, within);
+                default -> null;
+            };
+            Role role = switch (node) {
+                case AggregateNode a -> Role.AGGREGATE_INPUT;
+                case SortNode s -> Role.SORT_INPUT;
+                case UnionNode u -> Role.UNION_INPUT;
+                case HashJoinNode j when j.markProbe() -> first ? Role.MARKED_PROBE : Role.MARKING_BUILD;
+                case HashJoinNode j when !first -> Role.JOIN_BUILD;
+                default -> null;
+            };
+            if (role != null) {
+                add(input, role, placement);
             }
-            cut(input, placer);
+            cut(input, placer, role == null ? within : placement);
         }
+    }
+
+    /**
+     * Where join build side {@code build} of a pipeline placed {@code within} is built: by the
+     * accelerator when its plan builds it (and, when the CPU workers share the pipeline, on the CPU
+     * for their joins too), else on the CPU.
+     */
+    private static Placement builtOnDevice(PlanNode build, Placement within) {
+        if (!within.accelerated() || !within.plan().buildsOnDevice(build)) {
+            return BUILT_ON_CPU;
+        }
+        return within.shared() ? Placement.both(BUILT_ON_BOTH, within.plan()) : Placement.gpu(BUILT_ON_GPU, within.plan());
+    }
+
+    /** The join build sides the accelerator builds itself for the pipeline it was handed as {@code plan}. */
+    public List<Pipeline> deviceBuilds(DevicePlan plan) {
+        return pipelines.stream().filter(p -> p.role() == Role.JOIN_BUILD && p.placement().plan() == plan).toList();
     }
 
     public PlanNode root() {

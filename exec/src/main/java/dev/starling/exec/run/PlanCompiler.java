@@ -226,6 +226,9 @@ public final class PlanCompiler {
             accelerated = result.isPresent();
         }
         ctx.ran(p.id(), ranOn(where, accelerated));
+        if (accelerated) {
+            graph.deviceBuilds(where.plan()).forEach(build -> ctx.ran(build.id(), "gpu"));
+        }
         return result;
     }
 
