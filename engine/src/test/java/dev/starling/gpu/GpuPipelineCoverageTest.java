@@ -93,10 +93,14 @@ class GpuPipelineCoverageTest {
             assertTrue(toMove.startsWith("backend=gpu (1199969 fact rows, 34 MB of fact columns, 34 MB not yet resident"), toMove);
             String moved = resident.aggregate(q6, Settings.DEFAULT).describe();
             assertTrue(moved.contains(", 0 MB not yet resident"), moved);
-            // Q12: lineitem probing all 300,000 orders, which the CPU would build and the link carry.
+            // Q12: lineitem probing all 300,000 orders, which the GPU builds itself from their columns.
             List<AggregateNode> q12 = aggregates(planner.plan(TpchQueries.query(12)).plan());
             String orders = moving.aggregate(q12.get(q12.size() - 1), Settings.DEFAULT).describe();
-            assertTrue(orders.contains("costs more than the GPU saves"), orders);
+            assertTrue(orders.startsWith("backend=gpu") && orders.contains("dimensions built on the GPU: orders"), orders);
+            // Q18: lineitem probing its subquery's orders by a hash join, whose table the CPU would build and the link carry.
+            String subquery = moving.aggregate(aggregates(planner.plan(TpchQueries.query(18)).plan()).get(0),
+                    Settings.DEFAULT).describe();
+            assertTrue(subquery.contains("costs more than the GPU saves"), subquery);
             // Q18: lineitem grouped by l_orderkey, 300,000 groups for 1.2M rows, each read back and finished on the CPU.
             List<String> q18 = aggregates(planner.plan(TpchQueries.query(18)).plan()).stream()
                     .map(a -> resident.aggregate(a, Settings.DEFAULT).describe()).toList();

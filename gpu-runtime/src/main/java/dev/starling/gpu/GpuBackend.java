@@ -126,7 +126,7 @@ public final class GpuBackend implements Accelerator, AutoCloseable {
         StarPipeline pipeline = p.pipeline();
         Map<Integer, PlanNode> sharedBuilds = new TreeMap<>();
         for (int d : p.sharedTables()) {
-            sharedBuilds.put(d, p.inputs().get(d));
+            sharedBuilds.put(d, p.input(d));
         }
         return Optional.of(new SharedPart() {
             @Override

@@ -42,7 +42,7 @@ class GroupLayoutTest {
                     AggregateNode.class).get(0);
             StarPipeline pipeline = StarPipelineCompiler.compile(aggregate);
             Batch dimension = rowsOf(pipeline.dimensions().get(0).build());
-            GroupLayout layout = new GroupLayout(pipeline, List.of(dimension), c -> null);
+            GroupLayout layout = new GroupLayout(pipeline, List.of(dimension), c -> null, db.catalog());
 
             // 3 tuples times k's range 10..12 plus NULL
             assertEquals(3 * 4, layout.groups(), layout.toString());

@@ -22,8 +22,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The generated kernels of every SSB and TPC-H GPU pipeline, of a hash join on values and of a
- * foreign key's values read and grouped by, in each accumulator mode, with and without NULL flags,
+ * The generated kernels of every SSB and TPC-H GPU pipeline and of the dimensions they build on
+ * the GPU, of a hash join on values and of a foreign key's values read and grouped by, in each
+ * accumulator mode, with and without NULL flags,
  * their hash joins probing tables on the device, hybrid ones, or a partitioned join's matches:
  * CUDA C that, where CUDA's {@code nvcc} is installed, compiles against the kernels' headers for
  * the H100 without spilling registers (the GPU host compiles the same source with NVRTC).
@@ -86,7 +87,16 @@ class StarKernelSourceTest {
                     "counts grouped by an integer column can go through a clone layout");
         }
         assertTrue(pipelines.size() >= 13 + 8 + 2 + 4, pipelines.size() + " pipelines");
+        List<StarPipeline> gpuBuilds = pipelines.stream().flatMap(p -> p.dimensions().stream())
+                .filter(StarPipeline.Dimension::builtOnGpu).map(StarPipeline.Dimension::gpuBuild).toList();
+        assertTrue(gpuBuilds.size() >= 10 && gpuBuilds.stream().anyMatch(b -> !b.outputs().isEmpty()),
+                gpuBuilds.size() + " dimensions built on the GPU");
         List<String> kernels = new ArrayList<>();
+        for (StarPipeline b : gpuBuilds) {
+            for (boolean nullable : new boolean[] {false, true}) {
+                kernels.add(StarKernelSource.generate(input(b, nullable, StarKernelInput.Accumulators.BY_ROW, false), 4));
+            }
+        }
         for (StarPipeline p : pipelines) {
             for (boolean nullable : new boolean[] {false, true}) {
                 for (StarKernelInput.Accumulators mode : modes(p)) {
@@ -163,6 +173,8 @@ class StarKernelSourceTest {
         }
         List<StarKernelInput.Column> dimColumns = p.dimColumns().stream()
                 .map(c -> new StarKernelInput.Column(1, nulls, c.expr().type().physical().width)).toList();
+        boolean byRow = mode == StarKernelInput.Accumulators.BY_ROW;
+        // a selection's outputs 8 bytes a row with NULL flags; a dimension's as wide as their types, flags where NULLs can be
         List<StarKernelInput.Output> outputs = p.outputs().stream()
                 .filter(o -> !(o instanceof StarPipeline.Output.Constant))
                 .map(o -> new StarKernelInput.Output(switch (o) {
@@ -170,14 +182,15 @@ class StarKernelSourceTest {
                     case StarPipeline.Output.Codes c -> c.register();
                     case StarPipeline.Output.DimensionValue d -> d.register();
                     case StarPipeline.Output.Constant c -> -1;
-                }, 1, 1)).toList();
+                }, 1, byRow ? nulls : 1, byRow ? o.type().physical().width : 8)).toList();
         // counters per group, and through a clone layout
         StarKernelInput.Clones clones = mode != StarKernelInput.Accumulators.COUNTERS ? null
                 : nullable ? StarKernelInput.Clones.perGroup(100) : new StarKernelInput.Clones(1, 1, 300);
         StarKernelInput.GroupTable table = mode == StarKernelInput.Accumulators.HASHED
                 ? new StarKernelInput.GroupTable(1, 57) : null;
         return new StarKernelInput(p.code(), p.constants().length, fact, keys, dims, dimColumns, p.slots(), outputs, mode,
-                clones, table, 1, 1, 1, 1000, p.keys().isEmpty() ? 1 : 128);
+                clones, table, byRow ? new StarKernelInput.RowWrites(1, wide, 3) : null, 1, 1, 1, 1000,
+                p.keys().isEmpty() ? 1 : 128);
     }
 
     /**

@@ -93,7 +93,7 @@ final class AggregateKernel implements AutoCloseable {
         List<Batch> dimRows = PipelineInputs.dimensionRows(pipeline, inputs, shared);
         nanos[1] = System.nanoTime();
         Map<Integer, PipelineInputs.Referenced> referenced = PipelineInputs.referencedKeys(pipeline, inputs);
-        GroupLayout layout = new GroupLayout(pipeline, dimRows, c -> referenced.get(c).key());
+        GroupLayout layout = new GroupLayout(pipeline, dimRows, c -> referenced.get(c).key(), inputs.catalog());
         int slots = pipeline.slots().size();
         if (layout.groups() == Long.MAX_VALUE) {
             throw new Unsupported("group keys whose ranges pass 2^63 group ids (" + layout + ")");
@@ -107,7 +107,7 @@ final class AggregateKernel implements AutoCloseable {
         long keyBytes = hashed ? groups * 8 : 0;
         nanos[2] = System.nanoTime();
         PipelineInputs in = PipelineInputs.upload(device, cache, pipeline, dimRows, referenced, layout, oversized,
-                stateBytes + keyBytes, shared);
+                stateBytes + keyBytes, shared, inputs);
         SpillBuffer states = null;
         try {
             nanos[3] = System.nanoTime();
@@ -149,7 +149,7 @@ final class AggregateKernel implements AutoCloseable {
             StarKernelInput input = new StarKernelInput(pipeline.code(), constantValues.length, in.fact(), in.keys(),
                     dims, in.dimColumns(), pipeline.slots(), List.of(), mode, counters,
                     groupKeys == null ? null : new StarKernelInput.GroupTable(groupKeys.address(),
-                            Long.numberOfLeadingZeros(groups) + 1),
+                            Long.numberOfLeadingZeros(groups) + 1), null,
                     constants.address(), status.address(), states.address(), pipeline.fact().rowCount(), groups);
             StarKernelLauncher.Bound kernel = new StarKernelLauncher.Bound(device, StarKernelLauncher.compile(device, input),
                     input, (int) StarKernelInput.sharedBytes(dims, accBytes));

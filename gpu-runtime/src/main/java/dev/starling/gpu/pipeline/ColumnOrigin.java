@@ -15,6 +15,12 @@ sealed interface ColumnOrigin {
      */
     record FactKey(int tableColumn, DataType type, boolean nullable) implements ColumnOrigin { }
 
+    /**
+     * The row index of the scanned table (a {@code ROW_ID} scan column): where a dimension built
+     * on the GPU writes its row, never loaded by the program.
+     */
+    record RowId(DataType type) implements ColumnOrigin { }
+
     /** Column {@code buildColumn} of the rows of dimension {@code dimension}. */
     record Dim(int dimension, int buildColumn, DataType type, boolean nullable) implements ColumnOrigin { }
 }

@@ -10,12 +10,14 @@ import dev.starling.exec.plan.ScanNode;
 import dev.starling.exec.vector.Batch;
 import dev.starling.exec.vector.StrDict;
 import dev.starling.exec.vector.Vector;
+import dev.starling.storage.Catalog;
 import dev.starling.storage.Column;
 import dev.starling.storage.ColumnChunk;
 import dev.starling.storage.ColumnStats;
 import dev.starling.storage.DataType;
 import dev.starling.storage.LongIntMap;
 import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -36,6 +38,7 @@ final class GroupLayout implements PipelineInputs.Contributions {
     private final StarPipeline pipeline;
     private final List<Digit> digits = new ArrayList<>();
     private final long groups;
+    private final Catalog catalog;
     /** The dense ids the dimension digits span: every dimension contribution is below it. */
     private long dimensionGroups = 1;
 
@@ -51,15 +54,23 @@ final class GroupLayout implements PipelineInputs.Contributions {
         int[] firstRow;
         /** A foreign key's digit: the referenced key column its codes index. */
         Column referencedKey;
+        /** A dimension built on the GPU: each digit value is a row of its table, whose keys are read from there. */
+        boolean tableRows;
 
         Digit(int dimension) {
             this.dimension = dimension;
         }
     }
 
-    /** {@code referencedKeys}: for a foreign key column of the fact table, the key column its codes point into. */
-    GroupLayout(StarPipeline pipeline, List<Batch> dimensionRows, java.util.function.IntFunction<Column> referencedKeys) {
+    /**
+     * {@code dimensionRows}: each dimension's rows built on the CPU (null where the GPU builds it);
+     * {@code referencedKeys}: for a foreign key column of the fact table, the key column its codes
+     * point into; {@code catalog}: where the keys of GPU-built dimensions are read back from.
+     */
+    GroupLayout(StarPipeline pipeline, List<Batch> dimensionRows, java.util.function.IntFunction<Column> referencedKeys,
+                Catalog catalog) {
         this.pipeline = pipeline;
+        this.catalog = catalog;
         Map<Integer, Digit> byDimension = new HashMap<>();
         List<StarPipeline.GroupKey> keys = pipeline.keys();
         for (int k = 0; k < keys.size(); k++) {
@@ -73,7 +84,7 @@ final class GroupLayout implements PipelineInputs.Contributions {
                 }
             }
             digit.keys.add(k);
-            if (key.dimension() >= 0) {
+            if (key.dimension() >= 0 && dimensionRows.get(key.dimension()) != null) {
                 digit.values.put(k, ExprCompiler.compile(key.expr()).eval(dimensionRows.get(key.dimension())));
             }
         }
@@ -83,7 +94,12 @@ final class GroupLayout implements PipelineInputs.Contributions {
         long total = 1;
         for (Digit digit : digits) {
             StarPipeline.GroupKey first = pipeline.keys().get(digit.keys.get(0));
-            if (digit.dimension >= 0 && digit.keys.stream().anyMatch(k -> uniqueOverBuild(pipeline, keys.get(k)))) {
+            if (digit.dimension >= 0 && dimensionRows.get(digit.dimension) == null) {
+                // the compiler builds a dimension on the GPU only when a key is its table's primary key
+                digit.tableRows = true;
+                digit.radix = Math.max(1, pipeline.dimensions().get(digit.dimension).range());
+            } else if (digit.dimension >= 0 && digit.keys.stream().anyMatch(k -> uniqueOverBuild(
+                    pipeline.dimensions().get(digit.dimension).build(), keys.get(k).expr()))) {
                 byRow(digit, dimensionRows.get(digit.dimension).rows());
             } else if (digit.dimension >= 0) {
                 rank(digit, dimensionRows.get(digit.dimension).rows());
@@ -147,13 +163,13 @@ final class GroupLayout implements PipelineInputs.Contributions {
     }
 
     /**
-     * Whether {@code key}'s values differ on every built row of its dimension: its table's
+     * Whether {@code key}'s values differ on every row of {@code build} (a dimension's): its table's
      * one-column primary key, scanned (and filtered, which keeps them distinct) and passed on by
      * projections, with no join in between.
      */
-    private static boolean uniqueOverBuild(StarPipeline pipeline, StarPipeline.GroupKey key) {
-        PlanNode node = pipeline.dimensions().get(key.dimension()).build();
-        Expr expr = key.expr();
+    static boolean uniqueOverBuild(PlanNode build, Expr key) {
+        PlanNode node = build;
+        Expr expr = key;
         while (node instanceof FilterNode || node instanceof ProjectNode && expr instanceof ColumnRef) {
             if (node instanceof FilterNode filter) {
                 node = filter.input();
@@ -292,6 +308,20 @@ final class GroupLayout implements PipelineInputs.Contributions {
         return c;
     }
 
+    /**
+     * What a row of GPU-built dimension {@code d} contributes to the group id per row index of its
+     * table (0: none of the keys is from it).
+     */
+    @Override
+    public long rowMultiplier(int d) {
+        for (Digit digit : digits) {
+            if (digit.dimension == d) {
+                return digit.multiplier;
+            }
+        }
+        return 0;
+    }
+
     /** Dimension {@code d}'s row {@code row} contribution to the group id. */
     @Override
     public long contribution(int d, int row) {
@@ -312,7 +342,16 @@ final class GroupLayout implements PipelineInputs.Contributions {
             for (int i = 0; i < n; i++) {
                 values[i] = ids[i] / digit.multiplier % digit.radix;
             }
-            if (digit.dimension >= 0) {
+            if (digit.tableRows) {
+                PlanNode build = pipeline.dimensions().get(digit.dimension).build();
+                List<Expr> exprs = digit.keys.stream().map(k -> pipeline.keys().get(k).expr()).toList();
+                BitSet columns = new BitSet();
+                exprs.forEach(e -> java.util.Arrays.stream(ExprCompiler.columnsOf(e)).forEach(columns::set));
+                Batch rows = GpuBuiltRows.at(build, columns, values, catalog);
+                for (int i = 0; i < exprs.size(); i++) {
+                    out[digit.keys.get(i)] = ExprCompiler.compile(exprs.get(i)).eval(rows);
+                }
+            } else if (digit.dimension >= 0) {
                 int[] rows = new int[n];
                 for (int i = 0; i < n; i++) {
                     rows[i] = digit.firstRow[(int) values[i]];

@@ -52,6 +52,7 @@ final class PipelineInputs implements AutoCloseable {
     private int partitionedJoins;
     private long spilledBytes;
     private long placeNanos;
+    private long gpuBuildNanos;
     private final List<GpuColumnCache.Lease<?>> leases = new ArrayList<>();
     private final List<StarKernelInput.Column> fact = new ArrayList<>();
     private final List<StarKernelInput.Key> keys = new ArrayList<>();
@@ -77,13 +78,20 @@ final class PipelineInputs implements AutoCloseable {
 
     /**
      * Each dimension's rows as the kernel reads them, from the build sides the CPU ran ({@code
-     * shared} ones, the joins' own build sides, for the CPU workers' joins too).
+     * shared} ones, the joins' own build sides, for the CPU workers' joins too), in order; null for
+     * a dimension the GPU builds.
      */
     static List<Batch> dimensionRows(StarPipeline pipeline, DeviceInputs inputs, SharedTables shared) {
         List<Batch> rows = new ArrayList<>();
+        int built = 0;
         for (int d = 0; d < pipeline.dimensions().size(); d++) {
-            Batch built = inputs.builds().get(d);
-            rows.add(shared.shares(d) ? shared.project(d, pipeline.dimensions().get(d), built) : built);
+            StarPipeline.Dimension dim = pipeline.dimensions().get(d);
+            if (dim.builtOnGpu()) {
+                rows.add(null);
+                continue;
+            }
+            Batch batch = inputs.builds().get(built++);
+            rows.add(shared.shares(d) ? shared.project(d, dim, batch) : batch);
         }
         return rows;
     }
@@ -121,15 +129,17 @@ final class PipelineInputs implements AutoCloseable {
      */
     static PipelineInputs upload(GpuDevice device, GpuColumnCache cache, StarPipeline pipeline, List<Batch> dimRows,
                                  Map<Integer, Referenced> referenced, Contributions contribution,
-                                 OversizedJoin oversized, long later, SharedTables shared) throws Unsupported {
+                                 OversizedJoin oversized, long later, SharedTables shared, DeviceInputs inputs)
+            throws Unsupported {
         PipelineInputs in = new PipelineInputs(device, pipeline, oversized, shared);
         in.reserve = later + SMALL_ARRAYS;
         for (StarPipeline.DimColumn dc : pipeline.dimColumns()) {
-            in.reserve += dimRows.get(dc.dimension()).rows() * 9L;
+            Batch rows = dimRows.get(dc.dimension());
+            in.reserve += (rows == null ? pipeline.dimensions().get(dc.dimension()).range() : rows.rows()) * 9L;
         }
         try {
             in.leaseColumns(cache, referenced);
-            in.uploadDimensions(dimRows, contribution);
+            in.uploadDimensions(cache, dimRows, contribution, inputs);
             return in;
         } catch (Unsupported | RuntimeException e) {
             in.close();
@@ -156,9 +166,23 @@ final class PipelineInputs implements AutoCloseable {
         uploadedBytes += cache.residentBytes() - residentBefore;
     }
 
-    private void uploadDimensions(List<Batch> dimRows, Contributions contribution) throws Unsupported {
+    private void uploadDimensions(GpuColumnCache cache, List<Batch> dimRows, Contributions contribution,
+                                  DeviceInputs inputs) throws Unsupported {
         boolean wide = contribution.wideContributions();
+        Map<Integer, java.util.Iterator<StarKernelInput.Column>> gpuBuilt = new HashMap<>();
         for (int d = 0; d < pipeline.dimensions().size(); d++) {
+            StarPipeline.Dimension dim = pipeline.dimensions().get(d);
+            if (dim.builtOnGpu()) {
+                long start = System.nanoTime();
+                int at = d;
+                GpuDimensionBuild built = GpuDimensionBuild.run(device, cache, dim,
+                        pipeline.dimColumns().stream().filter(c -> c.dimension() == at).toList(), arrays, wide,
+                        contribution.rowMultiplier(d), inputs);
+                gpuBuildNanos += System.nanoTime() - start;
+                dims.add(new StarKernelInput.Dimension(built.contributions(), dim.range(), wide));
+                gpuBuilt.put(d, built.columns().iterator());
+                continue;
+            }
             Batch rows = dimRows.get(d);
             int positions = positions(d, rows);
             DeviceBuffer b = wide ? wideContributions(d, rows, contribution) : contributions(d, rows, contribution);
@@ -179,7 +203,8 @@ final class PipelineInputs implements AutoCloseable {
             dims.add(new StarKernelInput.Dimension(b.address(), positions, table, -1, null, wide));
         }
         for (StarPipeline.DimColumn dc : pipeline.dimColumns()) {
-            dimColumns.add(dimColumn(dc, dimRows.get(dc.dimension())));
+            var written = gpuBuilt.get(dc.dimension());
+            dimColumns.add(written != null ? written.next() : dimColumn(dc, dimRows.get(dc.dimension())));
         }
     }
 
@@ -203,13 +228,20 @@ final class PipelineInputs implements AutoCloseable {
         return arrays.upload(byPosition, "dimension " + d + " group contributions");
     }
 
-    /** Each built row's part of the group id, and whether those parts need 64 bits. */
+    /**
+     * Each built row's part of the group id, and whether those parts need 64 bits; for a dimension
+     * built on the GPU, its part per row index of its table.
+     */
     @FunctionalInterface
     interface Contributions {
         long contribution(int dimension, int row);
 
         default boolean wideContributions() {
             return false;
+        }
+
+        default long rowMultiplier(int dimension) {
+            return 0;
         }
     }
 
@@ -389,6 +421,11 @@ final class PipelineInputs implements AutoCloseable {
      */
     double placeMillis() {
         return placeNanos / 1e6;
+    }
+
+    /** Time spent building dimensions on the GPU (their kernels, and their columns' first copies). */
+    double gpuBuildMillis() {
+        return gpuBuildNanos / 1e6;
     }
 
     /** How many hash joins ran partitioned, and the bytes of their partitions spilled to host memory. */

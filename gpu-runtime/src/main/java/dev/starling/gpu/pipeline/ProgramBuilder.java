@@ -139,6 +139,7 @@ final class ProgramBuilder {
                 int code = emit(Opcode.LOAD_FACT, fresh(), slot(factColumns, k.tableColumn()), 0, 0);
                 yield emit(Opcode.LOAD_KEY, fresh(), slot(keyColumns, k.tableColumn()), code, 0);
             }
+            case ColumnOrigin.RowId r -> throw new Unsupported("row ids of the fact table");
             case ColumnOrigin.Dim d -> throw new IllegalStateException("dimension column " + c + " not loaded as a dimension expression");
         };
     }

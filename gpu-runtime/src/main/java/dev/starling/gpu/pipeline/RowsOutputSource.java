@@ -3,10 +3,11 @@ package dev.starling.gpu.pipeline;
 import java.util.List;
 
 /**
- * A selection kernel's output, in CUDA C: per tile item, the warp's surviving rows take
+ * A kernel's output rows, in CUDA C. A selection's: per tile item, the warp's surviving rows take
  * consecutive places ({@code reservePlace}, one atomic on the global row counter per warp) and
- * write their output values (8 bytes each, and a NULL flag byte). Rows past the capacity are
- * counted but not written, so the host learns how much room a second run needs.
+ * write their output values (8 bytes each, and a NULL flag byte); rows past the capacity are
+ * counted but not written, so the host learns how much room a second run needs. A dimension built
+ * on the GPU's: each surviving row at its own index.
  */
 final class RowsOutputSource {
     private final CudaWriter out;
@@ -22,13 +23,34 @@ final class RowsOutputSource {
             String place = out.let("long long",
                     String.format("reservePlace(%s, (unsigned long long*)acc, %s)", rows.alive[i], lane));
             out.open("if (%s && %s < groups)", rows.alive[i], place);
-            for (int o = 0; o < outputs.size(); o++) {
-                int r = outputs.get(o).register();
-                String isNull = rows.nulls[r][i];
-                out.line("out%d[%s] = %s;", o, place, rows.value[r][i]);
+            writeOutputs(rows, i, place);
+            out.close();
+        }
+    }
+
+    /**
+     * A dimension built on the GPU: each item's row, if it passed, writes its outputs and its group
+     * contribution (row index times the multiplier) at its own index; the host set every
+     * contribution to -1 before, so a row that failed reads as missing.
+     */
+    void writeByRow(RowProgramSource rows, boolean wide) {
+        for (int i = 0; i < rows.alive.length; i++) {
+            out.open("if (%s)", rows.alive[i]);
+            out.line("contributions[%s] = (%s)(%s * contribution_multiplier);", rows.row[i], wide ? "int64_t" : "int32_t",
+                    rows.row[i]);
+            writeOutputs(rows, i, rows.row[i]);
+            out.close();
+        }
+    }
+
+    private void writeOutputs(RowProgramSource rows, int i, String place) {
+        for (int o = 0; o < outputs.size(); o++) {
+            StarKernelInput.Output output = outputs.get(o);
+            String isNull = rows.nulls[output.register()][i];
+            out.line("out%d[%s] = %s;", o, place, rows.value[output.register()][i]);
+            if (output.nulls() != 0) {
                 out.line("out%d_nulls[%s] = %s;", o, place, isNull == null ? "0" : isNull + " ? 1 : 0");
             }
-            out.close();
         }
     }
 }

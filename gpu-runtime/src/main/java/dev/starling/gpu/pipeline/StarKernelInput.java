@@ -9,14 +9,16 @@ import java.util.List;
  * device addresses and sizes passed as its parameters. Two inputs of the same shape share one
  * compiled kernel. An aggregation folds into {@code slots} at {@code acc}, {@code groups} groups;
  * a selection ({@link Accumulators#ROWS}) writes its surviving rows' {@code outputs}, counting
- * them at {@code acc}, room for {@code groups} rows. {@code clones}: the entries the
- * {@link Accumulators#COUNTERS} fold counts at (else null); {@code groupTable}: the key words of
- * the {@link Accumulators#HASHED} fold's table of {@code groups} slots (else null).
+ * them at {@code acc}, room for {@code groups} rows; a dimension built on the GPU
+ * ({@link Accumulators#BY_ROW}) writes its {@code outputs} and {@code rowWrites} at each row that
+ * passes. {@code clones}: the entries the {@link Accumulators#COUNTERS} fold counts at (else null);
+ * {@code groupTable}: the key words of the {@link Accumulators#HASHED} fold's table of
+ * {@code groups} slots (else null).
  */
 record StarKernelInput(int[] code, int constantCount, List<Column> fact, List<Key> keys, List<Dimension> dimensions,
                        List<Column> dimColumns, List<StarPipeline.Slot> slots, List<Output> outputs,
-                       Accumulators accumulators, Clones clones, GroupTable groupTable, long constants, long status,
-                       long acc, long rows, long groups) {
+                       Accumulators accumulators, Clones clones, GroupTable groupTable, RowWrites rowWrites,
+                       long constants, long status, long acc, long rows, long groups) {
 
     StarKernelInput {
         if ((accumulators == Accumulators.COUNTERS) != (clones != null)) {
@@ -25,7 +27,16 @@ record StarKernelInput(int[] code, int constantCount, List<Column> fact, List<Ke
         if ((accumulators == Accumulators.HASHED) != (groupTable != null)) {
             throw new IllegalArgumentException("the HASHED fold, and only it, has a group table");
         }
+        if ((accumulators == Accumulators.BY_ROW) != (rowWrites != null)) {
+            throw new IllegalArgumentException("a dimension built by row, and only it, writes group contributions");
+        }
     }
+
+    /**
+     * Where a dimension built on the GPU writes each passing row's group contribution, its row
+     * index times {@code multiplier} ({@code wide}: 64-bit, else 32-bit).
+     */
+    record RowWrites(long contributions, boolean wide, long multiplier) { }
 
     /** A group hash table's key words ({@code groups} of them, 2^(64 - shift)), EMPTY_GROUP where free. */
     record GroupTable(long keys, int shift) { }
@@ -182,11 +193,19 @@ record StarKernelInput(int[] code, int constantCount, List<Column> fact, List<Ke
          */
         HASHED,
         /** No aggregation: the rows that pass are written out, compacted, in no particular order. */
-        ROWS
+        ROWS,
+        /**
+         * A dimension built on the GPU: each row that passes writes its outputs and its group
+         * contribution at its own row index ({@link RowWrites}); the others are left as they were.
+         */
+        BY_ROW
     }
 
-    /** A selection's output column: the register written, 8 bytes a row at {@code values}, a NULL flag byte a row at {@code nulls}. */
-    record Output(int register, long values, long nulls) { }
+    /**
+     * An output column: the register written, {@code width} bytes a row at {@code values}, a NULL
+     * flag byte a row at {@code nulls} (0: none written, the values cannot be NULL).
+     */
+    record Output(int register, long values, long nulls, int width) { }
 
     /** The most groups the WARP_GROUPED fold is used for: it loops once per group present in a warp. */
     static final int WARP_GROUPS = 32;
@@ -238,8 +257,16 @@ record StarKernelInput(int[] code, int constantCount, List<Column> fact, List<Ke
             column(out, "dimcol" + c, dimColumns.get(c));
         }
         for (int o = 0; o < outputs.size(); o++) {
-            out.add(new Parameter("out" + o, "int64_t* __restrict__", outputs.get(o).values()));
-            out.add(new Parameter("out" + o + "_nulls", "uint8_t* __restrict__", outputs.get(o).nulls()));
+            Output output = outputs.get(o);
+            out.add(new Parameter("out" + o, "int" + 8 * output.width() + "_t* __restrict__", output.values()));
+            if (output.nulls() != 0) {
+                out.add(new Parameter("out" + o + "_nulls", "uint8_t* __restrict__", output.nulls()));
+            }
+        }
+        if (rowWrites != null) {
+            out.add(new Parameter("contributions", rowWrites.wide() ? "int64_t* __restrict__" : "int32_t* __restrict__",
+                    rowWrites.contributions()));
+            out.add(new Parameter("contribution_multiplier", COUNT, rowWrites.multiplier()));
         }
         if (clones != null) {
             if (clones.remapped()) {

@@ -45,7 +45,7 @@ final class StarKernelSource {
                 sharedSlots = aggregates.counterBases("smem", "clone_entries");
                 aggregates.initCounters(sharedSlots, "clone_entries");
             }
-            case GLOBAL, HASHED, ROWS -> { }
+            case GLOBAL, HASHED, ROWS, BY_ROW -> { }
         }
         out.open("for (long long base = first + blockIdx.x * tile; base < rows; base += gridDim.x * tile)");
         // a warp whose rows all died leaves the tile with break
@@ -66,6 +66,7 @@ final class StarKernelSource {
             case WARP_GROUPED -> aggregates.foldRowsByWarpGroup(program, sharedSlots, "lane");
             case COUNTERS -> aggregates.foldCounters(program, sharedSlots, in.clones().remapped() ? "clone_slots" : null);
             case ROWS -> new RowsOutputSource(out, in.outputs()).write(program, "lane");
+            case BY_ROW -> new RowsOutputSource(out, in.outputs()).writeByRow(program, in.rowWrites().wide());
         }
         out.close("while (false);");
         out.close();
@@ -74,7 +75,7 @@ final class StarKernelSource {
             case SHARED, WARP_GROUPED -> aggregates.mergeShared(sharedSlots, globalSlots, "groups");
             case COUNTERS -> aggregates.mergeCounters(sharedSlots, globalSlots, "clone_entries",
                     in.clones().remapped() ? "clone_map" : null);
-            case GLOBAL, HASHED, ROWS -> { }
+            case GLOBAL, HASHED, ROWS, BY_ROW -> { }
         }
         out.line("if (status != 0) atomicOr(status_word, status);");
         return module(in, out.text());

@@ -140,12 +140,23 @@ public record StarPipeline(
     }
 
     /**
-     * A join's build side, its rows produced on the CPU. Dense: each row sits at the code in its
-     * column {@code keyColumn}, codes below {@code range}. Hashed: rows are found by the value of
-     * their column {@code keyColumn}, which must be unique, through a hash table; {@code range}
-     * bounds how many rows the build can have.
+     * A join's build side. Dense: each row sits at the code in its column {@code keyColumn}, codes
+     * below {@code range}. Hashed: rows are found by the value of their column {@code keyColumn},
+     * which must be unique, through a hash table; {@code range} bounds how many rows the build can
+     * have. Its rows are produced on the CPU, unless {@code gpuBuild} is not null: then the build
+     * side (one table scanned, filtered and projected, its codes the table's rows) runs on the GPU
+     * as that pipeline, which writes each row's group contribution and the columns the kernel
+     * reads at the row's code, in device memory.
      */
-    public record Dimension(PlanNode build, int keyColumn, boolean hashed, long range) { }
+    public record Dimension(PlanNode build, int keyColumn, boolean hashed, long range, StarPipeline gpuBuild) {
+        public Dimension(PlanNode build, int keyColumn, boolean hashed, long range) {
+            this(build, keyColumn, hashed, range, null);
+        }
+
+        public boolean builtOnGpu() {
+            return gpuBuild != null;
+        }
+    }
 
     /** Values per code of dimension {@code dimension}: {@code expr} over its build columns. */
     record DimColumn(int dimension, Expr expr) { }

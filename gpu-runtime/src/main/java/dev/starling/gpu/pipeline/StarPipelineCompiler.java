@@ -101,9 +101,68 @@ public final class StarPipelineCompiler {
         for (StarPipeline.DimColumn dc : program.dimColumns()) {
             dimColumns.add(new StarPipeline.DimColumn(dc.dimension(), projection.add(dc.dimension(), dc.expr())));
         }
+        List<StarPipeline.Dimension> dims = projection.dimensions();
+        if (node instanceof AggregateNode) {
+            dims = withGpuBuilds(dims, program.dimColumns(), keys);
+        }
         return new StarPipeline(node, fact, List.copyOf(program.factColumns()), List.copyOf(program.keyColumns()),
-                projection.dimensions(), List.copyOf(dimColumns), program.code(), program.constants(), List.copyOf(slots),
+                dims, List.copyOf(dimColumns), program.code(), program.constants(), List.copyOf(slots),
                 List.copyOf(keys), List.copyOf(calls), List.copyOf(outputs));
+    }
+
+    /**
+     * {@code dims} (projected), each dense one built on the GPU where it can be: its build side
+     * compiles to a pipeline over one table whose rows are its codes, and its group keys, if any,
+     * include that table's primary key (their digit is then the row, which the GPU writes without
+     * ranking anything). {@code columns}: the dimension expressions the kernel reads, over the
+     * build sides' columns, in the order it loads them.
+     */
+    private List<StarPipeline.Dimension> withGpuBuilds(List<StarPipeline.Dimension> dims,
+                                                       List<StarPipeline.DimColumn> columns,
+                                                       List<StarPipeline.GroupKey> keys) {
+        List<StarPipeline.Dimension> out = new ArrayList<>();
+        for (int d = 0; d < dims.size(); d++) {
+            StarPipeline.Dimension dim = dims.get(d);
+            int at = d;
+            List<StarPipeline.GroupKey> own = keys.stream().filter(k -> k.dimension() == at).toList();
+            boolean byRow = own.isEmpty() || own.stream().anyMatch(k -> GroupLayout.uniqueOverBuild(dim.build(), k.expr()));
+            StarPipeline gpuBuild = null;
+            if (!dim.hashed() && byRow) {
+                List<Expr> read = columns.stream().filter(c -> c.dimension() == at).map(StarPipeline.DimColumn::expr).toList();
+                StarPipeline.Dimension unprojected = dimensions.get(d);
+                try {
+                    gpuBuild = new StarPipelineCompiler().buildDimension(unprojected.build(), unprojected.keyColumn(), read);
+                } catch (Unsupported e) {
+                    gpuBuild = null;
+                }
+            }
+            out.add(new StarPipeline.Dimension(dim.build(), dim.keyColumn(), dim.hashed(), dim.range(), gpuBuild));
+        }
+        return List.copyOf(out);
+    }
+
+    /**
+     * A dense dimension's build side as a pipeline the GPU runs by row: one table scanned, filtered
+     * and projected, keyed by its row ids; its outputs are {@code columns} (over the build's columns).
+     */
+    private StarPipeline buildDimension(PlanNode build, int keyColumn, List<Expr> columns) throws Unsupported {
+        List<Expr> in = walk(build);
+        if (!dimensions.isEmpty()) {
+            throw new Unsupported("a join inside a dimension's build side");
+        }
+        if (!(in.get(keyColumn) instanceof ColumnRef key && sources.get(key.index()) instanceof ColumnOrigin.RowId)) {
+            throw new Unsupported("a dimension whose codes are not its table's rows");
+        }
+        ProgramBuilder program = program();
+        List<StarPipeline.Output> outputs = new ArrayList<>();
+        for (Expr column : columns) {
+            Expr e = substitute(column, in);
+            if (e.type().kind() == DataType.Kind.VARCHAR) {
+                throw new Unsupported("a string column of a dimension");
+            }
+            outputs.add(new StarPipeline.Output.Value(program.register(e), e.type()));
+        }
+        return assemble(build, program, new DimensionProjection(List.of()), List.of(), List.of(), List.of(), outputs);
     }
 
     private StarPipeline build(AggregateNode node) throws Unsupported {
@@ -160,7 +219,8 @@ public final class StarPipelineCompiler {
         List<Expr> out = new ArrayList<>();
         for (ScanNode.ScanColumn c : s.columns()) {
             if (c.mode() == ScanNode.ScanColumn.Mode.ROW_ID) {
-                throw new Unsupported("row ids of the fact table");
+                out.add(ref(new ColumnOrigin.RowId(s.output().get(out.size()).type())));
+                continue;
             }
             Column column = s.table().column(c.column());
             Field f = s.output().get(out.size());
@@ -285,6 +345,7 @@ public final class StarPipelineCompiler {
         boolean nullable = switch (s) {
             case ColumnOrigin.Fact f -> f.nullable();
             case ColumnOrigin.FactKey k -> k.nullable();
+            case ColumnOrigin.RowId r -> false;
             case ColumnOrigin.Dim d -> d.nullable();
         };
         return new ColumnRef(sources.size() - 1, s.type(), nullable);

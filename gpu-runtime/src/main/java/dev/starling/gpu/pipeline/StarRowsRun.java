@@ -40,7 +40,7 @@ public final class StarRowsRun extends PipelineRun<Batch> {
             Map<Integer, PipelineInputs.Referenced> referenced = PipelineInputs.referencedKeys(pipeline, inputs);
             try (PipelineInputs in = PipelineInputs.upload(device, cache, pipeline, dimRows, referenced, (d, r) -> 0,
                     oversized, Math.min(pipeline.fact().rowCount(), FIRST_CAPACITY) * 9 * pipeline.outputs().size(),
-                    SharedTables.NONE)) {
+                    SharedTables.NONE, inputs)) {
                 long t2 = System.nanoTime();
                 DeviceArrays arrays = in.arrays();
                 DeviceBuffer constants = arrays.upload(pipeline.constants(), "constants");
@@ -56,7 +56,7 @@ public final class StarRowsRun extends PipelineRun<Batch> {
                         List<StarKernelInput.Output> outputs = written.stream().map(Written::output).toList();
                         StarKernelInput input = new StarKernelInput(pipeline.code(), pipeline.constants().length, in.fact(),
                                 in.keys(), dims, in.dimColumns(), List.of(), outputs, StarKernelInput.Accumulators.ROWS,
-                                null, null, constants.address(), status.address(), counter.address(),
+                                null, null, null, constants.address(), status.address(), counter.address(),
                                 pipeline.fact().rowCount(), capacity);
                         millis += StarKernelLauncher.launch(device, StarKernelLauncher.compile(device, input), input,
                                 (int) StarKernelInput.sharedBytes(dims, 0));
@@ -98,7 +98,7 @@ public final class StarRowsRun extends PipelineRun<Batch> {
             if (register >= 0) {
                 DeviceBuffer values = out.allocate(capacity * 8, "output column");
                 DeviceBuffer nulls = out.allocate(capacity, "output NULL flags");
-                written.add(new Written(new StarKernelInput.Output(register, values.address(), nulls.address()), values, nulls));
+                written.add(new Written(new StarKernelInput.Output(register, values.address(), nulls.address(), 8), values, nulls));
             }
         }
         return written;

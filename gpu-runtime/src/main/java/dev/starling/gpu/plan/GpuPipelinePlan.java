@@ -12,6 +12,7 @@ import java.util.List;
  * A pipeline the planner placed on the GPU, planned for device profile {@code target}: the star
  * pipeline compiled from the plan, whether a clone layout serves it, and, when it shares its fact
  * rows with the CPU workers, the dimensions whose hash tables are built once in host memory for both.
+ * The CPU runs the build sides of the dimensions the GPU does not build.
  */
 public record GpuPipelinePlan(String target, StarPipeline pipeline, CloneChoice clones, List<Integer> sharedTables)
         implements DevicePlan {
@@ -28,9 +29,22 @@ public record GpuPipelinePlan(String target, StarPipeline pipeline, CloneChoice 
     public List<PlanNode> inputs() {
         List<PlanNode> inputs = new ArrayList<>();
         for (int d = 0; d < pipeline.dimensions().size(); d++) {
-            PlanNode build = pipeline.dimensions().get(d).build();
-            inputs.add(sharedTables.contains(d) ? ((ProjectNode) build).input() : build);
+            if (!pipeline.dimensions().get(d).builtOnGpu()) {
+                inputs.add(input(d));
+            }
         }
         return inputs;
+    }
+
+    /** The plan whose rows the CPU runs for dimension {@code d} (one the GPU does not build). */
+    public PlanNode input(int d) {
+        PlanNode build = pipeline.dimensions().get(d).build();
+        return sharedTables.contains(d) ? ((ProjectNode) build).input() : build;
+    }
+
+    /** Whether join build side {@code build} (a plan node of the pipeline) is built by the GPU, not the CPU. */
+    @Override
+    public boolean buildsOnDevice(PlanNode build) {
+        return pipeline.dimensions().stream().anyMatch(d -> d.builtOnGpu() && ((ProjectNode) d.build()).input() == build);
     }
 }

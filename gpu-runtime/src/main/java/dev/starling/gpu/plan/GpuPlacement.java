@@ -9,8 +9,8 @@ import java.util.function.Predicate;
 /**
  * Whether a pipeline the GPU can run goes there at all: forced onto the GPU when the session asks
  * for that (alone, or with the CPU workers: backend both); otherwise (auto) on the GPU unless the fact table is small, or the
- * dimensions (built on the CPU and copied over) or the groups of fact column keys (read back and
- * finished on the CPU) are many next to it. Fact columns stay resident once moved, so their copy is
+ * dimensions built on the CPU (and copied over; those the GPU builds cost it one pass over their
+ * columns) or the groups of fact column keys (read back and finished on the CPU) are many next to it. Fact columns stay resident once moved, so their copy is
  * paid once. {@link GpuPlanner} adds how it runs there.
  */
 final class GpuPlacement {
@@ -45,7 +45,8 @@ final class GpuPlacement {
         if (fact.rowCount() < AUTO_MIN_ROWS) {
             return Verdict.cpu(fact.rowCount() + " fact rows, too few to pay for a GPU round trip");
         }
-        long dimensionRows = pipeline.dimensions().stream().mapToLong(StarPipeline.Dimension::range).sum();
+        long dimensionRows = pipeline.dimensions().stream().filter(d -> !d.builtOnGpu())
+                .mapToLong(StarPipeline.Dimension::range).sum();
         if (dimensionRows * AUTO_MAX_DIMENSION_SHARE > fact.rowCount()) {
             return Verdict.cpu(dimensionRows + " dimension rows for " + fact.rowCount()
                     + " fact rows: building them on the CPU costs more than the GPU saves");

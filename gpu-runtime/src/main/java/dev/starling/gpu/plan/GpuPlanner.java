@@ -81,6 +81,11 @@ public final class GpuPlanner implements Placer {
         List<String> reasons = new ArrayList<>(List.of(verdict.reason(), "device memory ~"
                 + Quantities.bytes(deviceMemory(pipeline)) + " for fact columns, dimensions and group states, of a "
                 + Quantities.bytes(budget) + " budget", pipeline.groupStrategy()));
+        List<String> gpuBuilt = pipeline.dimensions().stream().filter(StarPipeline.Dimension::builtOnGpu)
+                .map(d -> d.gpuBuild().fact().name()).toList();
+        if (!gpuBuilt.isEmpty()) {
+            reasons.add("dimensions built on the GPU: " + String.join(", ", gpuBuilt));
+        }
         reasons.addAll(oversizedJoins(pipeline, settings, tableMemory));
         CloneChoice clones = CloneChoice.of(pipeline, settings, profile.banks(), profile.sharedMemoryPerBlock(),
                 conflicts::of);

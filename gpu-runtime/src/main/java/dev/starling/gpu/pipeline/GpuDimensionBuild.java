@@ -1,0 +1,63 @@
+package dev.starling.gpu.pipeline;
+
+import dev.starling.exec.Settings.OversizedJoin;
+import dev.starling.exec.accel.DeviceInputs;
+import dev.starling.gpu.cache.GpuColumnCache;
+import dev.starling.gpu.cuda.DeviceBuffer;
+import dev.starling.gpu.cuda.GpuDevice;
+import java.util.ArrayList;
+import java.util.List;
+import jcuda.Pointer;
+
+/**
+ * A dense dimension built on the GPU ({@link StarPipeline.Dimension#gpuBuild}): one launch of its
+ * pipeline over every row of its table (columns leased from the column cache, so they stay
+ * resident for the next query), which writes, at the index of each row that passes its filters,
+ * the row's group contribution (the index times its digit's multiplier; 0 when no group key is
+ * from it) and the columns the fact pipeline reads; every other contribution stays -1, so the
+ * fact pipeline's probe drops the rows that point there. Nothing crosses the link but the launch.
+ * {@code contributions} and {@code columns} live in the fact pipeline's arrays, as long as its run.
+ */
+record GpuDimensionBuild(long contributions, List<StarKernelInput.Column> columns) {
+
+    /**
+     * Builds {@code dim}, whose contributions are 64-bit when {@code wide}, into {@code arrays};
+     * {@code read}: the columns of it the fact pipeline reads, in the order of its build pipeline's
+     * outputs. Throws {@link Unsupported} when its kernel meets a value it leaves to the CPU.
+     */
+    static GpuDimensionBuild run(GpuDevice device, GpuColumnCache cache, StarPipeline.Dimension dim,
+                                 List<StarPipeline.DimColumn> read, DeviceArrays arrays, boolean wide, long multiplier,
+                                 DeviceInputs inputs) throws Unsupported {
+        StarPipeline build = dim.gpuBuild();
+        DeviceBuffer contributions = arrays.allocate(dim.range() * (wide ? 8 : 4), "dimension group contributions");
+        contributions.fill((byte) 0xff, contributions.bytes());
+        List<StarKernelInput.Output> outputs = new ArrayList<>();
+        List<StarKernelInput.Column> columns = new ArrayList<>();
+        for (int o = 0; o < read.size(); o++) {
+            int width = read.get(o).expr().type().physical().width;
+            DeviceBuffer values = arrays.allocate(dim.range() * width, "dimension column");
+            long nulls = read.get(o).expr().nullable() ? arrays.allocate(dim.range(), "dimension column NULL flags").address() : 0;
+            int register = ((StarPipeline.Output.Value) build.outputs().get(o)).register();
+            outputs.add(new StarKernelInput.Output(register, values.address(), nulls, width));
+            columns.add(new StarKernelInput.Column(values.address(), nulls, width));
+        }
+        try (PipelineInputs in = PipelineInputs.upload(device, cache, build, List.of(),
+                PipelineInputs.referencedKeys(build, inputs), (d, r) -> 0, OversizedJoin.AUTO, 0, SharedTables.NONE,
+                inputs)) {
+            DeviceBuffer constants = in.arrays().upload(build.constants(), "constants");
+            DeviceBuffer status = in.arrays().upload(new int[] {0}, "status");
+            StarKernelInput input = new StarKernelInput(build.code(), build.constants().length, in.fact(), in.keys(),
+                    List.of(), List.of(), List.of(), outputs, StarKernelInput.Accumulators.BY_ROW, null, null,
+                    new StarKernelInput.RowWrites(contributions.address(), wide, multiplier), constants.address(),
+                    status.address(), 0, build.fact().rowCount(), 0);
+            StarKernelLauncher.launch(device, StarKernelLauncher.compile(device, input), input, 0);
+            int[] statusValue = new int[1];
+            status.download(Pointer.to(statusValue), 4);
+            if (statusValue[0] != 0) {
+                throw new Unsupported("building " + build.fact().name() + " on the GPU met a value it leaves to the CPU"
+                        + " (status " + statusValue[0] + ")");
+            }
+        }
+        return new GpuDimensionBuild(contributions.address(), columns);
+    }
+}
