@@ -15,7 +15,8 @@ import jcuda.Pointer;
  * resident for the next query), which writes, at the index of each row that passes its filters,
  * the row's group contribution (the index times its digit's multiplier; 0 when no group key is
  * from it) and the columns the fact pipeline reads; every other contribution stays -1, so the
- * fact pipeline's probe drops the rows that point there. Nothing crosses the link but the launch.
+ * fact pipeline's probe drops the rows that point there. Nothing crosses the link but the table's
+ * columns the first time they are read and the program's constants.
  * {@code contributions} and {@code columns} live in the fact pipeline's arrays, as long as its run.
  */
 record GpuDimensionBuild(long contributions, List<StarKernelInput.Column> columns) {

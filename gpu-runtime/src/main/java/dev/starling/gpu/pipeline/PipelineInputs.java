@@ -52,7 +52,6 @@ final class PipelineInputs implements AutoCloseable {
     private int partitionedJoins;
     private long spilledBytes;
     private long placeNanos;
-    private long gpuBuildNanos;
     private final List<GpuColumnCache.Lease<?>> leases = new ArrayList<>();
     private final List<StarKernelInput.Column> fact = new ArrayList<>();
     private final List<StarKernelInput.Key> keys = new ArrayList<>();
@@ -124,8 +123,10 @@ final class PipelineInputs implements AutoCloseable {
      * the group id, 32-bit unless it says they are wide; {@code oversized} how a hash join whose
      * table is past the budget runs, and {@code later} the device memory the run allocates after
      * these inputs (aggregate states, output buffers), which a table past the budget leaves free; {@code shared} the tables it
-     * builds in host memory and hands to the CPU workers. Throws {@link Unsupported} (having freed
-     * what it took) when a hashed dimension's keys repeat.
+     * builds in host memory and hands to the CPU workers; {@code inputs} the catalog the dimensions
+     * built on the GPU read their tables' foreign keys through. Throws {@link Unsupported} (having
+     * freed what it took) when a hashed dimension's keys repeat or a dimension built on the GPU
+     * meets a value it leaves to the CPU.
      */
     static PipelineInputs upload(GpuDevice device, GpuColumnCache cache, StarPipeline pipeline, List<Batch> dimRows,
                                  Map<Integer, Referenced> referenced, Contributions contribution,
@@ -173,12 +174,10 @@ final class PipelineInputs implements AutoCloseable {
         for (int d = 0; d < pipeline.dimensions().size(); d++) {
             StarPipeline.Dimension dim = pipeline.dimensions().get(d);
             if (dim.builtOnGpu()) {
-                long start = System.nanoTime();
                 int at = d;
                 GpuDimensionBuild built = GpuDimensionBuild.run(device, cache, dim,
                         pipeline.dimColumns().stream().filter(c -> c.dimension() == at).toList(), arrays, wide,
                         contribution.rowMultiplier(d), inputs);
-                gpuBuildNanos += System.nanoTime() - start;
                 dims.add(new StarKernelInput.Dimension(built.contributions(), dim.range(), wide));
                 gpuBuilt.put(d, built.columns().iterator());
                 continue;
@@ -421,11 +420,6 @@ final class PipelineInputs implements AutoCloseable {
      */
     double placeMillis() {
         return placeNanos / 1e6;
-    }
-
-    /** Time spent building dimensions on the GPU (their kernels, and their columns' first copies). */
-    double gpuBuildMillis() {
-        return gpuBuildNanos / 1e6;
     }
 
     /** How many hash joins ran partitioned, and the bytes of their partitions spilled to host memory. */
