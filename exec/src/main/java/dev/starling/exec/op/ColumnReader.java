@@ -8,7 +8,6 @@ import dev.starling.storage.Column;
 import dev.starling.storage.ColumnChunk;
 import dev.starling.storage.DataType;
 import dev.starling.storage.Table;
-import java.util.List;
 
 /**
  * Reads one scan output column from a table's chunks into vectors: stored values, dense codes
@@ -75,38 +74,6 @@ final class ColumnReader {
             }
         }
         return new Vector(type, longs, null, nulls, dict);
-    }
-
-    /** The values at table rows {@code rows}, which ascend, read chunk after chunk. */
-    Vector gather(long[] rows) {
-        int n = rows.length;
-        if (mode == ScanColumn.Mode.ROW_ID) {
-            return Vector.ofLongs(type, rows.clone(), null);
-        }
-        boolean doubles = column.physical() == DataType.Physical.FLOAT64;
-        long[] longs = doubles ? null : new long[n];
-        double[] values = doubles ? new double[n] : null;
-        boolean[] nulls = null;
-        List<ColumnChunk> chunks = column.chunks();
-        int c = 0;
-        long start = 0;
-        for (int i = 0; i < n; i++) {
-            while (rows[i] >= start + chunks.get(c).rows()) {
-                start += chunks.get(c++).rows();
-            }
-            ColumnChunk chunk = chunks.get(c);
-            int at = (int) (rows[i] - start);
-            if (chunk.isNull(at)) {
-                nulls = nulls == null ? new boolean[n] : nulls;
-                nulls[i] = true;
-            } else if (doubles) {
-                values[i] = chunk.getDouble(at);
-            } else {
-                long v = chunk.getAsLong(at);
-                longs[i] = keys == null ? v : keys[(int) v];
-            }
-        }
-        return doubles ? Vector.ofDoubles(values, nulls) : new Vector(type, longs, null, nulls, dict);
     }
 
     /** The referenced key column as one array indexed by dense code (it is small next to a fact table). */

@@ -93,7 +93,7 @@ final class AggregateKernel implements AutoCloseable {
         List<Batch> dimRows = PipelineInputs.dimensionRows(pipeline, inputs, shared);
         nanos[1] = System.nanoTime();
         Map<Integer, PipelineInputs.Referenced> referenced = PipelineInputs.referencedKeys(pipeline, inputs);
-        GroupLayout layout = new GroupLayout(pipeline, dimRows, c -> referenced.get(c).key(), inputs.catalog());
+        GroupLayout layout = new GroupLayout(pipeline, dimRows, referenced::get, inputs.catalog());
         int slots = pipeline.slots().size();
         if (layout.groups() == Long.MAX_VALUE) {
             throw new Unsupported("group keys whose ranges pass 2^63 group ids (" + layout + ")");
@@ -201,9 +201,7 @@ final class AggregateKernel implements AutoCloseable {
 
     /** Whether the kernel met a case it leaves to the CPU, and which (empty: none). */
     String handedBack() {
-        int[] value = new int[1];
-        status.download(Pointer.to(value), 4);
-        return KernelStatus.describe(value[0]);
+        return KernelStatus.read(status);
     }
 
     /**

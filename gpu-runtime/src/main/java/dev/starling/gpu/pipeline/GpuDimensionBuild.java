@@ -7,7 +7,6 @@ import dev.starling.gpu.cuda.DeviceBuffer;
 import dev.starling.gpu.cuda.GpuDevice;
 import java.util.ArrayList;
 import java.util.List;
-import jcuda.Pointer;
 
 /**
  * A dense dimension built on the GPU ({@link StarPipeline.Dimension#gpuBuild}): one launch of its
@@ -52,11 +51,9 @@ record GpuDimensionBuild(long contributions, List<StarKernelInput.Column> column
                     new StarKernelInput.RowWrites(contributions.address(), wide, multiplier), constants.address(),
                     status.address(), 0, build.fact().rowCount(), 0);
             StarKernelLauncher.launch(device, StarKernelLauncher.compile(device, input), input, 0);
-            int[] statusValue = new int[1];
-            status.download(Pointer.to(statusValue), 4);
-            if (statusValue[0] != 0) {
-                throw new Unsupported("building " + build.fact().name() + " on the GPU met a value it leaves to the CPU"
-                        + " (status " + statusValue[0] + ")");
+            String met = KernelStatus.read(status);
+            if (!met.isEmpty()) {
+                throw new Unsupported("building " + build.fact().name() + " on the GPU: " + met);
             }
         }
         return new GpuDimensionBuild(contributions.address(), columns);

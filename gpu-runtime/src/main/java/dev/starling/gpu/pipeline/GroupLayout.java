@@ -3,6 +3,7 @@ package dev.starling.gpu.pipeline;
 import dev.starling.exec.eval.ExprCompiler;
 import dev.starling.exec.expr.ColumnRef;
 import dev.starling.exec.expr.Expr;
+import dev.starling.exec.op.ScanRows;
 import dev.starling.exec.plan.FilterNode;
 import dev.starling.exec.plan.PlanNode;
 import dev.starling.exec.plan.ProjectNode;
@@ -12,7 +13,6 @@ import dev.starling.exec.vector.StrDict;
 import dev.starling.exec.vector.Vector;
 import dev.starling.storage.Catalog;
 import dev.starling.storage.Column;
-import dev.starling.storage.ColumnChunk;
 import dev.starling.storage.ColumnStats;
 import dev.starling.storage.DataType;
 import dev.starling.storage.LongIntMap;
@@ -53,7 +53,7 @@ final class GroupLayout implements PipelineInputs.Contributions {
         int[] digitOfRow;
         int[] firstRow;
         /** A foreign key's digit: the referenced key column its codes index. */
-        Column referencedKey;
+        PipelineInputs.Referenced referencedKey;
         /** A dimension built on the GPU: each digit value is a row of its table, whose keys are read from there. */
         boolean tableRows;
 
@@ -67,7 +67,7 @@ final class GroupLayout implements PipelineInputs.Contributions {
      * {@code referencedKeys}: for a foreign key column of the fact table, the key column its codes
      * point into; {@code catalog}: where the keys of GPU-built dimensions are read back from.
      */
-    GroupLayout(StarPipeline pipeline, List<Batch> dimensionRows, java.util.function.IntFunction<Column> referencedKeys,
+    GroupLayout(StarPipeline pipeline, List<Batch> dimensionRows, java.util.function.IntFunction<PipelineInputs.Referenced> referencedKeys,
                 Catalog catalog) {
         this.pipeline = pipeline;
         this.catalog = catalog;
@@ -105,7 +105,7 @@ final class GroupLayout implements PipelineInputs.Contributions {
                 rank(digit, dimensionRows.get(digit.dimension).rows());
             } else if (first.referenced()) {
                 digit.referencedKey = referencedKeys.apply(first.factColumn());
-                digit.radix = rows(digit.referencedKey) + 1;
+                digit.radix = digit.referencedKey.table().rowCount() + 1;
             } else {
                 digit.radix = radix(factColumn(digit).stats());
             }
@@ -375,18 +375,16 @@ final class GroupLayout implements PipelineInputs.Contributions {
                 type.kind() == DataType.Kind.VARCHAR ? StrDict.of(column.dictionary()) : null);
     }
 
-    /** The referenced key values at codes {@code digits}, read from the key column's chunks. */
-    private static Vector referencedKey(Column key, DataType type, long[] digits, long nullDigit) {
-        List<ColumnChunk> chunks = key.chunks();
-        long[] starts = new long[chunks.size() + 1];
-        for (int c = 0; c < chunks.size(); c++) {
-            starts[c + 1] = starts[c] + chunks.get(c).rows();
-        }
-        return keyValues(type, digits, nullDigit, code -> {
-            int c = java.util.Arrays.binarySearch(starts, code);
-            c = c >= 0 ? c : -c - 2;
-            return chunks.get(c).getAsLong((int) (code - starts[c]));
-        }, null);
+    /** The referenced key values at codes {@code digits}, read from those rows of the key's table. */
+    private static Vector referencedKey(PipelineInputs.Referenced key, DataType type, long[] digits, long nullDigit) {
+        long[] codes = java.util.Arrays.stream(digits).filter(d -> d != nullDigit).toArray();
+        BitSet column = new BitSet();
+        column.set(0);
+        Vector read = ScanRows.at(new ScanNode(key.table(), List.of(new ScanNode.ScanColumn(key.column(),
+                ScanNode.ScanColumn.Mode.VALUE)), null), column, codes, null).column(0);
+        // keyValues asks for the digits that are not NULL in order, which is the order of codes
+        int[] next = {0};
+        return keyValues(type, digits, nullDigit, code -> read.getLong(next[0]++), null);
     }
 
     /** A key column from its digits: NULL at {@code nullDigit}, else {@code value} of the digit. */
@@ -404,10 +402,6 @@ final class GroupLayout implements PipelineInputs.Contributions {
             }
         }
         return new Vector(type, values, null, nulls, dict);
-    }
-
-    private static long rows(Column column) {
-        return column.chunks().stream().mapToLong(ColumnChunk::rows).sum();
     }
 
     @Override

@@ -1,7 +1,9 @@
 package dev.starling.gpu.pipeline;
 
+import dev.starling.gpu.cuda.DeviceBuffer;
 import java.util.ArrayList;
 import java.util.List;
+import jcuda.Pointer;
 
 /**
  * The status bits a star pipeline kernel sets when it meets a case it cannot finish exactly; any
@@ -25,6 +27,13 @@ enum KernelStatus {
     /** The C macro the kernels' headers test. */
     String macro() {
         return "STATUS_" + name();
+    }
+
+    /** What a launched kernel met, from its status word in device memory ("" when nothing). */
+    static String read(DeviceBuffer status) {
+        int[] value = new int[1];
+        status.download(Pointer.to(value), 4);
+        return describe(value[0]);
     }
 
     /** What the kernel met, from its status word ("" when nothing). */

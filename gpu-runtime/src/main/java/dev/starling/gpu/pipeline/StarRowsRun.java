@@ -60,10 +60,8 @@ public final class StarRowsRun extends PipelineRun<Batch> {
                                 pipeline.fact().rowCount(), capacity);
                         millis += StarKernelLauncher.launch(device, StarKernelLauncher.compile(device, input), input,
                                 (int) StarKernelInput.sharedBytes(dims, 0));
-                        int[] statusValue = new int[1];
-                        status.download(Pointer.to(statusValue), 4);
-                        if (statusValue[0] != 0) {
-                            declined = "the kernel met a value it leaves to the CPU (status " + statusValue[0] + ")";
+                        declined = KernelStatus.read(status);
+                        if (!declined.isEmpty()) {
                             return Optional.empty();
                         }
                         long[] count = new long[1];
