@@ -4,6 +4,7 @@ import dev.starling.exec.BackendMode;
 import dev.starling.exec.accel.Placement;
 import dev.starling.exec.accel.Placer;
 import dev.starling.exec.Settings;
+import dev.starling.exec.expr.Expr;
 import dev.starling.exec.plan.AggregateNode;
 import dev.starling.exec.plan.PlanNode;
 import dev.starling.gpu.GpuBackend;
@@ -39,9 +40,9 @@ final class DevicePlacer implements Placer {
     }
 
     @Override
-    public Placement aggregate(AggregateNode node, Settings settings) {
+    public Placement aggregate(AggregateNode node, Expr having, Settings settings) {
         Placement cpu = withoutGpu(settings);
-        return cpu != null ? cpu : gpu.aggregate(node, settings);
+        return cpu != null ? cpu : gpu.aggregate(node, having, settings);
     }
 
     @Override

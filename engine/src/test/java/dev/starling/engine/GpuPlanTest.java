@@ -121,6 +121,21 @@ class GpuPlanTest {
                 && p.top().describe().startsWith("Scan nation")), describe(q10));
     }
 
+    /**
+     * Q18's subquery groups lineitem by order and keeps the orders past 300 units: the GPU applies
+     * that HAVING to its groups, unless it shares the rows with the CPU workers (whose groups it
+     * meets only on the host).
+     */
+    @Test
+    void aHavingOverAGpuAggregationIsAppliedToItsGroupsOnTheGpu() {
+        PipelineGraph graph = tpch.prepare(TpchQueries.query(18), GPU).graph();
+        List<Pipeline> having = graph.pipelines().stream().filter(p -> p.role() == Role.AGGREGATE_INPUT
+                && p.placement().reason().contains("HAVING $f1 > 300.00 applied to the groups on the GPU")).toList();
+        assertEquals(1, having.size(), describe(graph));
+        PipelineGraph shared = tpch.prepare(TpchQueries.query(18), Settings.DEFAULT.withBackend(BackendMode.BOTH)).graph();
+        assertTrue(shared.pipelines().stream().noneMatch(p -> p.placement().reason().contains("HAVING")), describe(shared));
+    }
+
     static IntStream tpchQueries() {
         return IntStream.rangeClosed(1, TpchQueries.COUNT);
     }

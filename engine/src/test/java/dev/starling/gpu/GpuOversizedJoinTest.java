@@ -117,13 +117,13 @@ class GpuOversizedJoinTest {
         try (gpu) {
             AggregateNode aggregate = PlanNodes.all(new SqlPlanner(catalog).plan(GROUPED).plan(), AggregateNode.class).get(0);
             Settings settings = Settings.DEFAULT.withBackend(BackendMode.GPU);
-            String auto = gpu.planner().aggregate(aggregate, settings).reason();
+            String auto = gpu.planner().aggregate(aggregate, null, settings).reason();
             assertTrue(auto.contains("past the budget: ") && auto.contains(" join (predicted faster"), auto);
             for (String mode : List.of("hybrid", "partitioned")) {
-                String forced = gpu.planner().aggregate(aggregate, settings.with("oversized_join", mode)).reason();
+                String forced = gpu.planner().aggregate(aggregate, null, settings.with("oversized_join", mode)).reason();
                 assertTrue(forced.contains(mode + " join (oversized_join = " + mode), forced);
             }
-            String both = gpu.planner().aggregate(aggregate, Settings.DEFAULT.withBackend(BackendMode.BOTH)).reason();
+            String both = gpu.planner().aggregate(aggregate, null, Settings.DEFAULT.withBackend(BackendMode.BOTH)).reason();
             assertTrue(both.contains("the tables of dimensions [0] built once in host memory for both"), both);
         }
     }

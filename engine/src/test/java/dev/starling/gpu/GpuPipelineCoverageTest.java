@@ -82,28 +82,28 @@ class GpuPipelineCoverageTest {
             GpuPlanner resident = new GpuPlanner(DeviceProfile.H100_80GB, DeviceProfile.H100_80GB.defaultBudget(), c -> true,
                     new StoredConflicts(DeviceProfile.H100_80GB.banks()));
             assertEquals("backend=cpu (60220 fact rows, too few to pay for a GPU round trip)",
-                    moving.aggregate(small, Settings.DEFAULT).describe());
-            assertTrue(moving.aggregate(small, Settings.DEFAULT.withBackend(BackendMode.GPU)).accelerated());
+                    moving.aggregate(small, null, Settings.DEFAULT).describe());
+            assertTrue(moving.aggregate(small, null, Settings.DEFAULT.withBackend(BackendMode.GPU)).accelerated());
             assertEquals("backend=cpu (session backend is cpu)",
-                    moving.aggregate(small, Settings.DEFAULT.withBackend(BackendMode.CPU)).describe());
+                    moving.aggregate(small, null, Settings.DEFAULT.withBackend(BackendMode.CPU)).describe());
             SqlPlanner planner = new SqlPlanner(tpch.catalog());
             // Q6: lineitem alone, 1.2M rows, on the GPU; the copy is counted until the columns are resident.
             AggregateNode q6 = aggregates(planner.plan(TpchQueries.query(6)).plan()).get(0);
-            String toMove = moving.aggregate(q6, Settings.DEFAULT).describe();
+            String toMove = moving.aggregate(q6, null, Settings.DEFAULT).describe();
             assertTrue(toMove.startsWith("backend=gpu (1199969 fact rows, 34 MB of fact columns, 34 MB not yet resident"), toMove);
-            String moved = resident.aggregate(q6, Settings.DEFAULT).describe();
+            String moved = resident.aggregate(q6, null, Settings.DEFAULT).describe();
             assertTrue(moved.contains(", 0 MB not yet resident"), moved);
             // Q12: lineitem probing all 300,000 orders, which the GPU builds itself from their columns.
             List<AggregateNode> q12 = aggregates(planner.plan(TpchQueries.query(12)).plan());
-            String orders = moving.aggregate(q12.get(q12.size() - 1), Settings.DEFAULT).describe();
+            String orders = moving.aggregate(q12.get(q12.size() - 1), null, Settings.DEFAULT).describe();
             assertTrue(orders.startsWith("backend=gpu") && orders.contains("dimensions built on the GPU: orders"), orders);
             // Q18: lineitem probing its subquery's orders by a hash join, whose table the CPU would build and the link carry.
-            String subquery = moving.aggregate(aggregates(planner.plan(TpchQueries.query(18)).plan()).get(0),
+            String subquery = moving.aggregate(aggregates(planner.plan(TpchQueries.query(18)).plan()).get(0), null,
                     Settings.DEFAULT).describe();
             assertTrue(subquery.contains("costs more than the GPU saves"), subquery);
             // Q18: lineitem grouped by l_orderkey, 300,000 groups for 1.2M rows, each read back and finished on the CPU.
             List<String> q18 = aggregates(planner.plan(TpchQueries.query(18)).plan()).stream()
-                    .map(a -> resident.aggregate(a, Settings.DEFAULT).describe()).toList();
+                    .map(a -> resident.aggregate(a, null, Settings.DEFAULT).describe()).toList();
             assertTrue(q18.stream().anyMatch(p -> p.startsWith("backend=cpu (300000 groups from fact columns for 1199969 fact rows")), q18.toString());
         }
     }

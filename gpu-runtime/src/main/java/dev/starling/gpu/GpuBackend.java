@@ -116,7 +116,8 @@ public final class GpuBackend implements Accelerator, AutoCloseable {
     @Override
     public Optional<Batch> aggregate(AggregateNode node, DevicePlan plan, DeviceInputs inputs, QueryContext ctx) {
         GpuPipelinePlan p = (GpuPipelinePlan) plan;
-        return runOnDevice(new StarAggregateRun(device, cache, p.pipeline(), p.clones(), ctx.settings().oversizedJoin()),
+        return runOnDevice(new StarAggregateRun(device, cache, p.pipeline(), p.clones(), p.having(),
+                ctx.settings().oversizedJoin()),
                 inputs, ctx);
     }
 

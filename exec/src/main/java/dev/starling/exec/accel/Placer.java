@@ -1,6 +1,7 @@
 package dev.starling.exec.accel;
 
 import dev.starling.exec.Settings;
+import dev.starling.exec.expr.Expr;
 import dev.starling.exec.plan.AggregateNode;
 import dev.starling.exec.plan.PlanNode;
 
@@ -10,8 +11,13 @@ import dev.starling.exec.plan.PlanNode;
  * union's input). Every other pipeline runs on the CPU.
  */
 public interface Placer {
-    /** Where the pipeline feeding {@code node} runs under {@code settings}, and why. */
-    Placement aggregate(AggregateNode node, Settings settings);
+    /**
+     * Where the pipeline feeding {@code node} runs under {@code settings}, and why. {@code having}:
+     * the condition of a filter directly over the aggregation's rows (null when there is none),
+     * which the accelerator may apply to the groups before they come back; the filter still runs
+     * on the CPU over what does.
+     */
+    Placement aggregate(AggregateNode node, Expr having, Settings settings);
 
     /** Where the pipeline producing {@code top}'s rows (no aggregation in it) runs under {@code settings}, and why. */
     Placement rows(PlanNode top, Settings settings);
@@ -21,7 +27,7 @@ public interface Placer {
         Placement cpu = Placement.cpu(reason);
         return new Placer() {
             @Override
-            public Placement aggregate(AggregateNode node, Settings settings) {
+            public Placement aggregate(AggregateNode node, Expr having, Settings settings) {
                 return cpu;
             }
 

@@ -5,7 +5,9 @@ import dev.starling.exec.accel.DevicePlan;
 import dev.starling.exec.accel.Placement;
 import dev.starling.exec.accel.Placer;
 import dev.starling.exec.Settings;
+import dev.starling.exec.expr.Expr;
 import dev.starling.exec.plan.AggregateNode;
+import dev.starling.exec.plan.FilterNode;
 import dev.starling.exec.plan.HashJoinNode;
 import dev.starling.exec.plan.PlanNode;
 import dev.starling.exec.plan.SortNode;
@@ -61,7 +63,7 @@ public final class PipelineGraph {
         PipelineGraph g = new PipelineGraph(root, settings);
         Placement top = placer.rows(root, settings);
         g.add(root, Role.RESULT, top);
-        g.cut(root, placer, top);
+        g.cut(root, placer, top, null);
         return g;
     }
 
@@ -76,14 +78,18 @@ public final class PipelineGraph {
         byTop.putIfAbsent(top, p);
     }
 
-    /** Cuts {@code node}'s inputs into pipelines; {@code within}: the placement of the pipeline {@code node} is part of. */
-    private void cut(PlanNode node, Placer placer, Placement within) {
+    /**
+     * Cuts {@code node}'s inputs into pipelines; {@code within}: the placement of the pipeline
+     * {@code node} is part of; {@code over}: the condition of the filter directly over {@code node}, if any.
+     */
+    private void cut(PlanNode node, Placer placer, Placement within, Expr over) {
         List<PlanNode> inputs = node.inputs();
+        Expr overInputs = node instanceof FilterNode f ? f.condition() : null;
         for (int i = 0; i < inputs.size(); i++) {
             PlanNode input = inputs.get(i);
             boolean first = i == 0;
             Placement placement = switch (node) {
-                case AggregateNode a -> placer.aggregate(a, settings);
+                case AggregateNode a -> placer.aggregate(a, over, settings);
                 case SortNode s -> placer.rows(input, settings);
                 case UnionNode u -> placer.rows(input, settings);
                 case HashJoinNode j when j.markProbe() || !first -> builtOnDevice(input, within);
@@ -100,7 +106,7 @@ public final class PipelineGraph {
             if (role != null) {
                 add(input, role, placement);
             }
-            cut(input, placer, role == null ? within : placement);
+            cut(input, placer, role == null ? within : placement, overInputs);
         }
     }
 

@@ -10,6 +10,7 @@ import dev.starling.exec.accel.DevicePlan;
 import dev.starling.exec.accel.Placement;
 import dev.starling.exec.accel.Placer;
 import dev.starling.exec.Settings;
+import dev.starling.exec.expr.Expr;
 import dev.starling.exec.plan.AggregateNode;
 import dev.starling.exec.plan.PlanNode;
 import dev.starling.exec.vector.Batch;
@@ -32,7 +33,7 @@ abstract class SharingAccelerator implements Accelerator {
     private Placer shareAggregations() {
         return new Placer() {
             @Override
-            public Placement aggregate(AggregateNode node, Settings settings) {
+            public Placement aggregate(AggregateNode node, Expr having, Settings settings) {
                 return Placement.both("test", new DevicePlan() {
                     @Override
                     public String target() {

@@ -20,6 +20,10 @@ public record KernelStruct(String name, int alignment, List<Field> fields) {
         return new Field(name, "long long", ValueLayout.JAVA_LONG);
     }
 
+    public static Field int32(String name) {
+        return new Field(name, "int", ValueLayout.JAVA_INT);
+    }
+
     public static Field uint32(String name) {
         return new Field(name, "unsigned int", ValueLayout.JAVA_INT);
     }

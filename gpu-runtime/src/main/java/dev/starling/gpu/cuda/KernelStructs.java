@@ -24,7 +24,15 @@ public final class KernelStructs {
     public static final KernelStruct GROUP = new KernelStruct("Group", 4,
             List.of(KernelStruct.uint32("first"), KernelStruct.uint32("slices")));
 
-    static final List<KernelStruct> ALL = List.of(HASH_SLOT, TUPLE, SLICE, GROUP);
+    /**
+     * A conjunct of a HAVING condition applied to the groups as they are compacted (GroupFilter,
+     * group_filter.cuh): a group's count or aggregate state compared with {@code constant}.
+     */
+    public static final KernelStruct GROUP_TERM = new KernelStruct("GroupTerm", 8, List.of(
+            KernelStruct.int64("constant"), KernelStruct.int32("kind"), KernelStruct.int32("comparison"),
+            KernelStruct.int32("countSlot"), KernelStruct.int32("valueSlot")));
+
+    static final List<KernelStruct> ALL = List.of(HASH_SLOT, TUPLE, SLICE, GROUP, GROUP_TERM);
     /** The header the kernels include for them. */
     static final String HEADER = "structs.cuh";
 

@@ -206,10 +206,12 @@ final class AggregateKernel implements AutoCloseable {
 
     /**
      * The states of the groups the launched rows reached (every group of a query without GROUP
-     * BY): many groups are compacted on the device first, so only those with rows cross the link.
+     * BY) that pass {@code having} (null: every one): many groups, and those of a HAVING, are
+     * compacted on the device first, so only those with rows that pass cross the link.
      */
-    GroupStates states() throws Unsupported {
-        StateWords words = groupKeys != null || groups >= COMPACT_FROM ? compacted() : everyGroup();
+    GroupStates states(GroupFilter having) throws Unsupported {
+        StateWords words = groupKeys != null || groups >= COMPACT_FROM || having != null ? compacted(having)
+                : everyGroup();
         long[] ids = words.ids();
         int n = ids.length;
         Vector[] keys = layout.keyColumns(ids);
@@ -263,21 +265,23 @@ final class AggregateKernel implements AutoCloseable {
     }
 
     /**
-     * The groups with rows, compacted on the device into records of their id and slot states
-     * ({@code compact_groups}); the records spill to host memory where the budget leaves too
-     * little, as the states may have.
+     * The groups with rows that pass {@code having} (null: all), compacted on the device into
+     * records of their id and slot states ({@code compact_groups}); the records spill to host
+     * memory where the budget leaves too little, as the states may have.
      */
-    private StateWords compacted() throws Unsupported {
+    private StateWords compacted(GroupFilter having) throws Unsupported {
         int stride = 1 + 2 * pipeline.slots().size();
         try (DeviceArrays scratch = new DeviceArrays(device.memory())) {
             DeviceBuffer count = scratch.upload(new long[] {0}, "compacted group count");
-            Compacted c = compact(count, Math.min(groups, FIRST_ROOM));
+            Terms terms = having == null ? new Terms(0, 0)
+                    : new Terms(scratch.upload(having.words(), "HAVING terms").address(), having.terms().size());
+            Compacted c = compact(terms, count, Math.min(groups, FIRST_ROOM));
             if (c.records() == null) {
                 if (c.groups() * stride * 8 > Integer.MAX_VALUE) {
                     throw new Unsupported(c.groups() + " groups, more than one read-back holds");
                 }
                 count.clear();
-                c = compact(count, c.groups());
+                c = compact(terms, count, c.groups());
             }
             int n = (int) c.groups();
             LongBuffer words = c.records().asLongBuffer();
@@ -292,8 +296,14 @@ final class AggregateKernel implements AutoCloseable {
     /** How many groups have rows, and their records when they all had room (else null). */
     private record Compacted(long groups, ByteBuffer records) { }
 
-    /** Runs {@code compact_groups} with room for {@code room} records (counting at {@code count}, zero before). */
-    private Compacted compact(DeviceBuffer count, long room) {
+    /** A HAVING condition's terms in device memory ({@code GroupTerm}s at {@code address}), or none. */
+    private record Terms(long address, int count) { }
+
+    /**
+     * Runs {@code compact_groups} with room for {@code room} records of the groups that pass
+     * {@code terms} (counting at {@code count}, zero before).
+     */
+    private Compacted compact(Terms terms, DeviceBuffer count, long room) {
         long bytes = room * (1 + 2 * pipeline.slots().size()) * 8;
         try (SpillBuffer records = SpillBuffer.allocate(device, Math.max(8, bytes), device.memory().available(bytes),
                 "compacted groups")) {
@@ -305,6 +315,7 @@ final class AggregateKernel implements AutoCloseable {
                     Pointer.to(Pointer.to(new long[] {states.address()}), Pointer.to(new long[] {groups}),
                             Pointer.to(new int[] {pipeline.slots().size()}),
                             Pointer.to(new long[] {groupKeys == null ? 0 : groupKeys.address()}),
+                            Pointer.to(new long[] {terms.address()}), Pointer.to(new int[] {terms.count()}),
                             Pointer.to(count.pointer()), Pointer.to(new long[] {records.address()}),
                             Pointer.to(new long[] {room})),
                     null), "launch of compact_groups");

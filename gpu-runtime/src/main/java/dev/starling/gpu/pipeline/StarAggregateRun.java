@@ -9,18 +9,24 @@ import java.util.Optional;
 
 /**
  * Runs a compiled {@link StarPipeline}'s aggregation on the GPU alone: the fused kernel over every
- * fact row, its groups' states finished into the aggregation's rows. Empty when the kernel hands
- * the work back (an overflow or division by zero, which the CPU then reports exactly as it would
- * have) or the pipeline cannot run there (see {@link AggregateKernel#prepare}).
+ * fact row, its groups' states finished into the aggregation's rows (those that pass the HAVING
+ * terms the GPU applies). Empty when the kernel hands the work back (an overflow or division by
+ * zero, which the CPU then reports exactly as it would have) or the pipeline cannot run there (see
+ * {@link AggregateKernel#prepare}).
  */
 public final class StarAggregateRun extends PipelineRun<Batch> {
     private final CloneChoice clones;
+    private final GroupFilter having;
 
-    /** {@code clones}: whether the grouped counts, or a probed dimension, go through a clone layout, and which. */
+    /**
+     * {@code clones}: whether the grouped counts, or a probed dimension, go through a clone layout,
+     * and which; {@code having}: the HAVING terms the groups must pass to come back (null: none).
+     */
     public StarAggregateRun(GpuDevice device, GpuColumnCache cache, StarPipeline pipeline, CloneChoice clones,
-                            OversizedJoin oversized) {
+                            GroupFilter having, OversizedJoin oversized) {
         super(device, cache, pipeline, oversized);
         this.clones = clones;
+        this.having = having;
     }
 
     @Override
@@ -31,7 +37,7 @@ public final class StarAggregateRun extends PipelineRun<Batch> {
             long start = System.nanoTime();
             declined = kernel.handedBack();
             Optional<Batch> result = declined.isEmpty()
-                    ? Optional.of(kernel.states().finish(pipeline.aggregate())) : Optional.empty();
+                    ? Optional.of(kernel.states(having).finish(pipeline.aggregate())) : Optional.empty();
             stats = kernel.stats(millis, ms(System.nanoTime() - start), pipeline.fact().chunkCount());
             return result;
         } catch (Unsupported e) {

@@ -36,8 +36,12 @@ final class GpuPlacement {
 
     private GpuPlacement() { }
 
-    /** Where {@code pipeline} (compiled for the GPU) runs under {@code mode} (not CPU). */
-    static Verdict place(StarPipeline pipeline, BackendMode mode, Predicate<Column> resident) {
+    /**
+     * Where {@code pipeline} (compiled for the GPU) runs under {@code mode} (not CPU);
+     * {@code groupsFiltered}: whether a HAVING keeps groups from coming back, so that their number
+     * does not count against the GPU.
+     */
+    static Verdict place(StarPipeline pipeline, BackendMode mode, Predicate<Column> resident, boolean groupsFiltered) {
         if (mode == BackendMode.GPU || mode == BackendMode.BOTH) {
             return Verdict.onGpu("session backend is " + mode.name().toLowerCase(java.util.Locale.ROOT));
         }
@@ -52,7 +56,7 @@ final class GpuPlacement {
                     + " fact rows: building them on the CPU costs more than the GPU saves");
         }
         long groups = pipeline.factKeyGroups();
-        if (groups > fact.rowCount() / AUTO_MAX_DIMENSION_SHARE) {
+        if (!groupsFiltered && groups > fact.rowCount() / AUTO_MAX_DIMENSION_SHARE) {
             return Verdict.cpu(groups + " groups from fact columns for " + fact.rowCount()
                     + " fact rows: reading them back and finishing them on the CPU costs more than the GPU saves");
         }

@@ -5,12 +5,14 @@ import dev.starling.exec.BackendMode;
 import dev.starling.exec.accel.Placement;
 import dev.starling.exec.accel.Placer;
 import dev.starling.exec.Settings;
+import dev.starling.exec.expr.Expr;
 import dev.starling.exec.plan.AggregateNode;
 import dev.starling.exec.plan.PlanNode;
 import dev.starling.exec.plan.Quantities;
 import dev.starling.gpu.hybrid.OversizedJoinModel;
 import dev.starling.gpu.pipeline.CloneChoice;
 import dev.starling.gpu.pipeline.DimensionHashTable;
+import dev.starling.gpu.pipeline.GroupFilter;
 import dev.starling.gpu.pipeline.StarPipeline;
 import dev.starling.gpu.pipeline.StarPipelineCompiler;
 import dev.starling.gpu.pipeline.Unsupported;
@@ -58,8 +60,12 @@ public final class GpuPlanner implements Placer {
         return profile;
     }
 
+    /**
+     * The GPU applies the terms of {@code having} it can to the groups, unless the pipeline shares
+     * its fact rows with the CPU workers (their groups are merged on the host, after it).
+     */
     @Override
-    public Placement aggregate(AggregateNode node, Settings settings) {
+    public Placement aggregate(AggregateNode node, Expr having, Settings settings) {
         if (settings.backend() == BackendMode.CPU) {
             return Placement.cpu("session backend is cpu");
         }
@@ -73,7 +79,9 @@ public final class GpuPlanner implements Placer {
         if (tooMany.isPresent()) {
             return Placement.cpu("the GPU cannot run " + tooMany.get());
         }
-        GpuPlacement.Verdict verdict = GpuPlacement.place(pipeline, settings.backend(), resident);
+        GroupFilter groupFilter = settings.backend() == BackendMode.BOTH ? null
+                : GroupFilter.of(pipeline, having).orElse(null);
+        GpuPlacement.Verdict verdict = GpuPlacement.place(pipeline, settings.backend(), resident, groupFilter != null);
         if (!verdict.gpu()) {
             return Placement.cpu(verdict.reason());
         }
@@ -86,21 +94,24 @@ public final class GpuPlanner implements Placer {
         if (!gpuBuilt.isEmpty()) {
             reasons.add("dimensions built on the GPU: " + String.join(", ", gpuBuilt));
         }
+        if (groupFilter != null) {
+            reasons.add("HAVING " + groupFilter.text() + " applied to the groups on the GPU");
+        }
         reasons.addAll(oversizedJoins(pipeline, settings, tableMemory));
         CloneChoice clones = CloneChoice.of(pipeline, settings, profile.banks(), profile.sharedMemoryPerBlock(),
                 conflicts::of);
         if (!clones.reason().isEmpty()) {
             reasons.add(clones.reason());
         }
-        if (settings.backend() == BackendMode.GPU) {
-            return Placement.gpu(String.join("; ", reasons), plan(pipeline, clones, List.of()));
+        if (settings.backend() == BackendMode.GPU || groupFilter != null) {
+            return Placement.gpu(String.join("; ", reasons), plan(pipeline, clones, groupFilter, List.of()));
         }
         CoProcessingModel.Prediction shared = coProcessing.predict(pipeline, GpuPlacement.factBytes(pipeline),
                 tableMemory, workers);
         reasons.add(CoProcessingModel.reason(shared, settings.backend()));
         return settings.backend() == BackendMode.BOTH || shared.shares()
-                ? Placement.both(String.join("; ", reasons), plan(pipeline, clones, shared.sharedTables()))
-                : Placement.gpu(String.join("; ", reasons), plan(pipeline, clones, List.of()));
+                ? Placement.both(String.join("; ", reasons), plan(pipeline, clones, null, shared.sharedTables()))
+                : Placement.gpu(String.join("; ", reasons), plan(pipeline, clones, null, List.of()));
     }
 
     /**
@@ -115,14 +126,15 @@ public final class GpuPlanner implements Placer {
         }
         try {
             return Placement.gpu("session backend is gpu", plan(StarPipelineCompiler.compileRows(top), CloneChoice.NONE,
-                    List.of()));
+                    null, List.of()));
         } catch (Unsupported e) {
             return Placement.cpu("the GPU cannot run " + e.getMessage());
         }
     }
 
-    private GpuPipelinePlan plan(StarPipeline pipeline, CloneChoice clones, List<Integer> sharedTables) {
-        return new GpuPipelinePlan(profile.name(), pipeline, clones, sharedTables);
+    private GpuPipelinePlan plan(StarPipeline pipeline, CloneChoice clones, GroupFilter having,
+                                 List<Integer> sharedTables) {
+        return new GpuPipelinePlan(profile.name(), pipeline, clones, having, sharedTables);
     }
 
     /** Device memory the budget leaves for the pipeline's hash tables beside its fact columns and group contributions. */
