@@ -11,6 +11,7 @@ import dev.starling.planner.translate.PlanTranslator;
 import dev.starling.planner.type.StarlingTypeSystem;
 import dev.starling.storage.Catalog;
 import dev.starling.planner.sql.StarlingOperators;
+import dev.starling.planner.sql.StarlingTypeCoercion;
 import dev.starling.exec.plan.Field;
 import dev.starling.planner.type.TypeMapping;
 import dev.starling.storage.DataType;
@@ -201,7 +202,8 @@ public final class SqlPlanner {
                         .withConformance(CONFORMANCE))
                 .sqlValidatorConfig(SqlValidator.Config.DEFAULT
                         .withConformance(CONFORMANCE)
-                        .withIdentifierExpansion(true))
+                        .withIdentifierExpansion(true)
+                        .withTypeCoercionFactory(StarlingTypeCoercion::new))
                 .sqlToRelConverterConfig(SqlToRelConverter.config().withExpand(false))
                 .operatorTable(StarlingOperators.operatorTable())
                 .convertletTable(StarlingOperators.convertletTable())

@@ -17,8 +17,9 @@ import org.junit.jupiter.params.provider.CsvSource;
 /**
  * Calcite's row expressions as Starling's plan gets them (RexTranslator, then ExprLowering's
  * explicit form): result types with their decimal scales, every implied conversion a cast, date
- * arithmetic as day and month additions, BETWEEN and COALESCE expanded, literals typed, and
- * nullability carried.
+ * arithmetic as day and month additions, BETWEEN and COALESCE expanded, literals typed, a
+ * constant with more fractional digits than the value it is compared with kept exact (its bound at
+ * the value's scale, never the value rescaled or the constant rounded), and nullability carried.
  */
 class RexTranslatorTest {
     private static Starling db;
@@ -42,7 +43,11 @@ class RexTranslatorTest {
         x * d                              | x * CAST(d AS DOUBLE)                          | DOUBLE        | true
         i + 1                              | CAST(i + 1 AS INTEGER)                         | INTEGER       | true
         d > 1                              | d > 1.00                                       | BOOLEAN       | true
-        d IN (1, 2.5, 2.555)               | CAST(d AS DECIMAL(13,3)) IN (1.000, 2.500, 2.555) | BOOLEAN    | true
+        d IN (1, 2.5, 2.555)               | d IN (1.00, 2.50)                              | BOOLEAN       | true
+        d > 1.005                          | d > 1.00                                       | BOOLEAN       | true
+        1.005 <= d                         | d >= 1.01                                      | BOOLEAN       | true
+        b = 1.5                            | b <> b                                         | BOOLEAN       | false
+        SUM(d) > 1500.005                  | $f0 > 1500.00                                  | BOOLEAN       | true
         b + 1                              | b + 1                                          | BIGINT        | false
         -d                                 | -d                                             | DECIMAL(12,2) | true
         CAST(d AS DECIMAL(5,1))            | CAST(d AS DECIMAL(5,1))                        | DECIMAL(5,1)  | true

@@ -21,7 +21,9 @@ import java.util.Optional;
  *   <li>no arithmetic is typed INTEGER: it computes in 64 bits and a CAST to INTEGER checks the range;</li>
  *   <li>a comparison's operands share one representation, as do an IN's value and its literals
  *       (literals that no value of that representation can equal are dropped), and CASE's and
- *       COALESCE's values that of the result;</li>
+ *       COALESCE's values that of the result; a literal with more fractional digits than the exact
+ *       value it is compared with becomes its bound at that value's scale ({@link #boundAtScale}),
+ *       so the value is not rescaled (which could overflow) and the comparison stays exact;</li>
  *   <li>a numeric CAST of a literal that converts exactly is folded into the literal.</li>
  * </ul>
  * Exact arithmetic fails on 64-bit overflow in every backend; a GPU hands such a pipeline back.
@@ -143,11 +145,68 @@ public final class ExprLowering {
                 return new Call(c.op(), List.of(exact.get(), b), c.type(), c.nullable());
             }
         }
+        if (b instanceof Literal lb && finerThan(lb, a.type())) {
+            return bounded(c, c.op(), a, lb);
+        }
+        if (a instanceof Literal la && finerThan(la, b.type())) {
+            return bounded(c, flipped(c.op()), b, la);
+        }
         if (!isNumeric(a.type()) || !isNumeric(b.type())) {
             return new Call(c.op(), List.of(a, b), c.type(), c.nullable());
         }
         DataType common = commonRepresentation(a.type(), b.type(), DataType.BOOLEAN);
         return new Call(c.op(), List.of(to(a, common), to(b, common)), c.type(), c.nullable());
+    }
+
+    /** Whether {@code l} is an exact number with more fractional digits than values of exact {@code type} have. */
+    private static boolean finerThan(Literal l, DataType type) {
+        return l.value() != null && isExact(l.type()) && isExact(type) && l.type().scale() > type.scale();
+    }
+
+    /**
+     * {@code value op literal} (of comparison {@code c}), the literal finer than {@code value}'s
+     * scale, as {@code value op bound}; for = and <> of a literal no value equals, {@code value <> value}
+     * (FALSE for every value, NULL for NULL) or {@code value = value} (TRUE, NULL for NULL).
+     */
+    private static Expr bounded(Call c, Call.Op op, Expr value, Literal literal) {
+        int scale = value.type().scale();
+        Optional<Long> bound = boundAtScale(op, BigDecimal.valueOf((Long) literal.value(), literal.type().scale()), scale);
+        if (bound.isEmpty()) {
+            return new Call(op == Call.Op.EQ ? Call.Op.NE : Call.Op.EQ, List.of(value, value), c.type(), c.nullable());
+        }
+        return comparison(new Call(op, List.of(value, literal), c.type(), c.nullable()), value,
+                new Literal(bound.get(), exactAtScale(scale)));
+    }
+
+    /**
+     * The constant, unscaled at {@code scale}, that values of that scale compare with by {@code op}
+     * exactly as they compare with {@code value}: {@code value} rounded down for {@code >} and
+     * {@code <=}, up for {@code >=} and {@code <}; for = and <> only {@code value} itself, when it
+     * has that scale exactly (else empty, as when the bound passes 64 bits).
+     */
+    public static Optional<Long> boundAtScale(Call.Op op, BigDecimal value, int scale) {
+        RoundingMode rounding = switch (op) {
+            case GT, LE -> RoundingMode.FLOOR;
+            case GE, LT -> RoundingMode.CEILING;
+            case EQ, NE -> RoundingMode.UNNECESSARY;
+            default -> throw new IllegalArgumentException(op + " is not a comparison");
+        };
+        try {
+            return Optional.of(value.setScale(scale, rounding).unscaledValue().longValueExact());
+        } catch (ArithmeticException notExact) {
+            return Optional.empty();
+        }
+    }
+
+    /** The comparison that holds for (b, a) when {@code op} holds for (a, b). */
+    public static Call.Op flipped(Call.Op op) {
+        return switch (op) {
+            case LT -> Call.Op.GT;
+            case LE -> Call.Op.GE;
+            case GT -> Call.Op.LT;
+            case GE -> Call.Op.LE;
+            default -> op;
+        };
     }
 
     private static Expr branches(Call c, List<Expr> args, boolean isCase) {

@@ -3,6 +3,7 @@ package dev.starling.gpu.pipeline;
 import dev.starling.exec.expr.Call;
 import dev.starling.exec.expr.ColumnRef;
 import dev.starling.exec.expr.Expr;
+import dev.starling.exec.expr.ExprLowering;
 import dev.starling.exec.expr.ExprText;
 import dev.starling.exec.expr.Literal;
 import dev.starling.exec.plan.AggregateNode;
@@ -13,7 +14,6 @@ import dev.starling.storage.DataType;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.VarHandle;
 import java.math.BigDecimal;
-import java.math.RoundingMode;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
@@ -24,8 +24,8 @@ import java.util.Optional;
  * to the groups as it compacts them, so that only groups that can pass cross the link: a COUNT, or
  * an exact SUM, MIN or MAX, compared with a constant. The CPU's filter still applies the whole
  * condition to the groups that come back, so the device only needs to keep no group out that the
- * condition keeps: each term is exact (the constant brought to the state's scale, rounding toward
- * the side that keeps the same groups), and a SUM past 64 bits passes, for the host to report.
+ * condition keeps: each term is exact (the constant is its bound at the state's scale,
+ * {@link ExprLowering#boundAtScale}), and a SUM past 64 bits passes, for the host to report.
  * {@code text}: the applied conjuncts, for EXPLAIN.
  */
 public record GroupFilter(List<Term> terms, String text) {
@@ -83,10 +83,20 @@ public record GroupFilter(List<Term> terms, String text) {
 
     /** {@code e} as a term: an aggregate call's result compared with a constant, either way round. */
     private static Optional<Term> term(StarPipeline pipeline, Expr e) {
-        if (!(e instanceof Call c) || c.args().size() != 2) {
+        if (!(e instanceof Call c) || c.args().size() != 2 || comparison(c.op()) == null) {
             return Optional.empty();
         }
-        Comparison comparison = switch (c.op()) {
+        if (c.args().get(0) instanceof ColumnRef column && c.args().get(1) instanceof Literal constant) {
+            return term(pipeline, column, c.op(), constant);
+        }
+        if (c.args().get(0) instanceof Literal constant && c.args().get(1) instanceof ColumnRef column) {
+            return term(pipeline, column, ExprLowering.flipped(c.op()), constant);
+        }
+        return Optional.empty();
+    }
+
+    private static Comparison comparison(Call.Op op) {
+        return switch (op) {
             case EQ -> Comparison.EQ;
             case NE -> Comparison.NE;
             case LT -> Comparison.LT;
@@ -95,29 +105,10 @@ public record GroupFilter(List<Term> terms, String text) {
             case GE -> Comparison.GE;
             default -> null;
         };
-        if (comparison == null) {
-            return Optional.empty();
-        }
-        if (c.args().get(0) instanceof ColumnRef column && c.args().get(1) instanceof Literal constant) {
-            return term(pipeline, column, comparison, constant);
-        }
-        if (c.args().get(0) instanceof Literal constant && c.args().get(1) instanceof ColumnRef column) {
-            return term(pipeline, column, flipped(comparison), constant);
-        }
-        return Optional.empty();
     }
 
-    private static Comparison flipped(Comparison c) {
-        return switch (c) {
-            case LT -> Comparison.GT;
-            case LE -> Comparison.GE;
-            case GT -> Comparison.LT;
-            case GE -> Comparison.LE;
-            default -> c;
-        };
-    }
-
-    private static Optional<Term> term(StarPipeline pipeline, ColumnRef column, Comparison comparison, Literal constant) {
+    /** {@code column op constant}, the constant brought to the states' scale as the CPU's comparison would see it. */
+    private static Optional<Term> term(StarPipeline pipeline, ColumnRef column, Call.Op op, Literal constant) {
         AggregateNode aggregate = pipeline.aggregate();
         int call = column.index() - pipeline.keys().size();
         if (call < 0 || constant.value() == null) {
@@ -143,8 +134,9 @@ public record GroupFilter(List<Term> terms, String text) {
         if (kind == null || (kind != Kind.COUNT && scale(argument) != scale(result))) {
             return Optional.empty();
         }
-        return stateConstant(comparison, constant, scale(result))
-                .map(v -> new Term(kind, comparison, states.countSlot(), states.valueSlot(), v));
+        BigDecimal value = BigDecimal.valueOf((Long) constant.value(), scale(constant.type()));
+        return ExprLowering.boundAtScale(op, value, scale(result))
+                .map(v -> new Term(kind, comparison(op), states.countSlot(), states.valueSlot(), v));
     }
 
     private static boolean comparable(DataType result, DataType constant) {
@@ -158,26 +150,6 @@ public record GroupFilter(List<Term> terms, String text) {
 
     private static int scale(DataType t) {
         return t.kind() == DataType.Kind.DECIMAL ? t.scale() : 0;
-    }
-
-    /**
-     * The constant as an unscaled long at {@code scale}, such that comparing a value at that scale
-     * with it keeps the same values as comparing with the literal: rounded down for {@code >} and
-     * {@code <=}, up for {@code >=} and {@code <}; empty when the literal has no exact value there
-     * for {@code =} and {@code <>} or does not fit 64 bits.
-     */
-    private static Optional<Long> stateConstant(Comparison comparison, Literal literal, int scale) {
-        BigDecimal value = BigDecimal.valueOf((Long) literal.value(), scale(literal.type()));
-        RoundingMode rounding = switch (comparison) {
-            case GT, LE -> RoundingMode.FLOOR;
-            case GE, LT -> RoundingMode.CEILING;
-            case EQ, NE -> RoundingMode.UNNECESSARY;
-        };
-        try {
-            return Optional.of(value.setScale(scale, rounding).unscaledValue().longValueExact());
-        } catch (ArithmeticException notExact) {
-            return Optional.empty();
-        }
     }
 
     /** The terms as the kernel reads them, an array of {@code GroupTerm}. */

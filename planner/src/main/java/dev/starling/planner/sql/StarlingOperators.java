@@ -1,5 +1,9 @@
 package dev.starling.planner.sql;
 
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.rex.RexUtil;
 import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlFunction;
 import org.apache.calcite.sql.SqlFunctionCategory;
@@ -7,11 +11,14 @@ import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlOperatorTable;
 import org.apache.calcite.sql.fun.SqlLibrary;
 import org.apache.calcite.sql.fun.SqlLibraryOperatorTableFactory;
+import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.sql.type.OperandTypes;
 import org.apache.calcite.sql.type.ReturnTypes;
 import org.apache.calcite.sql.type.SqlTypeName;
+import org.apache.calcite.sql.type.SqlTypeUtil;
 import org.apache.calcite.sql.util.SqlOperatorTables;
 import org.apache.calcite.sql2rel.SqlRexConvertlet;
+import org.apache.calcite.sql2rel.SqlRexContext;
 import org.apache.calcite.sql2rel.SqlRexConvertletTable;
 import org.apache.calcite.sql2rel.StandardConvertletTable;
 
@@ -44,8 +51,41 @@ public final class StarlingOperators {
                         return rex.makeCast(type, arg);
                     };
                 }
+                if (call.getKind() == SqlKind.EQUALS || call.getKind() == SqlKind.NOT_EQUALS) {
+                    return StarlingOperators::equality;
+                }
                 return StandardConvertletTable.INSTANCE.get(call);
             }
         };
+    }
+
+    /**
+     * = and <> of two exact numerics keep their operands' types. Calcite would cast both to their
+     * least restrictive type, a DECIMAL capped at precision 18 that can drop fractional digits
+     * ({@code b = 1.5}, b BIGINT, would become {@code CAST(b AS DECIMAL(18,0)) = 2}); the executor
+     * compares numerics by value across types. A row equality {@code (a, b) = (x, y)} is the
+     * conjunction of its fields' equalities, each converted here (see {@link StarlingTypeCoercion}).
+     */
+    private static RexNode equality(SqlRexContext cx, SqlCall call) {
+        if (call.getKind() == SqlKind.EQUALS && call.operand(0).getKind() == SqlKind.ROW
+                && call.operand(1).getKind() == SqlKind.ROW) {
+            SqlCall left = call.operand(0);
+            SqlCall right = call.operand(1);
+            if (left.operandCount() == right.operandCount()) {
+                List<RexNode> terms = new ArrayList<>();
+                for (int i = 0; i < left.operandCount(); i++) {
+                    terms.add(cx.convertExpression(SqlStdOperatorTable.EQUALS.createCall(call.getParserPosition(),
+                            left.operand(i), right.operand(i))));
+                }
+                return RexUtil.composeConjunction(cx.getRexBuilder(), terms);
+            }
+        }
+        var t0 = cx.getValidator().getValidatedNodeTypeIfKnown(call.operand(0));
+        var t1 = cx.getValidator().getValidatedNodeTypeIfKnown(call.operand(1));
+        if (t0 == null || t1 == null || !SqlTypeUtil.isExactNumeric(t0) || !SqlTypeUtil.isExactNumeric(t1)) {
+            return StandardConvertletTable.INSTANCE.convertCall(cx, call);
+        }
+        return cx.getRexBuilder().makeCall(call.getParserPosition(), call.getOperator(),
+                cx.convertExpression(call.operand(0)), cx.convertExpression(call.operand(1)));
     }
 }
