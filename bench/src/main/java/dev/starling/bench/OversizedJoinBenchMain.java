@@ -155,7 +155,7 @@ public final class OversizedJoinBenchMain implements Callable<Integer> {
                         QueryResult expected) {
         Settings settings = Settings.DEFAULT.withBackend(backend).with("oversized_join", mode.name());
         QueryContext ctx = new QueryContext(settings);
-        PipelineGraph graph = PipelineGraph.of(plan, gpu.planner(), settings);
+        PipelineGraph graph = PipelineGraph.of(plan, gpu.planner(catalog), settings);
         try (Executor withGpu = new Executor(Runtime.getRuntime().availableProcessors(), catalog, gpu)) {
             long before = gpu.runs();
             boolean equal = withGpu.collect(graph, ctx).rows().toString().equals(expected.rows().toString());

@@ -10,6 +10,7 @@ import dev.starling.exec.plan.PlanNode;
 import dev.starling.gpu.GpuBackend;
 import dev.starling.gpu.cuda.DeviceProfile;
 import dev.starling.gpu.plan.GpuPlanner;
+import dev.starling.storage.Catalog;
 import java.util.Optional;
 
 /**
@@ -27,11 +28,11 @@ final class DevicePlacer implements Placer {
         this.present = present;
     }
 
-    static DevicePlacer of(GpuBackend backend, Optional<DeviceProfile> named) {
+    static DevicePlacer of(GpuBackend backend, Optional<DeviceProfile> named, Catalog catalog) {
         if (backend != null) {
-            return new DevicePlacer(backend.planner(named.orElse(backend.device().profile())), true);
+            return new DevicePlacer(backend.planner(named.orElse(backend.device().profile()), catalog), true);
         }
-        return new DevicePlacer(named.map(GpuPlanner::forProfile).orElse(null), false);
+        return new DevicePlacer(named.map(p -> GpuPlanner.forProfile(p, catalog)).orElse(null), false);
     }
 
     /** The profile planned for, if any. */

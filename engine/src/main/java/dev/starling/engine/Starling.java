@@ -58,7 +58,7 @@ public final class Starling implements AutoCloseable {
         this.catalog = catalog;
         this.planner = new SqlPlanner(catalog);
         this.gpu = options.enabled() ? GpuBackend.shared(options.device(), options.budgetBytes(), options.pools()).orElse(null) : null;
-        this.placer = DevicePlacer.of(gpu, options.namedProfile());
+        this.placer = DevicePlacer.of(gpu, options.namedProfile(), catalog);
         this.executor = new Executor(Runtime.getRuntime().availableProcessors(), catalog, gpu);
         this.dataStatements = new DataStatementRunner(catalog, (query, sink) -> {
             PreparedQuery q = prepare(query);

@@ -64,7 +64,7 @@ class GpuExprSemanticsTest extends ExprSemantics {
             scanned.add(ScanColumn.value(c));
         }
         ProjectNode plan = new ProjectNode(new ScanNode(table, scanned, null), List.of(e), List.of("v"));
-        PipelineGraph graph = PipelineGraph.of(plan, gpu.planner(), GPU);
+        PipelineGraph graph = PipelineGraph.of(plan, gpu.planner(db.catalog()), GPU);
         PipelineGraph.Pipeline result = graph.pipelines().get(graph.pipelines().size() - 1);
         if (!result.placement().accelerated()) {
             abort("the GPU does not run " + e + ": " + result.placement().reason());

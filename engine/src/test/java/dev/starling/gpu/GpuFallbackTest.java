@@ -35,7 +35,7 @@ class GpuFallbackTest {
         try (gpu; Executor cpu = new Executor(4, catalog); Executor withGpu = new Executor(4, catalog, gpu)) {
             var expected = cpu.collect(plan);
             Settings settings = Settings.DEFAULT.withBackend(mode);
-            var actual = withGpu.collect(PipelineGraph.of(plan, gpu.planner(), settings), new QueryContext(settings));
+            var actual = withGpu.collect(PipelineGraph.of(plan, gpu.planner(catalog), settings), new QueryContext(settings));
             assertEquals(expected.rows(), actual.rows());
             assertEquals(0, gpu.runs());
             assertEquals(0, gpu.device().memory().used());

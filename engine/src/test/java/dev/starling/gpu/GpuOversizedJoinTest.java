@@ -69,7 +69,7 @@ class GpuOversizedJoinTest {
         Settings settings = Settings.DEFAULT.withBackend(backend).with("oversized_join", mode.name());
         try (gpu; Executor cpu = new Executor(4, catalog); Executor withGpu = new Executor(4, catalog, gpu)) {
             QueryResult expected = cpu.collect(plan);
-            QueryResult actual = withGpu.collect(PipelineGraph.of(plan, gpu.planner(), settings), new QueryContext(settings));
+            QueryResult actual = withGpu.collect(PipelineGraph.of(plan, gpu.planner(catalog), settings), new QueryContext(settings));
             assertEquals(sorted(expected), sorted(actual));
             assertEquals(1, gpu.runs(), "the join ran on the GPU");
             if (backend == BackendMode.BOTH) {
@@ -98,7 +98,7 @@ class GpuOversizedJoinTest {
         try (gpu; Executor cpu = new Executor(4, catalog); Executor withGpu = new Executor(4, catalog, gpu)) {
             QueryResult expected = cpu.collect(plan);
             Settings settings = Settings.DEFAULT.withBackend(backend);
-            QueryResult actual = withGpu.collect(PipelineGraph.of(plan, gpu.planner(), settings), new QueryContext(settings));
+            QueryResult actual = withGpu.collect(PipelineGraph.of(plan, gpu.planner(catalog), settings), new QueryContext(settings));
             assertEquals(sorted(expected), sorted(actual));
             assertEquals(1, gpu.runs(), "the aggregation ran on the GPU");
             assertTrue(gpu.lastRun().hostStateBytes() >= 4 << 20, "part of the states stayed on the host: "
@@ -117,13 +117,13 @@ class GpuOversizedJoinTest {
         try (gpu) {
             AggregateNode aggregate = PlanNodes.all(new SqlPlanner(catalog).plan(GROUPED).plan(), AggregateNode.class).get(0);
             Settings settings = Settings.DEFAULT.withBackend(BackendMode.GPU);
-            String auto = gpu.planner().aggregate(aggregate, null, settings).reason();
+            String auto = gpu.planner(catalog).aggregate(aggregate, null, settings).reason();
             assertTrue(auto.contains("past the budget: ") && auto.contains(" join (predicted faster"), auto);
             for (String mode : List.of("hybrid", "partitioned")) {
-                String forced = gpu.planner().aggregate(aggregate, null, settings.with("oversized_join", mode)).reason();
+                String forced = gpu.planner(catalog).aggregate(aggregate, null, settings.with("oversized_join", mode)).reason();
                 assertTrue(forced.contains(mode + " join (oversized_join = " + mode), forced);
             }
-            String both = gpu.planner().aggregate(aggregate, null, Settings.DEFAULT.withBackend(BackendMode.BOTH)).reason();
+            String both = gpu.planner(catalog).aggregate(aggregate, null, Settings.DEFAULT.withBackend(BackendMode.BOTH)).reason();
             assertTrue(both.contains("the tables of dimensions [0] built once in host memory for both"), both);
         }
     }

@@ -28,6 +28,7 @@ import dev.starling.gpu.cuda.DeviceProfile;
 import dev.starling.gpu.plan.GpuPipelinePlan;
 import dev.starling.gpu.plan.GpuPlanner;
 import dev.starling.gpu.plan.StoredConflicts;
+import dev.starling.storage.Catalog;
 import dev.starling.storage.Table;
 import java.util.HashMap;
 import java.util.List;
@@ -101,16 +102,16 @@ public final class GpuBackend implements Accelerator, AutoCloseable {
     }
 
     /**
-     * The planner for this device: its profile (or {@code profile}, when one is named), its memory
-     * budget, its column cache's residency.
+     * The planner for this device and the tables of {@code catalog}: its profile (or {@code profile},
+     * when one is named), its memory budget, its column cache's residency.
      */
-    public GpuPlanner planner(DeviceProfile profile) {
-        return new GpuPlanner(profile, device.memory().budget(), cache::isResident, conflicts);
+    public GpuPlanner planner(DeviceProfile profile, Catalog catalog) {
+        return new GpuPlanner(profile, device.memory().budget(), cache::isResident, conflicts, catalog);
     }
 
     /** The planner for this device as detected. */
-    public GpuPlanner planner() {
-        return planner(device.profile());
+    public GpuPlanner planner(Catalog catalog) {
+        return planner(device.profile(), catalog);
     }
 
     @Override

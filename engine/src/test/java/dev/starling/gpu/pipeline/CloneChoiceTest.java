@@ -14,6 +14,7 @@ import dev.starling.gpu.clone.ConflictStatistics;
 import dev.starling.storage.gen.ZipfCodes;
 import dev.starling.planner.PlanNodes;
 import dev.starling.planner.SqlPlanner;
+import dev.starling.storage.Catalog;
 import dev.starling.storage.ColumnSchema;
 import dev.starling.storage.DataType;
 import dev.starling.storage.ForeignKey;
@@ -62,32 +63,32 @@ class CloneChoiceTest {
             SqlPlanner planner = new SqlPlanner(db.catalog());
             Settings auto = Settings.DEFAULT;
             Settings on = auto.with("clone_layouts", "on");
-            CloneChoice z = choose(planner, "SELECT z, COUNT(*) FROM f GROUP BY z", auto);
+            CloneChoice z = choose(planner, db.catalog(), "SELECT z, COUNT(*) FROM f GROUP BY z", auto);
             assertFalse(z.used(), "on this hardware auto uses no layout: " + z.reason());
             assertTrue(z.reason().matches("no clone layout: f.z has \\d+\\.\\d\\d write rounds per warp as stored, .*"), z.reason());
-            assertTrue(choose(planner, "SELECT u, COUNT(*) FROM f GROUP BY u", auto).reason().startsWith("no clone layout: f.u has 3."));
-            CloneChoice forced = choose(planner, "SELECT z, COUNT(*) FROM f GROUP BY z", on);
+            assertTrue(choose(planner, db.catalog(), "SELECT u, COUNT(*) FROM f GROUP BY u", auto).reason().startsWith("no clone layout: f.u has 3."));
+            CloneChoice forced = choose(planner, db.catalog(), "SELECT z, COUNT(*) FROM f GROUP BY z", on);
             assertTrue(forced.used() && forced.mode() == AccessMode.WRITE, forced.reason());
             assertEquals("clone layout of f.z (write budget 2.0 window 0): clone_layouts is on", forced.reason());
-            assertEquals(CloneChoice.NONE, choose(planner, "SELECT z, COUNT(*) FROM f GROUP BY z", auto.with("clone_layouts", "off")));
-            assertEquals(CloneChoice.NONE, choose(planner, "SELECT z, SUM(x) FROM f GROUP BY z", on), "sums are not counters");
-            assertEquals(CloneChoice.NONE, choose(planner, "SELECT z, u, COUNT(*) FROM f GROUP BY z, u", on));
-            CloneChoice big = choose(planner, "SELECT z, COUNT(*) FROM f GROUP BY z", on.with("clone_budget", "64"));
+            assertEquals(CloneChoice.NONE, choose(planner, db.catalog(), "SELECT z, COUNT(*) FROM f GROUP BY z", auto.with("clone_layouts", "off")));
+            assertEquals(CloneChoice.NONE, choose(planner, db.catalog(), "SELECT z, SUM(x) FROM f GROUP BY z", on), "sums are not counters");
+            assertEquals(CloneChoice.NONE, choose(planner, db.catalog(), "SELECT z, u, COUNT(*) FROM f GROUP BY z, u", on));
+            CloneChoice big = choose(planner, db.catalog(), "SELECT z, COUNT(*) FROM f GROUP BY z", on.with("clone_budget", "64"));
             assertFalse(big.used());
             assertTrue(big.reason().contains("need 262144 bytes of shared memory, a block has 232448"), big.reason());
-            CloneChoice read = choose(planner, "SELECT COUNT(*) FROM g JOIN d ON g.fk = d.k WHERE d.b <> 3", on);
+            CloneChoice read = choose(planner, db.catalog(), "SELECT COUNT(*) FROM g JOIN d ON g.fk = d.k WHERE d.b <> 3", on);
             assertTrue(read.used() && read.mode() == AccessMode.READ && read.dimension() == 0, read.reason());
             assertEquals("clone layout of g.fk (read budget 2.0): clone_layouts is on", read.reason());
-            String readAuto = choose(planner, "SELECT COUNT(*) FROM g JOIN d ON g.fk = d.k WHERE d.b <> 3", auto).reason();
+            String readAuto = choose(planner, db.catalog(), "SELECT COUNT(*) FROM g JOIN d ON g.fk = d.k WHERE d.b <> 3", auto).reason();
             assertTrue(readAuto.startsWith("no clone layout: g.fk has 1.28 read rounds per warp as stored"), readAuto);
         }
     }
 
-    private static CloneChoice choose(SqlPlanner planner, String sql, Settings settings) {
+    private static CloneChoice choose(SqlPlanner planner, Catalog catalog, String sql, Settings settings) {
         AggregateNode a = PlanNodes.all(planner.plan(sql).plan(), AggregateNode.class).get(0);
         StarPipeline p;
         try {
-            p = StarPipelineCompiler.compile(a);
+            p = StarPipelineCompiler.compile(a, catalog);
         } catch (Unsupported e) {
             throw new AssertionError(e);
         }

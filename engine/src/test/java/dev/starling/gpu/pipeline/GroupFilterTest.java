@@ -56,7 +56,7 @@ class GroupFilterTest {
         Expr having = new Call(op, List.of(new ColumnRef(1, sum.output().get(1).type(), true),
                 new Literal(unscaled, DataType.decimal(7, 3))), DataType.BOOLEAN, true);
         try {
-            return slotless(GroupFilter.of(StarPipelineCompiler.compile(sum), having));
+            return slotless(GroupFilter.of(StarPipelineCompiler.compile(sum, db.catalog()), having));
         } catch (Unsupported e) {
             throw new AssertionError(e);
         }
@@ -101,7 +101,7 @@ class GroupFilterTest {
         FilterNode having = PlanNodes.all(plan, FilterNode.class).stream()
                 .filter(f -> f.input() instanceof AggregateNode).findFirst().orElseThrow();
         try {
-            return GroupFilter.of(StarPipelineCompiler.compile((AggregateNode) having.input()), having.condition());
+            return GroupFilter.of(StarPipelineCompiler.compile((AggregateNode) having.input(), db.catalog()), having.condition());
         } catch (Unsupported e) {
             throw new AssertionError(e);
         }

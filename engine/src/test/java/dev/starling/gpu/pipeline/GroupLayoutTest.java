@@ -40,7 +40,7 @@ class GroupLayoutTest {
             AggregateNode aggregate = PlanNodes.all(new SqlPlanner(db.catalog()).plan(
                     "SELECT d.name, d.cat, f.k, COUNT(*) FROM f JOIN d ON f.dk = d.id GROUP BY d.name, d.cat, f.k").plan(),
                     AggregateNode.class).get(0);
-            StarPipeline pipeline = StarPipelineCompiler.compile(aggregate);
+            StarPipeline pipeline = StarPipelineCompiler.compile(aggregate, db.catalog());
             Batch dimension = rowsOf(pipeline.dimensions().get(0).build());
             GroupLayout layout = new GroupLayout(pipeline, List.of(dimension), c -> null, db.catalog());
 

@@ -8,6 +8,7 @@ import dev.starling.exec.plan.AggregateNode;
 import dev.starling.gpu.cuda.Nvcc;
 import dev.starling.planner.PlanNodes;
 import dev.starling.planner.SqlPlanner;
+import dev.starling.storage.Catalog;
 import dev.starling.storage.gen.SsbGenerator;
 import dev.starling.storage.gen.SsbQueries;
 import dev.starling.storage.gen.TpchGenerator;
@@ -44,18 +45,18 @@ class StarKernelSourceTest {
             TpchGenerator.generate(tpch.catalog(), 0.01, "");
             SqlPlanner ssbPlanner = new SqlPlanner(ssb.catalog());
             for (String q : SsbQueries.names()) {
-                compileAll(ssbPlanner, SsbQueries.query(q), pipelines);
+                compileAll(ssbPlanner, ssb.catalog(), SsbQueries.query(q), pipelines);
             }
             int before = pipelines.size();
             pipelines.add(StarPipelineCompiler.compileRows(ssbPlanner.plan("SELECT lo_orderkey, lo_revenue * 2, d_yearmonth, c_city "
                     + "FROM lineorder, dwdate, customer WHERE lo_orderdate = d_datekey AND lo_custkey = c_custkey "
-                    + "AND lo_discount = 1 AND d_year = 1993").plan()));
+                    + "AND lo_discount = 1 AND d_year = 1993").plan(), ssb.catalog()));
             pipelines.add(StarPipelineCompiler.compileRows(ssbPlanner.plan(
-                    "SELECT lo_shipmode, lo_quantity, 'x' FROM lineorder WHERE lo_quantity < 3").plan()));
+                    "SELECT lo_shipmode, lo_quantity, 'x' FROM lineorder WHERE lo_quantity < 3").plan(), ssb.catalog()));
             assertTrue(pipelines.subList(before, pipelines.size()).stream().allMatch(p -> p.outputs().size() >= 3));
             SqlPlanner tpchPlanner = new SqlPlanner(tpch.catalog());
             for (int q = 1; q <= TpchQueries.COUNT; q++) {
-                compileAll(tpchPlanner, TpchQueries.query(q), pipelines);
+                compileAll(tpchPlanner, tpch.catalog(), TpchQueries.query(q), pipelines);
             }
         }
         try (Starling own = Starling.inMemory()) {
@@ -72,17 +73,18 @@ class StarKernelSourceTest {
             own.query("INSERT INTO f VALUES " + values);
             SqlPlanner planner = new SqlPlanner(own.catalog());
             int before = pipelines.size();
-            compileAll(planner, "SELECT h.name, SUM(f.amt * h.weight), COUNT(*) FROM f JOIN h ON f.n = h.code GROUP BY h.name",
+            compileAll(planner, own.catalog(), "SELECT h.name, SUM(f.amt * h.weight), COUNT(*) FROM f JOIN h ON f.n = h.code GROUP BY h.name",
                     pipelines);
             assertTrue(pipelines.size() == before + 1 && pipelines.get(before).dimensions().get(0).hashed(),
                     "a join on values without a foreign key compiles to a hashed dimension");
-            compileAll(planner, "SELECT gk, COUNT(*), SUM(gk + n) FROM f GROUP BY gk", pipelines);
+            compileAll(planner, own.catalog(), "SELECT gk, COUNT(*), SUM(gk + n) FROM f GROUP BY gk", pipelines);
             assertTrue(pipelines.size() == before + 2 && pipelines.get(before + 1).keys().get(0).referenced()
                     && pipelines.get(before + 1).keyColumns().size() == 1,
                     "a foreign key's values group by their codes and are read through the referenced key");
             pipelines.add(StarPipelineCompiler.compileRows(planner.plan(
-                    "SELECT f.id, h.name, f.amt * h.weight, f.gk FROM f JOIN h ON f.n = h.code WHERE f.amt > 10").plan()));
-            compileAll(planner, "SELECT n, COUNT(*), COUNT(amt) FROM f WHERE id > 3 GROUP BY n", pipelines);
+                    "SELECT f.id, h.name, f.amt * h.weight, f.gk FROM f JOIN h ON f.n = h.code WHERE f.amt > 10").plan(),
+                    own.catalog()));
+            compileAll(planner, own.catalog(), "SELECT n, COUNT(*), COUNT(amt) FROM f WHERE id > 3 GROUP BY n", pipelines);
             assertTrue(CloneChoice.groupColumn(pipelines.get(pipelines.size() - 1)) >= 0,
                     "counts grouped by an integer column can go through a clone layout");
         }
@@ -119,10 +121,10 @@ class StarKernelSourceTest {
         compileWhereCudaIsInstalled(kernels);
     }
 
-    private static void compileAll(SqlPlanner planner, String sql, List<StarPipeline> out) {
+    private static void compileAll(SqlPlanner planner, Catalog catalog, String sql, List<StarPipeline> out) {
         for (AggregateNode a : PlanNodes.all(planner.plan(sql).plan(), AggregateNode.class)) {
             try {
-                out.add(StarPipelineCompiler.compile(a));
+                out.add(StarPipelineCompiler.compile(a, catalog));
             } catch (Unsupported e) {
                 // this aggregation stays on the CPU
             }

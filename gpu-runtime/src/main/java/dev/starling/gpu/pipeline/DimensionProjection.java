@@ -48,7 +48,8 @@ final class DimensionProjection {
                 names.add(i == 0 ? "$key" : "$d" + i);
             }
             StarPipeline.Dimension dim = dimensions.get(d);
-            out.add(new StarPipeline.Dimension(new ProjectNode(dim.build(), e, names), 0, dim.hashed(), dim.range()));
+            out.add(new StarPipeline.Dimension(new ProjectNode(dim.build(), e, names), 0, dim.hashed(), dim.packedKey(),
+                    dim.range(), null));
         }
         return List.copyOf(out);
     }

@@ -146,11 +146,13 @@ public record StarPipeline(
      * have. Its rows are produced on the CPU, unless {@code gpuBuild} is not null: then the build
      * side (one table scanned, filtered and projected, its codes the table's rows) runs on the GPU
      * as that pipeline, which writes each row's group contribution and the columns the kernel
-     * reads at the row's code, in device memory.
+     * reads at the row's code, in device memory. {@code packedKey}: a hashed dimension's key packs
+     * the several key columns of its join into one value ({@link PackedJoinKey}).
      */
-    public record Dimension(PlanNode build, int keyColumn, boolean hashed, long range, StarPipeline gpuBuild) {
+    public record Dimension(PlanNode build, int keyColumn, boolean hashed, boolean packedKey, long range,
+                            StarPipeline gpuBuild) {
         public Dimension(PlanNode build, int keyColumn, boolean hashed, long range) {
-            this(build, keyColumn, hashed, range, null);
+            this(build, keyColumn, hashed, false, range, null);
         }
 
         public boolean builtOnGpu() {

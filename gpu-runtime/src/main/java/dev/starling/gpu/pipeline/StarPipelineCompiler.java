@@ -15,6 +15,7 @@ import dev.starling.exec.plan.PlanNode;
 import dev.starling.exec.plan.ProjectNode;
 import dev.starling.exec.plan.ScanNode;
 import dev.starling.exec.vector.StrDict;
+import dev.starling.storage.Catalog;
 import dev.starling.storage.Column;
 import dev.starling.storage.DataType;
 import java.util.ArrayList;
@@ -34,6 +35,7 @@ public final class StarPipelineCompiler {
     private final List<ColumnOrigin> sources = new ArrayList<>();
     private final List<Step> steps = new ArrayList<>();
     private final List<StarPipeline.Dimension> dimensions = new ArrayList<>();
+    private final Catalog catalog;
     private ScanNode fact;
 
     private sealed interface Step {
@@ -42,15 +44,18 @@ public final class StarPipelineCompiler {
         record Probe(int dimension, Expr key, boolean hashed) implements Step { }
     }
 
-    private StarPipelineCompiler() { }
+    /** {@code catalog}: the tables whose keys dense-coded foreign keys hold (their value ranges). */
+    private StarPipelineCompiler(Catalog catalog) {
+        this.catalog = catalog;
+    }
 
-    public static StarPipeline compile(AggregateNode node) throws Unsupported {
-        return new StarPipelineCompiler().build(node);
+    public static StarPipeline compile(AggregateNode node, Catalog catalog) throws Unsupported {
+        return new StarPipelineCompiler(catalog).build(node);
     }
 
     /** The rows {@code top} produces, as a selection the GPU runs: {@code top} is a star pipeline with no aggregation. */
-    public static StarPipeline compileRows(PlanNode top) throws Unsupported {
-        return new StarPipelineCompiler().buildRows(top);
+    public static StarPipeline compileRows(PlanNode top, Catalog catalog) throws Unsupported {
+        return new StarPipelineCompiler(catalog).buildRows(top);
     }
 
     private StarPipeline buildRows(PlanNode top) throws Unsupported {
@@ -131,12 +136,13 @@ public final class StarPipelineCompiler {
                 List<Expr> read = columns.stream().filter(c -> c.dimension() == at).map(StarPipeline.DimColumn::expr).toList();
                 StarPipeline.Dimension unprojected = dimensions.get(d);
                 try {
-                    gpuBuild = new StarPipelineCompiler().buildDimension(unprojected.build(), unprojected.keyColumn(), read);
+                    gpuBuild = new StarPipelineCompiler(catalog).buildDimension(unprojected.build(), unprojected.keyColumn(), read);
                 } catch (Unsupported e) {
                     gpuBuild = null;
                 }
             }
-            out.add(new StarPipeline.Dimension(dim.build(), dim.keyColumn(), dim.hashed(), dim.range(), gpuBuild));
+            out.add(new StarPipeline.Dimension(dim.build(), dim.keyColumn(), dim.hashed(), dim.packedKey(), dim.range(),
+                    gpuBuild));
         }
         return List.copyOf(out);
     }
@@ -244,15 +250,24 @@ public final class StarPipelineCompiler {
             throw new Unsupported((j.kind() == JoinKind.ANTI ? "an " : "a ") + j.kind()
                     + (j.markProbe() ? " marking" : "") + " join");
         }
-        if (!j.dense()) {
+        boolean packed = j.probeKeys().length > 1;
+        if (!j.dense() && !packed) {
             hashable(j);
         }
         List<Expr> out = new ArrayList<>(walk(j.probe()));
         int d = dimensions.size();
         List<Field> buildFields = j.build().output();
-        dimensions.add(new StarPipeline.Dimension(j.build(), j.buildKeys()[0], !j.dense(),
-                j.dense() ? j.denseRange() : mostRows(j.build())));
-        steps.add(new Step.Probe(d, out.get(j.probeKeys()[0]), !j.dense()));
+        if (packed) {
+            PackedJoinKey key = PackedJoinKey.of(j, out, catalog);
+            dimensions.add(new StarPipeline.Dimension(key.keyedBuild(), buildFields.size(), true, true,
+                    mostRows(j.build()), null));
+            steps.add(new Step.Filter(key.guard()));
+            steps.add(new Step.Probe(d, key.probe(), true));
+        } else {
+            dimensions.add(new StarPipeline.Dimension(j.build(), j.buildKeys()[0], !j.dense(),
+                    j.dense() ? j.denseRange() : mostRows(j.build())));
+            steps.add(new Step.Probe(d, out.get(j.probeKeys()[0]), !j.dense()));
+        }
         List<Expr> combined = new ArrayList<>(out);
         for (int c = 0; c < buildFields.size(); c++) {
             combined.add(ref(new ColumnOrigin.Dim(d, c, buildFields.get(c).type(), buildFields.get(c).nullable())));
@@ -263,7 +278,7 @@ public final class StarPipelineCompiler {
         return j.kind() == JoinKind.INNER ? combined : out;
     }
 
-    /** A hash join the GPU can probe: one key, of the same integer, date or decimal representation on both sides. */
+    /** A hash join the GPU can probe on one key: of the same integer, date or decimal representation on both sides. */
     private static void hashable(HashJoinNode j) throws Unsupported {
         if (j.probeKeys().length != 1) {
             throw new Unsupported("a hash join on " + j.probeKeys().length + " keys");

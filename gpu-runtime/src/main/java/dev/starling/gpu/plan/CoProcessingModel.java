@@ -106,7 +106,8 @@ final class CoProcessingModel {
             double pin = bytes / PIN_BYTES_PER_SECOND;
             left = Math.max(0, left - bytes);
             gpu += own;
-            if (build > overTheLink - own + pin) {
+            // the CPU workers' join reads a shared table by its own key columns, which a packed key is not
+            if (build > overTheLink - own + pin && !dim.packedKey()) {
                 sharedTables.add(d);
                 gpuShared += overTheLink;
                 pinning += pin;

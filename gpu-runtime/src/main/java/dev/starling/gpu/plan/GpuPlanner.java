@@ -16,6 +16,7 @@ import dev.starling.gpu.pipeline.GroupFilter;
 import dev.starling.gpu.pipeline.StarPipeline;
 import dev.starling.gpu.pipeline.StarPipelineCompiler;
 import dev.starling.gpu.pipeline.Unsupported;
+import dev.starling.storage.Catalog;
 import dev.starling.storage.Column;
 import java.util.ArrayList;
 import java.util.List;
@@ -36,13 +37,17 @@ public final class GpuPlanner implements Placer {
     private final StoredConflicts conflicts;
     private final OversizedJoinModel joins;
     private final CoProcessingModel coProcessing;
+    private final Catalog catalog;
     private final int workers = Runtime.getRuntime().availableProcessors();
 
     /**
      * {@code budget}: the device memory its pipelines may take; {@code resident}: whether a column
-     * is in device memory already (only what EXPLAIN says of the copy depends on it).
+     * is in device memory already (only what EXPLAIN says of the copy depends on it); {@code catalog}:
+     * the tables plans read.
      */
-    public GpuPlanner(DeviceProfile profile, long budget, Predicate<Column> resident, StoredConflicts conflicts) {
+    public GpuPlanner(DeviceProfile profile, long budget, Predicate<Column> resident, StoredConflicts conflicts,
+                      Catalog catalog) {
+        this.catalog = catalog;
         this.profile = profile;
         this.budget = budget;
         this.resident = resident;
@@ -52,8 +57,8 @@ public final class GpuPlanner implements Placer {
     }
 
     /** A planner for a device of {@code profile} that is not here: its default budget, nothing resident. */
-    public static GpuPlanner forProfile(DeviceProfile profile) {
-        return new GpuPlanner(profile, profile.defaultBudget(), c -> false, new StoredConflicts(profile.banks()));
+    public static GpuPlanner forProfile(DeviceProfile profile, Catalog catalog) {
+        return new GpuPlanner(profile, profile.defaultBudget(), c -> false, new StoredConflicts(profile.banks()), catalog);
     }
 
     public DeviceProfile profile() {
@@ -71,7 +76,7 @@ public final class GpuPlanner implements Placer {
         }
         StarPipeline pipeline;
         try {
-            pipeline = StarPipelineCompiler.compile(node);
+            pipeline = StarPipelineCompiler.compile(node, catalog);
         } catch (Unsupported e) {
             return Placement.cpu("the GPU cannot run " + e.getMessage());
         }
@@ -125,7 +130,7 @@ public final class GpuPlanner implements Placer {
                     : "result rows go to the GPU only under SET backend = 'gpu'");
         }
         try {
-            return Placement.gpu("session backend is gpu", plan(StarPipelineCompiler.compileRows(top), CloneChoice.NONE,
+            return Placement.gpu("session backend is gpu", plan(StarPipelineCompiler.compileRows(top, catalog), CloneChoice.NONE,
                     null, List.of()));
         } catch (Unsupported e) {
             return Placement.cpu("the GPU cannot run " + e.getMessage());
