@@ -10,16 +10,6 @@
 // The slot of group `id` in a table of 2^(64 - shift) key words, claimed when the id is new; -1
 // when every slot holds another id (the table was sized too small).
 __device__ __forceinline__ long long groupSlot(unsigned long long* keys, int shift, long long id) {
-    const uint64_t mask = ~0ull >> shift;
-    uint64_t s = homeSlot(id, shift);
-    for (uint64_t probes = 0; probes <= mask; probes++, s = (s + 1) & mask) {
-        unsigned long long seen = *(volatile unsigned long long*)(keys + s);
-        if (seen == EMPTY_GROUP) {
-            seen = atomicCAS(keys + s, EMPTY_GROUP, (unsigned long long)id);
-        }
-        if (seen == EMPTY_GROUP || seen == (unsigned long long)id) {
-            return (long long)s;
-        }
-    }
-    return -1;
+    bool claimed;
+    return claimSlot<1>(keys, shift, (unsigned long long)id, EMPTY_GROUP, &claimed);
 }

@@ -23,8 +23,9 @@ import org.junit.jupiter.params.provider.ValueSource;
 /**
  * On the GPU host: NULLs in measures, group keys and dimension attributes, empty results, scalar
  * aggregates over no rows, a heavily skewed foreign key, a foreign key's values read and grouped
- * by, and hash joins on values (no foreign key, on one column or on two packed into one key) give
- * the CPU backend's answers; a hash join whose build keys repeat stays on the CPU.
+ * by, and hash joins on values (no foreign key, on one column or on two packed into one key; tables
+ * built on the GPU, or on the host for a key the GPU's table cannot hold) give the CPU backend's
+ * answers; a hash join whose build keys repeat stays on the CPU.
  */
 @Tag("gpu")
 class GpuEdgeCaseTest {
@@ -102,6 +103,16 @@ class GpuEdgeCaseTest {
         c.put(wideTags(c, "w2"));
         c.put(pairs(c, "pairs", false));
         c.put(pairs(c, "twice", true));
+        TableSchema marked = new TableSchema("hmin", List.of(
+                new ColumnSchema("code", DataType.BIGINT, false),
+                new ColumnSchema("name", DataType.varchar(10), false)), List.of(), List.of());
+        TableBuilder m = new TableBuilder(marked, c);
+        for (long code : new long[] {Long.MIN_VALUE, 5, 17, 299_999}) {
+            m.setLong(0, code);
+            m.setString(1, "m" + (code & 3));
+            m.endRow();
+        }
+        c.put(m.build());
     }
 
     /**
@@ -208,6 +219,8 @@ class GpuEdgeCaseTest {
         "SELECT pairs.w, COUNT(*), SUM(f_amt) FROM f JOIN pairs ON f_n = pairs.n AND f_key = pairs.k GROUP BY pairs.w",
         "SELECT d_grp, COUNT(*) FROM f JOIN d ON f_key = d_key JOIN pairs ON f_n = pairs.n AND d_key = pairs.k "
                 + "WHERE pairs.w > 5 GROUP BY d_grp",
+        // a build key equal to the GPU table's empty-slot marker: the table is built on the host
+        "SELECT hmin.name, COUNT(*), SUM(f_amt) FROM f JOIN hmin ON f_id = hmin.code GROUP BY hmin.name",
         // two dimension digits of 70,000 tuples each: 64-bit contributions
         "SELECT w1.tag, w2.tag, COUNT(*), SUM(f_amt) FROM f JOIN w1 ON f_id = w1.k JOIN w2 ON f_id = w2.k "
                 + "GROUP BY w1.tag, w2.tag"

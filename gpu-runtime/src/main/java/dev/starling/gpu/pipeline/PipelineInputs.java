@@ -32,8 +32,10 @@ import org.slf4j.LoggerFactory;
 /**
  * What a star pipeline's kernel reads, in device memory: the fact columns and the referenced key
  * columns (leased from the column cache), and per dimension its rows' group contributions and, by
- * code or row, its hash table and the columns the program reads. Closing it returns the leases and
- * frees the arrays, including any the run allocated through {@link #arrays()}.
+ * code or row, its hash table and the columns the program reads. A hash table is built on the GPU
+ * from its build rows' keys ({@link GpuHashTableBuild}), or on the host where it must be: shared
+ * with the CPU workers, or past the budget (placed hybrid or partitioned). Closing it returns the
+ * leases and frees the arrays, including any the run allocated through {@link #arrays()}.
  */
 final class PipelineInputs implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(PipelineInputs.class);
@@ -194,10 +196,17 @@ final class PipelineInputs implements AutoCloseable {
             if (shared.shares(d)) {
                 table = sharedTable(d, rows);
             } else {
-                DimensionHashTable built = hashTable(d, DimensionHashTable.build(rows.column(0), rows.rows()));
-                long start = System.nanoTime();
-                table = place(d, built, rows);
-                placeNanos += System.nanoTime() - start;
+                Optional<StarKernelInput.HashTable> onDevice = GpuHashTableBuild.build(device, arrays, d, rows.column(0),
+                        rows.rows());
+                if (onDevice.isPresent()) {
+                    table = onDevice.get();
+                    uploadedBytes += 8L * rows.rows();
+                } else {
+                    DimensionHashTable built = hashTable(d, DimensionHashTable.build(rows.column(0), rows.rows()));
+                    long start = System.nanoTime();
+                    table = place(d, built, rows);
+                    placeNanos += System.nanoTime() - start;
+                }
             }
             dims.add(new StarKernelInput.Dimension(b.address(), positions, table, -1, null, wide));
         }

@@ -1,0 +1,87 @@
+package dev.starling.gpu.pipeline;
+
+import dev.starling.exec.vector.Vector;
+import dev.starling.gpu.cuda.Cuda;
+import dev.starling.gpu.cuda.DeviceBuffer;
+import dev.starling.gpu.cuda.GpuDevice;
+import dev.starling.gpu.cuda.GpuOutOfMemoryException;
+import java.util.Optional;
+import jcuda.Pointer;
+import jcuda.driver.CUfunction;
+import jcuda.driver.JCudaDriver;
+
+/**
+ * A hashed dimension's join table built on the GPU ({@code hash_build.cu}): the build rows' keys
+ * (and NULL flags) cross the link once, 8 bytes a row, and threads insert them into the table in
+ * device memory, where the host would write a table twice as many slots wide at random (a cache
+ * miss a key) and then copy all of it. The layout is {@link DimensionHashTable}'s, so the kernels
+ * probe it alike. Empty when the host must build it after all: the table does not fit the budget
+ * (the host then places it hybrid or partitioned) or a key is the kernel's empty-slot marker.
+ */
+final class GpuHashTableBuild {
+    private static final String SOURCE = "hash_build";
+    private static final int KEY_REPEATS = 1;
+    private static final int KEY_IS_MARKER = 2;
+
+    private GpuHashTableBuild() { }
+
+    /**
+     * The table over the first {@code rows} of {@code keys}, in {@code arrays} (freed with them);
+     * throws {@link Unsupported} when a key repeats (dimension {@code d}'s join would multiply rows).
+     */
+    static Optional<StarKernelInput.HashTable> build(GpuDevice device, DeviceArrays arrays, int d, Vector keys, int rows)
+            throws Unsupported {
+        long capacity = DimensionHashTable.capacity(rows);
+        int shift = 64 - Long.numberOfTrailingZeros(capacity);
+        try (DeviceArrays input = new DeviceArrays(device.memory())) {
+            DeviceBuffer keyWords = input.allocate(Math.max(8, 8L * rows), "dimension " + d + " build keys");
+            if (rows > 0) {
+                keyWords.upload(Pointer.to(keys.longs()), 0, 8L * rows);
+            }
+            DeviceBuffer nulls = keys.nulls() == null ? null : input.upload(flags(keys.nulls(), rows),
+                    "dimension " + d + " build key NULLs");
+            DeviceBuffer status = input.upload(new int[] {0}, "dimension " + d + " hash build status");
+            // last, so that a table past the budget leaves nothing behind
+            DeviceBuffer slots = arrays.allocate(capacity * DimensionHashTable.SLOT_BYTES, "dimension " + d + " hash table");
+            device.makeCurrent();
+            int threads = StarKernelLauncher.THREADS;
+            launch(device, "init_hash_slots", blocks(device, capacity, threads), threads,
+                    Pointer.to(Pointer.to(new long[] {slots.address()}), Pointer.to(new long[] {capacity})));
+            launch(device, "build_hash_table", blocks(device, rows, threads), threads,
+                    Pointer.to(Pointer.to(new long[] {keyWords.address()}),
+                            Pointer.to(new long[] {nulls == null ? 0 : nulls.address()}), Pointer.to(new long[] {rows}),
+                            Pointer.to(new long[] {slots.address()}), Pointer.to(new int[] {shift}),
+                            Pointer.to(status.pointer())));
+            device.synchronize("build_hash_table");
+            int[] failed = new int[1];
+            status.download(Pointer.to(failed), 4);
+            if ((failed[0] & KEY_REPEATS) != 0) {
+                throw new Unsupported("the build side of hash join " + d + " has duplicate keys");
+            }
+            if ((failed[0] & KEY_IS_MARKER) != 0) {
+                return Optional.empty();
+            }
+            return Optional.of(new StarKernelInput.HashTable(slots.address(), 0, 0, shift));
+        } catch (GpuOutOfMemoryException e) {
+            return Optional.empty();
+        }
+    }
+
+    private static byte[] flags(boolean[] nulls, int rows) {
+        byte[] out = new byte[Math.max(1, rows)];
+        for (int r = 0; r < rows; r++) {
+            out[r] = (byte) (nulls[r] ? 1 : 0);
+        }
+        return out;
+    }
+
+    private static int blocks(GpuDevice device, long items, int threads) {
+        return (int) Math.max(1, Math.min((items + threads - 1) / threads, device.multiprocessors() * 32L));
+    }
+
+    private static void launch(GpuDevice device, String kernel, int blocks, int threads, Pointer parameters) {
+        CUfunction f = device.kernel(SOURCE, kernel);
+        Cuda.check(JCudaDriver.cuLaunchKernel(f, blocks, 1, 1, threads, 1, 1, 0, null, parameters, null),
+                "launch of " + kernel);
+    }
+}
