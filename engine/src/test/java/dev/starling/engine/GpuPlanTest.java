@@ -119,6 +119,11 @@ class GpuPlanTest {
         assertEquals(1, byCustomer.placement().plan().inputs().size(), describe(q10));
         assertTrue(q10.pipelines().stream().anyMatch(p -> p.role() == Role.JOIN_BUILD && !p.placement().accelerated()
                 && p.top().describe().startsWith("Scan nation")), describe(q10));
+        // Q9 groups by o_year, the year of o_orderdate, within the years its statistics span: the GPU
+        // builds orders, computing each row's digit from that year
+        PipelineGraph q9 = tpch.prepare(TpchQueries.query(9), GPU).graph();
+        Pipeline byYear = q9.pipelines().stream().filter(p -> p.role() == Role.AGGREGATE_INPUT).findFirst().orElseThrow();
+        assertTrue(byYear.placement().reason().matches(".*dimensions built on the GPU: [a-z, ]*orders.*"), describe(q9));
     }
 
     /**

@@ -25,7 +25,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * backend's answers: columns of every width with NULLs read by the fact pipeline, a dimension-only
  * filter on a boolean and on a string's codes, groups keyed by a dimension's primary key whose
  * other keys (strings, NULLs) are read back from rows in several chunks, two such dimensions in one
- * group id, a foreign key's values inside the dimension, and a filter no dimension row passes.
+ * group id, a foreign key's values inside the dimension, a filter no dimension row passes, and
+ * groups keyed by values within ranges (a foreign key's, a date's year), whose digit the GPU computes.
  */
 @Tag("gpu")
 class GpuDimensionBuildTest {
@@ -66,7 +67,8 @@ class GpuDimensionBuildTest {
                 new ColumnSchema("price", DataType.decimal(12, 2), true),
                 new ColumnSchema("ratio", DataType.DOUBLE, true),
                 new ColumnSchema("name", DataType.varchar(12), true),
-                new ColumnSchema("dsk", DataType.INTEGER, false)), List.of("dk"),
+                new ColumnSchema("dsk", DataType.INTEGER, false),
+                new ColumnSchema("dship", DataType.DATE, false)), List.of("dk"),
                 List.of(ForeignKey.of("dsk", "ds", "sk"))), c);
         Random random = new Random(7);
         for (int r = 0; r < rows; r++) {
@@ -79,6 +81,7 @@ class GpuDimensionBuildTest {
             nullOr(b, 6, r % 31 == 0, () -> b.setDouble(6, random.nextDouble()));
             nullOr(b, 7, r % 37 == 0, () -> b.setString(7, "n" + random.nextInt(5000)));
             b.setLong(8, 100 + random.nextInt(10) * 7);
+            b.setLong(9, 9000 + random.nextInt(3000));
             b.endRow();
         }
         return b.build();
@@ -136,7 +139,13 @@ class GpuDimensionBuildTest {
         "SELECT dk, dsk, COUNT(*) FROM ff JOIN dd ON fk = dk WHERE dsk + qty > 150 GROUP BY dk, dsk",
         // no dimension row passes
         "SELECT COUNT(*), SUM(m) FROM ff JOIN dd ON fk = dk WHERE price < 0",
-        "SELECT dk, COUNT(*) FROM ff JOIN dd ON fk = dk WHERE price < 0 GROUP BY dk"
+        "SELECT dk, COUNT(*) FROM ff JOIN dd ON fk = dk WHERE price < 0 GROUP BY dk",
+        // grouped by keys that are not the primary key but lie in ranges: a digit computed from their values
+        "SELECT dsk, COUNT(*), SUM(m) FROM ff JOIN dd ON fk = dk GROUP BY dsk",
+        "SELECT EXTRACT(YEAR FROM dship), dsk, COUNT(*) FROM ff JOIN dd ON fk = dk WHERE qty > 20 "
+                + "GROUP BY EXTRACT(YEAR FROM dship), dsk",
+        "SELECT EXTRACT(YEAR FROM dship), sname, SUM(x) FROM ff JOIN dd ON fk = dk JOIN ds ON fs = sk "
+                + "GROUP BY EXTRACT(YEAR FROM dship), sname"
     })
     void agreesWithTheCpu(String sql) {
         db.setBackendMode(BackendMode.GPU);

@@ -89,27 +89,30 @@ class StarKernelSourceTest {
                     "counts grouped by an integer column can go through a clone layout");
         }
         assertTrue(pipelines.size() >= 13 + 8 + 2 + 4, pipelines.size() + " pipelines");
-        List<StarPipeline> gpuBuilds = pipelines.stream().flatMap(p -> p.dimensions().stream())
-                .filter(StarPipeline.Dimension::builtOnGpu).map(StarPipeline.Dimension::gpuBuild).toList();
-        assertTrue(gpuBuilds.size() >= 10 && gpuBuilds.stream().anyMatch(b -> !b.outputs().isEmpty()),
-                gpuBuilds.size() + " dimensions built on the GPU");
+        List<StarPipeline.Dimension> gpuBuilds = pipelines.stream().flatMap(p -> p.dimensions().stream())
+                .filter(StarPipeline.Dimension::builtOnGpu).toList();
+        assertTrue(gpuBuilds.size() >= 10 && gpuBuilds.stream().anyMatch(b -> !b.gpuBuild().outputs().isEmpty())
+                && gpuBuilds.stream().anyMatch(b -> b.valueDigit() != null),
+                gpuBuilds.size() + " dimensions built on the GPU, some with digits of their keys' values");
         List<String> kernels = new ArrayList<>();
-        for (StarPipeline b : gpuBuilds) {
+        for (StarPipeline.Dimension b : gpuBuilds) {
+            int digit = b.valueDigit() == null ? -1 : b.valueDigit().register();
             for (boolean nullable : new boolean[] {false, true}) {
-                kernels.add(StarKernelSource.generate(input(b, nullable, StarKernelInput.Accumulators.BY_ROW, false), 4));
+                kernels.add(StarKernelSource.generate(input(b.gpuBuild(), nullable, StarKernelInput.Accumulators.BY_ROW,
+                        false, digit), 4));
             }
         }
         for (StarPipeline p : pipelines) {
             for (boolean nullable : new boolean[] {false, true}) {
                 for (StarKernelInput.Accumulators mode : modes(p)) {
                     for (int items : StarKernelSource.ITEMS) {
-                        kernels.add(StarKernelSource.generate(input(p, nullable, mode, false), items));
+                        kernels.add(StarKernelSource.generate(input(p, nullable, mode, false, -1), items));
                     }
                 }
             }
             if (p.dimensions().stream().anyMatch(StarPipeline.Dimension::hashed)) {
                 for (int items : StarKernelSource.ITEMS) {
-                    kernels.add(StarKernelSource.generate(input(p, true, modes(p).get(0), true), items));
+                    kernels.add(StarKernelSource.generate(input(p, true, modes(p).get(0), true, -1), items));
                 }
             }
         }
@@ -149,7 +152,9 @@ class StarKernelSourceTest {
     }
 
     /** {@code matched}: hashed dimensions found by a partitioned join beforehand. */
-    private static StarKernelInput input(StarPipeline p, boolean nullable, StarKernelInput.Accumulators mode, boolean matched) {
+    /** {@code digit}: a dimension build's digit register, or -1 (its row). */
+    private static StarKernelInput input(StarPipeline p, boolean nullable, StarKernelInput.Accumulators mode, boolean matched,
+                                         int digit) {
         long nulls = nullable ? 1 : 0;
         List<StarKernelInput.Column> fact = p.factColumns().stream()
                 .map(c -> new StarKernelInput.Column(1, nulls, p.fact().column(c).type().physical().width)).toList();
@@ -191,7 +196,7 @@ class StarKernelSourceTest {
         StarKernelInput.GroupTable table = mode == StarKernelInput.Accumulators.HASHED
                 ? new StarKernelInput.GroupTable(1, 57) : null;
         return new StarKernelInput(p.code(), p.constants().length, fact, keys, dims, dimColumns, p.slots(), outputs, mode,
-                clones, table, byRow ? new StarKernelInput.RowWrites(1, wide, 3) : null, 1, 1, 1, 1000,
+                clones, table, byRow ? new StarKernelInput.RowWrites(1, wide, 3, digit) : null, 1, 1, 1, 1000,
                 p.keys().isEmpty() ? 1 : 128);
     }
 

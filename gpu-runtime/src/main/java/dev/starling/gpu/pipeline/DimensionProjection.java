@@ -49,7 +49,7 @@ final class DimensionProjection {
             }
             StarPipeline.Dimension dim = dimensions.get(d);
             out.add(new StarPipeline.Dimension(new ProjectNode(dim.build(), e, names), 0, dim.hashed(), dim.packedKey(),
-                    dim.range(), null));
+                    dim.range(), null, null));
         }
         return List.copyOf(out);
     }

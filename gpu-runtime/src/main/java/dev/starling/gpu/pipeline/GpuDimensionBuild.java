@@ -12,8 +12,8 @@ import java.util.List;
  * A dense dimension built on the GPU ({@link StarPipeline.Dimension#gpuBuild}): one launch of its
  * pipeline over every row of its table (columns leased from the column cache, so they stay
  * resident for the next query), which writes, at the index of each row that passes its filters,
- * the row's group contribution (the index times its digit's multiplier; 0 when no group key is
- * from it) and the columns the fact pipeline reads; every other contribution stays -1, so the
+ * the row's group contribution (the index, or the digit it computes from its keys' values, times
+ * its digit's multiplier; 0 when no group key is from it) and the columns the fact pipeline reads; every other contribution stays -1, so the
  * fact pipeline's probe drops the rows that point there. Nothing crosses the link but the table's
  * columns the first time they are read and the program's constants.
  * {@code contributions} and {@code columns} live in the fact pipeline's arrays, as long as its run.
@@ -48,7 +48,8 @@ record GpuDimensionBuild(long contributions, List<StarKernelInput.Column> column
             DeviceBuffer status = in.arrays().upload(new int[] {0}, "status");
             StarKernelInput input = new StarKernelInput(build.code(), build.constants().length, in.fact(), in.keys(),
                     List.of(), List.of(), List.of(), outputs, StarKernelInput.Accumulators.BY_ROW, null, null,
-                    new StarKernelInput.RowWrites(contributions.address(), wide, multiplier), constants.address(),
+                    new StarKernelInput.RowWrites(contributions.address(), wide, multiplier,
+                            dim.valueDigit() == null ? -1 : dim.valueDigit().register()), constants.address(),
                     status.address(), 0, build.fact().rowCount(), 0);
             StarKernelLauncher.launch(device, StarKernelLauncher.compile(device, input), input, 0);
             String met = KernelStatus.read(status);

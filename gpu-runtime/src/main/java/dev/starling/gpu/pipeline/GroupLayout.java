@@ -56,6 +56,8 @@ final class GroupLayout implements PipelineInputs.Contributions {
         PipelineInputs.Referenced referencedKey;
         /** A dimension built on the GPU: each digit value is a row of its table, whose keys are read from there. */
         boolean tableRows;
+        /** A dimension built on the GPU: each digit value is its keys' values, in their ranges (else null). */
+        StarPipeline.ValueDigit valueDigit;
 
         Digit(int dimension) {
             this.dimension = dimension;
@@ -95,9 +97,12 @@ final class GroupLayout implements PipelineInputs.Contributions {
         for (Digit digit : digits) {
             StarPipeline.GroupKey first = pipeline.keys().get(digit.keys.get(0));
             if (digit.dimension >= 0 && dimensionRows.get(digit.dimension) == null) {
-                // the compiler builds a dimension on the GPU only when a key is its table's primary key
-                digit.tableRows = true;
-                digit.radix = Math.max(1, pipeline.dimensions().get(digit.dimension).range());
+                // the compiler builds a dimension on the GPU only when a key is its table's primary
+                // key or its keys' values have ranges
+                digit.valueDigit = pipeline.dimensions().get(digit.dimension).valueDigit();
+                digit.tableRows = digit.valueDigit == null;
+                digit.radix = digit.tableRows ? Math.max(1, pipeline.dimensions().get(digit.dimension).range())
+                        : digit.valueDigit.radix();
             } else if (digit.dimension >= 0 && digit.keys.stream().anyMatch(k -> uniqueOverBuild(
                     pipeline.dimensions().get(digit.dimension).build(), keys.get(k).expr()))) {
                 byRow(digit, dimensionRows.get(digit.dimension).rows());
@@ -310,7 +315,7 @@ final class GroupLayout implements PipelineInputs.Contributions {
 
     /**
      * What a row of GPU-built dimension {@code d} contributes to the group id per row index of its
-     * table (0: none of the keys is from it).
+     * table, or per value of its computed digit (0: none of the keys is from it).
      */
     @Override
     public long rowMultiplier(int d) {
@@ -350,6 +355,14 @@ final class GroupLayout implements PipelineInputs.Contributions {
                 Batch rows = GpuBuiltRows.at(build, columns, values, catalog);
                 for (int i = 0; i < exprs.size(); i++) {
                     out[digit.keys.get(i)] = ExprCompiler.compile(exprs.get(i)).eval(rows);
+                }
+            } else if (digit.valueDigit != null) {
+                long below = 1;
+                for (StarPipeline.KeyRange range : digit.valueDigit.keys()) {
+                    long multiplier = below;
+                    out[range.key()] = keyValues(pipeline.keys().get(range.key()).expr().type(), values, -1,
+                            d -> range.min() + d / multiplier % range.range(), null);
+                    below *= range.range();
                 }
             } else if (digit.dimension >= 0) {
                 int[] rows = new int[n];

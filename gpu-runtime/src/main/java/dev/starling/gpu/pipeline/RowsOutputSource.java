@@ -30,14 +30,14 @@ final class RowsOutputSource {
 
     /**
      * A dimension built on the GPU: each item's row, if it passed, writes its outputs and its group
-     * contribution (row index times the multiplier) at its own index; the host set every
-     * contribution to -1 before, so a row that failed reads as missing.
+     * contribution (its row index, or the digit the program computed, times the multiplier) at its
+     * own index; the host set every contribution to -1 before, so a row that failed reads as missing.
      */
-    void writeByRow(RowProgramSource rows, boolean wide) {
+    void writeByRow(RowProgramSource rows, StarKernelInput.RowWrites writes) {
         for (int i = 0; i < rows.alive.length; i++) {
             out.open("if (%s)", rows.alive[i]);
-            out.line("contributions[%s] = (%s)(%s * contribution_multiplier);", rows.row[i], wide ? "int64_t" : "int32_t",
-                    rows.row[i]);
+            out.line("contributions[%s] = (%s)(%s * contribution_multiplier);", rows.row[i],
+                    writes.wide() ? "int64_t" : "int32_t", writes.digit() < 0 ? rows.row[i] : rows.value[writes.digit()][i]);
             writeOutputs(rows, i, rows.row[i]);
             out.close();
         }

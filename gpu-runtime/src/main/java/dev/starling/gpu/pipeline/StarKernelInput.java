@@ -34,9 +34,10 @@ record StarKernelInput(int[] code, int constantCount, List<Column> fact, List<Ke
 
     /**
      * Where a dimension built on the GPU writes each passing row's group contribution, its row
-     * index times {@code multiplier} ({@code wide}: 64-bit, else 32-bit).
+     * index, or the digit its program computes into register {@code digit} (when not -1), times
+     * {@code multiplier} ({@code wide}: 64-bit, else 32-bit).
      */
-    record RowWrites(long contributions, boolean wide, long multiplier) { }
+    record RowWrites(long contributions, boolean wide, long multiplier, int digit) { }
 
     /** A group hash table's key words ({@code groups} of them, 2^(64 - shift)), EMPTY_GROUP where free. */
     record GroupTable(long keys, int shift) { }

@@ -66,7 +66,7 @@ final class StarKernelSource {
             case WARP_GROUPED -> aggregates.foldRowsByWarpGroup(program, sharedSlots, "lane");
             case COUNTERS -> aggregates.foldCounters(program, sharedSlots, in.clones().remapped() ? "clone_slots" : null);
             case ROWS -> new RowsOutputSource(out, in.outputs()).write(program, "lane");
-            case BY_ROW -> new RowsOutputSource(out, in.outputs()).writeByRow(program, in.rowWrites().wide());
+            case BY_ROW -> new RowsOutputSource(out, in.outputs()).writeByRow(program, in.rowWrites());
         }
         out.close("while (false);");
         out.close();

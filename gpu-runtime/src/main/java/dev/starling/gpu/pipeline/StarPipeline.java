@@ -147,18 +147,35 @@ public record StarPipeline(
      * side (one table scanned, filtered and projected, its codes the table's rows) runs on the GPU
      * as that pipeline, which writes each row's group contribution and the columns the kernel
      * reads at the row's code, in device memory. {@code packedKey}: a hashed dimension's key packs
-     * the several key columns of its join into one value ({@link PackedJoinKey}).
+     * the several key columns of its join into one value ({@link PackedJoinKey}); {@code valueDigit}:
+     * for a dimension built on the GPU whose group keys are not its table's key, the digit its build
+     * computes from their values (else null).
      */
     public record Dimension(PlanNode build, int keyColumn, boolean hashed, boolean packedKey, long range,
-                            StarPipeline gpuBuild) {
+                            StarPipeline gpuBuild, ValueDigit valueDigit) {
         public Dimension(PlanNode build, int keyColumn, boolean hashed, long range) {
-            this(build, keyColumn, hashed, false, range, null);
+            this(build, keyColumn, hashed, false, range, null, null);
         }
 
         public boolean builtOnGpu() {
             return gpuBuild != null;
         }
     }
+
+    /**
+     * A dimension digit computed from its group keys' values, each known to lie within a range,
+     * instead of ranked over the built rows: the mixed-radix number ({@link MixedRadix}) of
+     * {@code keys} (the first least significant), which the dimension's build program computes into
+     * {@code register}.
+     */
+    public record ValueDigit(int register, List<KeyRange> keys) {
+        public long radix() {
+            return keys.stream().mapToLong(KeyRange::range).reduce(1, (a, b) -> a * b);
+        }
+    }
+
+    /** Group key {@code key} (its index among the pipeline's), never NULL, from {@code min} to min + range - 1. */
+    public record KeyRange(int key, long min, long range) { }
 
     /** Values per code of dimension {@code dimension}: {@code expr} over its build columns. */
     record DimColumn(int dimension, Expr expr) { }

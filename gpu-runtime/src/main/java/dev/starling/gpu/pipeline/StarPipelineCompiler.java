@@ -119,8 +119,9 @@ public final class StarPipelineCompiler {
      * {@code dims} (projected), each dense one built on the GPU where it can be: its build side
      * compiles to a pipeline over one table whose rows are its codes, and its group keys, if any,
      * include that table's primary key (their digit is then the row, which the GPU writes without
-     * ranking anything). {@code columns}: the dimension expressions the kernel reads, over the
-     * build sides' columns, in the order it loads them.
+     * ranking anything) or each lie within a range its column statistics give (the digit is then
+     * computed from their values, {@link StarPipeline.ValueDigit}). {@code columns}: the dimension
+     * expressions the kernel reads, over the build sides' columns, in the order it loads them.
      */
     private List<StarPipeline.Dimension> withGpuBuilds(List<StarPipeline.Dimension> dims,
                                                        List<StarPipeline.DimColumn> columns,
@@ -128,30 +129,83 @@ public final class StarPipelineCompiler {
         List<StarPipeline.Dimension> out = new ArrayList<>();
         for (int d = 0; d < dims.size(); d++) {
             StarPipeline.Dimension dim = dims.get(d);
-            int at = d;
-            List<StarPipeline.GroupKey> own = keys.stream().filter(k -> k.dimension() == at).toList();
-            boolean byRow = own.isEmpty() || own.stream().anyMatch(k -> GroupLayout.uniqueOverBuild(dim.build(), k.expr()));
+            StarPipeline.Dimension unprojected = dimensions.get(d);
+            List<Integer> own = new ArrayList<>();
+            for (int k = 0; k < keys.size(); k++) {
+                if (keys.get(k).dimension() == d) {
+                    own.add(k);
+                }
+            }
+            boolean byRow = own.isEmpty()
+                    || own.stream().anyMatch(k -> GroupLayout.uniqueOverBuild(dim.build(), keys.get(k).expr()));
+            List<StarPipeline.KeyRange> ranges = byRow ? List.of() : keyRanges(dim, own, keys);
             StarPipeline gpuBuild = null;
-            if (!dim.hashed() && byRow) {
+            StarPipeline.ValueDigit valueDigit = null;
+            if (!dim.hashed() && (byRow || !ranges.isEmpty())) {
+                int at = d;
                 List<Expr> read = columns.stream().filter(c -> c.dimension() == at).map(StarPipeline.DimColumn::expr).toList();
-                StarPipeline.Dimension unprojected = dimensions.get(d);
+                Expr digit = ranges.isEmpty() ? null : digit(dim, ranges, keys);
                 try {
-                    gpuBuild = new StarPipelineCompiler(catalog).buildDimension(unprojected.build(), unprojected.keyColumn(), read);
+                    gpuBuild = new StarPipelineCompiler(catalog).buildDimension(unprojected.build(), unprojected.keyColumn(),
+                            read, digit);
+                    if (digit != null) {
+                        var computed = (StarPipeline.Output.Value) gpuBuild.outputs().get(read.size());
+                        valueDigit = new StarPipeline.ValueDigit(computed.register(), ranges);
+                    }
                 } catch (Unsupported e) {
                     gpuBuild = null;
                 }
             }
             out.add(new StarPipeline.Dimension(dim.build(), dim.keyColumn(), dim.hashed(), dim.packedKey(), dim.range(),
-                    gpuBuild));
+                    gpuBuild, valueDigit));
         }
         return List.copyOf(out);
     }
 
     /**
-     * A dense dimension's build side as a pipeline the GPU runs by row: one table scanned, filtered
-     * and projected, keyed by its row ids; its outputs are {@code columns} (over the build's columns).
+     * The ranges of group keys {@code own} (indexes into {@code keys}) of projected dimension
+     * {@code dim}, each over its unprojected build; empty unless every one has a range, NULL out of
+     * it, and their product is below the dimension's codes (else a digit per row is no larger).
      */
-    private StarPipeline buildDimension(PlanNode build, int keyColumn, List<Expr> columns) throws Unsupported {
+    private List<StarPipeline.KeyRange> keyRanges(StarPipeline.Dimension dim, List<Integer> own,
+                                                  List<StarPipeline.GroupKey> keys) {
+        ProjectNode projected = (ProjectNode) dim.build();
+        List<StarPipeline.KeyRange> ranges = new ArrayList<>();
+        long radix = 1;
+        for (int k : own) {
+            Expr key = projected.expressions().get(((ColumnRef) keys.get(k).expr()).index());
+            var range = KeyValueRange.of(key, projected.input(), catalog);
+            if (range.isEmpty() || radix > dim.range() / range.get().range()) {
+                return List.of();
+            }
+            radix *= range.get().range();
+            ranges.add(new StarPipeline.KeyRange(k, range.get().min(), range.get().range()));
+        }
+        return ranges;
+    }
+
+    /** The digit of {@code ranges}' keys as an expression over {@code dim}'s unprojected build columns. */
+    private static Expr digit(StarPipeline.Dimension dim, List<StarPipeline.KeyRange> ranges,
+                              List<StarPipeline.GroupKey> keys) {
+        ProjectNode projected = (ProjectNode) dim.build();
+        long[] min = new long[ranges.size()];
+        long[] multipliers = new long[ranges.size()];
+        long multiplier = 1;
+        for (int i = 0; i < ranges.size(); i++) {
+            min[i] = ranges.get(i).min();
+            multipliers[i] = multiplier;
+            multiplier *= ranges.get(i).range();
+        }
+        return MixedRadix.number(i -> projected.expressions().get(((ColumnRef) keys.get(ranges.get(i).key()).expr())
+                .index()), min, multipliers);
+    }
+
+    /**
+     * A dense dimension's build side as a pipeline the GPU runs by row: one table scanned, filtered
+     * and projected, keyed by its row ids; its outputs are {@code columns} (over the build's
+     * columns) and, when not null, {@code digit} (the dimension's group digit, last).
+     */
+    private StarPipeline buildDimension(PlanNode build, int keyColumn, List<Expr> columns, Expr digit) throws Unsupported {
         List<Expr> in = walk(build);
         if (!dimensions.isEmpty()) {
             throw new Unsupported("a join inside a dimension's build side");
@@ -161,7 +215,11 @@ public final class StarPipelineCompiler {
         }
         ProgramBuilder program = program();
         List<StarPipeline.Output> outputs = new ArrayList<>();
-        for (Expr column : columns) {
+        List<Expr> computed = new ArrayList<>(columns);
+        if (digit != null) {
+            computed.add(digit);
+        }
+        for (Expr column : computed) {
             Expr e = substitute(column, in);
             if (e.type().kind() == DataType.Kind.VARCHAR) {
                 throw new Unsupported("a string column of a dimension");
@@ -260,7 +318,7 @@ public final class StarPipelineCompiler {
         if (packed) {
             PackedJoinKey key = PackedJoinKey.of(j, out, catalog);
             dimensions.add(new StarPipeline.Dimension(key.keyedBuild(), buildFields.size(), true, true,
-                    mostRows(j.build()), null));
+                    mostRows(j.build()), null, null));
             steps.add(new Step.Filter(key.guard()));
             steps.add(new Step.Probe(d, key.probe(), true));
         } else {

@@ -1,0 +1,46 @@
+package dev.starling.gpu.pipeline;
+
+import dev.starling.exec.expr.Call;
+import dev.starling.exec.expr.ColumnRef;
+import dev.starling.exec.expr.Expr;
+import dev.starling.exec.plan.PlanNode;
+import dev.starling.storage.Catalog;
+import dev.starling.storage.ColumnStats;
+import dev.starling.storage.DataType;
+import java.time.LocalDate;
+import java.util.Optional;
+
+/**
+ * The values a group key over a build side's columns can take, from {@code min} to
+ * min + range - 1, where its expression and the column statistics tell: an integer or date column
+ * passed on from a table ({@link ColumnValueStats}), or the year of such a date (TPC-H's
+ * {@code o_year}). A key that may be NULL has none (its digit would need one more value).
+ */
+record KeyValueRange(long min, long range) {
+
+    static Optional<KeyValueRange> of(Expr key, PlanNode build, Catalog catalog) {
+        return key.nullable() ? Optional.empty() : bounds(key, build, catalog).filter(r -> r.range() > 0);
+    }
+
+    private static Optional<KeyValueRange> bounds(Expr key, PlanNode build, Catalog catalog) {
+        return switch (key) {
+            case ColumnRef c when bounded(c.type()) -> ColumnValueStats.of(build, c.index(), catalog)
+                    .filter(s -> s.rows() > s.nulls()).map(s -> new KeyValueRange(s.min(), s.max() - s.min() + 1));
+            case Call c when c.op() == Call.Op.EXTRACT_YEAR -> bounds(c.args().get(0), build, catalog)
+                    .map(days -> between(year(days.min()), year(days.min() + days.range() - 1)));
+            default -> Optional.empty();
+        };
+    }
+
+    private static boolean bounded(DataType t) {
+        return t.kind() == DataType.Kind.INTEGER || t.kind() == DataType.Kind.BIGINT || t.kind() == DataType.Kind.DATE;
+    }
+
+    private static long year(long epochDay) {
+        return LocalDate.ofEpochDay(epochDay).getYear();
+    }
+
+    private static KeyValueRange between(long min, long max) {
+        return new KeyValueRange(min, max - min + 1);
+    }
+}
