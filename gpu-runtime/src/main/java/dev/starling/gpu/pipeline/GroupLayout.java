@@ -28,7 +28,8 @@ import java.util.Map;
  * share a digit with one value per distinct tuple of them among that dimension's rows (ranked
  * here, on the CPU, so only tuples that can occur take room: keys of one dimension row depend on
  * each other), or, when one of them is its table's primary key, one value per built row, with
- * nothing to rank. A
+ * nothing to rank; for a dimension built on the GPU whose keys lie in known ranges, the keys'
+ * values as a mixed-radix number the GPU computes ({@link StarPipeline.ValueDigit}). A
  * fact column key has a digit of its own, one value per stored value between the column's minimum
  * and maximum plus one for NULL; a foreign key's key values one per code (the referenced table's
  * rows) plus one for NULL. A dimension's per-code contribution to the id is its digit times the
