@@ -23,7 +23,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 /**
  * On the GPU host: NULLs in measures, group keys and dimension attributes, empty results, scalar
  * aggregates over no rows, a heavily skewed foreign key, a foreign key's values read and grouped
- * by, and hash joins on values (no foreign key, on one column or on two packed into one key; tables
+ * by, a group key computed from a fact column (a date's year), and hash joins on values (no foreign key, on one column or on two packed into one key; tables
  * built on the GPU, or on the host for a key the GPU's table cannot hold) give the CPU backend's
  * answers; a hash join whose build keys repeat stays on the CPU.
  */
@@ -65,7 +65,8 @@ class GpuEdgeCaseTest {
                 new ColumnSchema("f_cat", DataType.varchar(5), true),
                 new ColumnSchema("f_amt", DataType.decimal(12, 2), true),
                 new ColumnSchema("f_x", DataType.DOUBLE, true),
-                new ColumnSchema("f_n", DataType.INTEGER, true)), List.of("f_id"),
+                new ColumnSchema("f_n", DataType.INTEGER, true),
+                new ColumnSchema("f_day", DataType.DATE, false)), List.of("f_id"),
                 List.of(ForeignKey.of("f_key", "d", "d_key")));
         TableBuilder f = new TableBuilder(fact, c);
         Random random = new Random(42);
@@ -93,6 +94,7 @@ class GpuEdgeCaseTest {
             } else {
                 f.setLong(5, random.nextInt(10));
             }
+            f.setLong(6, 8000 + r % 3000);
             f.endRow();
         }
         c.put(f.build());
@@ -219,6 +221,9 @@ class GpuEdgeCaseTest {
         "SELECT pairs.w, COUNT(*), SUM(f_amt) FROM f JOIN pairs ON f_n = pairs.n AND f_key = pairs.k GROUP BY pairs.w",
         "SELECT d_grp, COUNT(*) FROM f JOIN d ON f_key = d_key JOIN pairs ON f_n = pairs.n AND d_key = pairs.k "
                 + "WHERE pairs.w > 5 GROUP BY d_grp",
+        // a key computed from a fact column, within the years its dates span
+        "SELECT EXTRACT(YEAR FROM f_day), d_grp, COUNT(*), SUM(f_amt) FROM f JOIN d ON f_key = d_key "
+                + "GROUP BY EXTRACT(YEAR FROM f_day), d_grp",
         // a build key equal to the GPU table's empty-slot marker: the table is built on the host
         "SELECT hmin.name, COUNT(*), SUM(f_amt) FROM f JOIN hmin ON f_id = hmin.code GROUP BY hmin.name",
         // two dimension digits of 70,000 tuples each: 64-bit contributions

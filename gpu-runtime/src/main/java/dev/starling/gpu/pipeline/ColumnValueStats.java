@@ -37,7 +37,8 @@ final class ColumnValueStats {
         };
     }
 
-    private static Optional<ColumnStats> of(Column column, Catalog catalog) {
+    /** A table column's value statistics. */
+    static Optional<ColumnStats> of(Column column, Catalog catalog) {
         if (!column.isDenseCoded()) {
             return Optional.ofNullable(column.stats());
         }

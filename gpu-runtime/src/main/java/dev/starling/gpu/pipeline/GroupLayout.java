@@ -113,18 +113,13 @@ final class GroupLayout implements PipelineInputs.Contributions {
                 digit.referencedKey = referencedKeys.apply(first.factColumn());
                 digit.radix = digit.referencedKey.table().rowCount() + 1;
             } else {
-                digit.radix = radix(factColumn(digit).stats());
+                digit.radix = first.factRadix(pipeline.fact());
             }
             digit.multiplier = total;
             total = times(total, digit.radix);
             dimensionGroups = digit.dimension >= 0 ? total : dimensionGroups;
         }
         groups = total;
-    }
-
-    /** A fact column key's digit: one value per stored value from the column's minimum to its maximum, one for NULL. */
-    private static long radix(ColumnStats stats) {
-        return stats.rows() == stats.nulls() ? 1 : stats.max() - stats.min() + 2;
     }
 
     /**
@@ -139,7 +134,7 @@ final class GroupLayout implements PipelineInputs.Contributions {
             if (key.dimension() >= 0) {
                 dimensionDigits.merge(key.dimension(), leastDistinct(pipeline, key), Math::max);
             } else if (!key.referenced()) {
-                total = times(total, radix(pipeline.fact().column(key.factColumn()).stats()));
+                total = times(total, key.factRadix(pipeline.fact()));
             }
         }
         for (long digit : dimensionDigits.values()) {
@@ -306,7 +301,7 @@ final class GroupLayout implements PipelineInputs.Contributions {
         for (Digit digit : digits) {
             if (digit.dimension < 0) {
                 int at = pipeline.keys().get(digit.keys.get(0)).constant();
-                c[at] = digit.referencedKey != null ? 0 : factColumn(digit).stats().min();
+                c[at] = digit.referencedKey != null ? 0 : pipeline.keys().get(digit.keys.get(0)).factMin(pipeline.fact());
                 c[at + 1] = digit.radix - 1;
                 c[at + 2] = digit.multiplier;
             }
@@ -376,14 +371,18 @@ final class GroupLayout implements PipelineInputs.Contributions {
             } else if (digit.referencedKey != null) {
                 out[digit.keys.get(0)] = referencedKey(digit.referencedKey, factColumn(digit).type(), values, digit.radix - 1);
             } else {
-                out[digit.keys.get(0)] = factKey(factColumn(digit), values, digit.radix - 1);
+                out[digit.keys.get(0)] = factKey(pipeline.keys().get(digit.keys.get(0)), values, digit.radix - 1);
             }
         }
         return out;
     }
 
-    private static Vector factKey(Column column, long[] digits, long nullDigit) {
-        long min = column.stats().min();
+    private Vector factKey(StarPipeline.GroupKey key, long[] digits, long nullDigit) {
+        long min = key.factMin(pipeline.fact());
+        if (key.range() != null) {
+            return keyValues(key.expr().type(), digits, nullDigit, d -> min + d, null);
+        }
+        Column column = pipeline.fact().column(key.factColumn());
         DataType type = column.type();
         return keyValues(type, digits, nullDigit, d -> min + d,
                 type.kind() == DataType.Kind.VARCHAR ? StrDict.of(column.dictionary()) : null);

@@ -3,30 +3,30 @@ package dev.starling.gpu.pipeline;
 import dev.starling.exec.expr.Call;
 import dev.starling.exec.expr.ColumnRef;
 import dev.starling.exec.expr.Expr;
-import dev.starling.exec.plan.PlanNode;
-import dev.starling.storage.Catalog;
 import dev.starling.storage.ColumnStats;
 import dev.starling.storage.DataType;
 import java.time.LocalDate;
 import java.util.Optional;
+import java.util.function.IntFunction;
 
 /**
- * The values a group key over a build side's columns can take, from {@code min} to
- * min + range - 1, where its expression and the column statistics tell: an integer or date column
- * passed on from a table ({@link ColumnValueStats}), or the year of such a date (TPC-H's
- * {@code o_year}). A key that may be NULL has none (its digit would need one more value).
+ * The values a group key can take, from {@code min} to min + range - 1, where its expression and
+ * the statistics of the columns it reads tell: an integer or date column, or the year of such a
+ * date (TPC-H's {@code o_year} and {@code l_year}). A key that may be NULL has none (its digit
+ * would need one more value).
  */
 record KeyValueRange(long min, long range) {
 
-    static Optional<KeyValueRange> of(Expr key, PlanNode build, Catalog catalog) {
-        return key.nullable() ? Optional.empty() : bounds(key, build, catalog).filter(r -> r.range() > 0);
+    /** {@code key}'s range, its column {@code c}'s value statistics being {@code stats.apply(c)}. */
+    static Optional<KeyValueRange> of(Expr key, IntFunction<Optional<ColumnStats>> stats) {
+        return key.nullable() ? Optional.empty() : bounds(key, stats).filter(r -> r.range() > 0);
     }
 
-    private static Optional<KeyValueRange> bounds(Expr key, PlanNode build, Catalog catalog) {
+    private static Optional<KeyValueRange> bounds(Expr key, IntFunction<Optional<ColumnStats>> stats) {
         return switch (key) {
-            case ColumnRef c when bounded(c.type()) -> ColumnValueStats.of(build, c.index(), catalog)
+            case ColumnRef c when bounded(c.type()) -> stats.apply(c.index())
                     .filter(s -> s.rows() > s.nulls()).map(s -> new KeyValueRange(s.min(), s.max() - s.min() + 1));
-            case Call c when c.op() == Call.Op.EXTRACT_YEAR -> bounds(c.args().get(0), build, catalog)
+            case Call c when c.op() == Call.Op.EXTRACT_YEAR -> bounds(c.args().get(0), stats)
                     .map(days -> between(year(days.min()), year(days.min() + days.range() - 1)));
             default -> Optional.empty();
         };

@@ -49,8 +49,8 @@ public record StarPipeline(
         long groups = 1;
         for (GroupKey key : keys) {
             if (key.dimension() < 0) {
-                ColumnStats stats = fact().column(key.factColumn()).stats();
-                long distinct = Math.max(1, stats.distinct() + (stats.nulls() > 0 ? 1 : 0));
+                ColumnStats stats = key.range() != null ? null : fact().column(key.factColumn()).stats();
+                long distinct = stats == null ? key.range().range() : Math.max(1, stats.distinct() + (stats.nulls() > 0 ? 1 : 0));
                 groups = groups > Long.MAX_VALUE / distinct ? Long.MAX_VALUE : groups * distinct;
             }
         }
@@ -187,9 +187,25 @@ public record StarPipeline(
      * A group key. {@code dimension >= 0}: computed per dimension row by {@code expr} (over the
      * build columns) and ranked on the CPU; else fact column {@code factColumn}, whose stored value
      * (for a foreign key's {@code referenced} key values: its code) minus its minimum is the key's
-     * digit, with constants at {@code constant} (minimum, range, multiplier) filled in at run time.
+     * digit, with constants at {@code constant} (minimum, range, multiplier) filled in at run time;
+     * or, with {@code range} (else null), {@code expr} over the fact's columns, whose values lie in
+     * that range (TPC-H's {@code l_year}), its digit the value less the range's least.
      */
-    record GroupKey(int dimension, Expr expr, int factColumn, int constant, boolean referenced) { }
+    record GroupKey(int dimension, Expr expr, int factColumn, int constant, boolean referenced, KeyValueRange range) {
+        /** A fact key whose digits run from its least value to its greatest, then one for NULL: how many. */
+        long factRadix(Table fact) {
+            if (range != null) {
+                return range.range() + 1;
+            }
+            ColumnStats stats = fact.column(factColumn).stats();
+            return stats.rows() == stats.nulls() ? 1 : stats.max() - stats.min() + 2;
+        }
+
+        /** A fact key's least value (as stored: codes for strings). */
+        long factMin(Table fact) {
+            return range != null ? range.min() : fact.column(factColumn).stats().min();
+        }
+    }
 
     /** A selection's output column, in the order of {@code node}'s output. */
     sealed interface Output {

@@ -17,11 +17,13 @@ import dev.starling.exec.plan.ScanNode;
 import dev.starling.exec.vector.StrDict;
 import dev.starling.storage.Catalog;
 import dev.starling.storage.Column;
+import dev.starling.storage.ColumnStats;
 import dev.starling.storage.DataType;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * Compiles an aggregation over a star pipeline (a fact scan, filters, projections and INNER/SEMI
@@ -174,7 +176,7 @@ public final class StarPipelineCompiler {
         long radix = 1;
         for (int k : own) {
             Expr key = projected.expressions().get(((ColumnRef) keys.get(k).expr()).index());
-            var range = KeyValueRange.of(key, projected.input(), catalog);
+            var range = KeyValueRange.of(key, c -> ColumnValueStats.of(projected.input(), c, catalog));
             if (range.isEmpty() || radix > dim.range() / range.get().range()) {
                 return List.of();
             }
@@ -249,7 +251,8 @@ public final class StarPipelineCompiler {
         List<StarPipeline.GroupKey> projectedKeys = new ArrayList<>();
         for (StarPipeline.GroupKey key : keys) {
             projectedKeys.add(key.dimension() < 0 ? key
-                    : new StarPipeline.GroupKey(key.dimension(), projection.add(key.dimension(), key.expr()), -1, -1, false));
+                    : new StarPipeline.GroupKey(key.dimension(), projection.add(key.dimension(), key.expr()), -1, -1, false,
+                            null));
         }
         return assemble(node, program, projection, slots, projectedKeys, calls, List.of());
     }
@@ -367,16 +370,29 @@ public final class StarPipelineCompiler {
     private StarPipeline.GroupKey groupKey(Expr e, ProgramBuilder program) throws Unsupported {
         int d = DimensionExprs.dimensionOf(e, sources);
         if (d >= 0) {
-            return new StarPipeline.GroupKey(d, DimensionExprs.toBuildColumns(e, sources), -1, -1, false);
+            return new StarPipeline.GroupKey(d, DimensionExprs.toBuildColumns(e, sources), -1, -1, false, null);
         }
         if (e instanceof ColumnRef c && sources.get(c.index()) instanceof ColumnOrigin.Fact f
                 && f.type().kind() != DataType.Kind.DOUBLE && fact.table().column(f.tableColumn()).stats() != null) {
-            return new StarPipeline.GroupKey(-1, null, f.tableColumn(), program.factGroupKey(e), false);
+            return new StarPipeline.GroupKey(-1, null, f.tableColumn(), program.factGroupKey(e), false, null);
         }
         if (e instanceof ColumnRef c && sources.get(c.index()) instanceof ColumnOrigin.FactKey k) {
-            return new StarPipeline.GroupKey(-1, null, k.tableColumn(), program.codeGroupKey(k.tableColumn()), true);
+            return new StarPipeline.GroupKey(-1, null, k.tableColumn(), program.codeGroupKey(k.tableColumn()), true, null);
         }
-        throw new Unsupported("a group key computed from several tables or from fact expressions");
+        var range = KeyValueRange.of(e, this::factValueStats);
+        if (range.isPresent()) {
+            return new StarPipeline.GroupKey(-1, e, -1, program.factGroupKey(e), false, range.get());
+        }
+        throw new Unsupported("a group key computed from several tables, or from fact columns without a known range");
+    }
+
+    /** The value statistics of pipeline column {@code c} when it is the fact table's (a foreign key's: its referenced key's). */
+    private Optional<ColumnStats> factValueStats(int c) {
+        return switch (sources.get(c)) {
+            case ColumnOrigin.Fact f -> Optional.ofNullable(fact.table().column(f.tableColumn()).stats());
+            case ColumnOrigin.FactKey k -> ColumnValueStats.of(fact.table().column(k.tableColumn()), catalog);
+            default -> Optional.empty();
+        };
     }
 
     private StarPipeline.CallStates callStates(AggCall call, DataType argType, List<Expr> in, ProgramBuilder program,
