@@ -8,6 +8,7 @@ import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlFunction;
 import org.apache.calcite.sql.SqlFunctionCategory;
 import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlOperatorTable;
 import org.apache.calcite.sql.fun.SqlLibrary;
 import org.apache.calcite.sql.fun.SqlLibraryOperatorTableFactory;
@@ -71,7 +72,7 @@ public final class StarlingOperators {
                 && call.operand(1).getKind() == SqlKind.ROW) {
             SqlCall left = call.operand(0);
             SqlCall right = call.operand(1);
-            if (left.operandCount() == right.operandCount()) {
+            if (left.operandCount() == right.operandCount() && exactNumerics(cx, left) && exactNumerics(cx, right)) {
                 List<RexNode> terms = new ArrayList<>();
                 for (int i = 0; i < left.operandCount(); i++) {
                     terms.add(cx.convertExpression(SqlStdOperatorTable.EQUALS.createCall(call.getParserPosition(),
@@ -80,12 +81,21 @@ public final class StarlingOperators {
                 return RexUtil.composeConjunction(cx.getRexBuilder(), terms);
             }
         }
-        var t0 = cx.getValidator().getValidatedNodeTypeIfKnown(call.operand(0));
-        var t1 = cx.getValidator().getValidatedNodeTypeIfKnown(call.operand(1));
-        if (t0 == null || t1 == null || !SqlTypeUtil.isExactNumeric(t0) || !SqlTypeUtil.isExactNumeric(t1)) {
+        if (call.operand(0).getKind() == SqlKind.ROW || !exactNumeric(cx, call.operand(0))
+                || !exactNumeric(cx, call.operand(1))) {
             return StandardConvertletTable.INSTANCE.convertCall(cx, call);
         }
         return cx.getRexBuilder().makeCall(call.getParserPosition(), call.getOperator(),
                 cx.convertExpression(call.operand(0)), cx.convertExpression(call.operand(1)));
+    }
+
+    /** Whether every field of row {@code row} is an exact numeric (then the validator left the row's types alone). */
+    private static boolean exactNumerics(SqlRexContext cx, SqlCall row) {
+        return row.getOperandList().stream().allMatch(field -> exactNumeric(cx, field));
+    }
+
+    private static boolean exactNumeric(SqlRexContext cx, SqlNode node) {
+        var type = cx.getValidator().getValidatedNodeTypeIfKnown(node);
+        return type != null && SqlTypeUtil.isExactNumeric(type);
     }
 }
