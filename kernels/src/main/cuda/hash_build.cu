@@ -3,13 +3,15 @@
 // slot) and DimensionHashTable lays out on the host; which slot a key lands in depends on the
 // order the threads claim them, which the probes do not. A key word holds EMPTY_KEY until claimed,
 // so a key equal to it cannot be inserted: the build reports it (KEY_IS_MARKER) and the host builds
-// the table instead; a key met twice (KEY_REPEATS) would make the join multiply rows.
+// the table instead, as it does for a full table (TABLE_FULL, which sizing at most half full rules
+// out); a key met twice (KEY_REPEATS) would make the join multiply rows.
 #include "hash.cuh"
 #include "structs.cuh"
 
 #define EMPTY_KEY 0x8000000000000000ull
 #define KEY_REPEATS 1
 #define KEY_IS_MARKER 2
+#define TABLE_FULL 4
 
 // Every slot free: key EMPTY_KEY, row -1.
 extern "C" __global__ void init_hash_slots(HashSlot* slots, long long count) {
@@ -36,7 +38,9 @@ extern "C" __global__ void build_hash_table(const long long* keys, const uint8_t
         }
         bool claimed;
         long long s = claimSlot<2>((unsigned long long*)&slots[0].key, shift, key, EMPTY_KEY, &claimed);
-        if (claimed) {
+        if (s < 0) {
+            atomicOr(status, TABLE_FULL);
+        } else if (claimed) {
             slots[s].row = r;
         } else {
             atomicOr(status, KEY_REPEATS);

@@ -196,7 +196,7 @@ class StarKernelSourceTest {
         StarKernelInput.GroupTable table = mode == StarKernelInput.Accumulators.HASHED
                 ? new StarKernelInput.GroupTable(1, 57) : null;
         return new StarKernelInput(p.code(), p.constants().length, fact, keys, dims, dimColumns, p.slots(), outputs, mode,
-                clones, table, byRow ? new StarKernelInput.RowWrites(1, wide, 3, digit) : null, 1, 1, 1, 1000,
+                clones, table, byRow ? new StarKernelInput.RowWrites(1, wide, 3, digit, 7) : null, 1, 1, 1, 1000,
                 p.keys().isEmpty() ? 1 : 128);
     }
 

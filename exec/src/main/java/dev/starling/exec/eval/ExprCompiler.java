@@ -85,7 +85,7 @@ public final class ExprCompiler {
                 return new DictPredicateEval(compile(left), stringTest(op, (String) l.value()), false);
             }
             if (left instanceof Literal l && l.value() != null) {
-                return new DictPredicateEval(compile(right), stringTest(flip(op), (String) l.value()), false);
+                return new DictPredicateEval(compile(right), stringTest(op.flipped(), (String) l.value()), false);
             }
         }
         return new CompareEval(op, compile(left), compile(right));
@@ -100,16 +100,6 @@ public final class ExprCompiler {
             case GT -> s -> StrDict.compare(s, constant) > 0;
             case GE -> s -> StrDict.compare(s, constant) >= 0;
             default -> throw new IllegalStateException(op + " is not a comparison");
-        };
-    }
-
-    private static Call.Op flip(Call.Op op) {
-        return switch (op) {
-            case LT -> Call.Op.GT;
-            case LE -> Call.Op.GE;
-            case GT -> Call.Op.LT;
-            case GE -> Call.Op.LE;
-            default -> op;
         };
     }
 

@@ -1,6 +1,7 @@
 package dev.starling.exec.expr;
 
 import dev.starling.storage.DataType;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -31,11 +32,37 @@ public record Call(Op op, List<Expr> args, DataType type, boolean nullable) impl
         /** args: DATE, number of days (INTEGER/BIGINT). */
         DATE_ADD_DAYS,
         /** args: DATE, number of months; the day is clamped to the month's length. */
-        DATE_ADD_MONTHS
+        DATE_ADD_MONTHS;
+
+        /** For a comparison, the one that holds for (b, a) when this holds for (a, b); any other operator itself. */
+        public Op flipped() {
+            return switch (this) {
+                case LT -> GT;
+                case LE -> GE;
+                case GT -> LT;
+                case GE -> LE;
+                default -> this;
+            };
+        }
     }
 
     public Call {
         args = List.copyOf(args);
+    }
+
+    /** The conjuncts of {@code e}: the arguments of its ANDs, flattened, or {@code e} itself. */
+    public static List<Expr> conjuncts(Expr e) {
+        List<Expr> out = new ArrayList<>();
+        collectConjuncts(e, out);
+        return out;
+    }
+
+    private static void collectConjuncts(Expr e, List<Expr> out) {
+        if (e instanceof Call c && c.op() == Op.AND) {
+            c.args().forEach(a -> collectConjuncts(a, out));
+        } else {
+            out.add(e);
+        }
     }
 
     @Override

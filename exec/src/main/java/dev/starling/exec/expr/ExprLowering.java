@@ -149,7 +149,7 @@ public final class ExprLowering {
             return bounded(c, c.op(), a, lb);
         }
         if (a instanceof Literal la && finerThan(la, b.type())) {
-            return bounded(c, flipped(c.op()), b, la);
+            return bounded(c, c.op().flipped(), b, la);
         }
         if (!isNumeric(a.type()) || !isNumeric(b.type())) {
             return new Call(c.op(), List.of(a, b), c.type(), c.nullable());
@@ -172,6 +172,9 @@ public final class ExprLowering {
         int scale = value.type().scale();
         Optional<Long> bound = boundAtScale(op, BigDecimal.valueOf((Long) literal.value(), literal.type().scale()), scale);
         if (bound.isEmpty()) {
+            if (op != Call.Op.EQ && op != Call.Op.NE) {
+                throw new IllegalStateException("no bound at scale " + scale + " for " + op + " " + literal);
+            }
             return new Call(op == Call.Op.EQ ? Call.Op.NE : Call.Op.EQ, List.of(value, value), c.type(), c.nullable());
         }
         return comparison(new Call(op, List.of(value, literal), c.type(), c.nullable()), value,
@@ -196,17 +199,6 @@ public final class ExprLowering {
         } catch (ArithmeticException notExact) {
             return Optional.empty();
         }
-    }
-
-    /** The comparison that holds for (b, a) when {@code op} holds for (a, b). */
-    public static Call.Op flipped(Call.Op op) {
-        return switch (op) {
-            case LT -> Call.Op.GT;
-            case LE -> Call.Op.GE;
-            case GT -> Call.Op.LT;
-            case GE -> Call.Op.LE;
-            default -> op;
-        };
     }
 
     private static Expr branches(Call c, List<Expr> args, boolean isCase) {

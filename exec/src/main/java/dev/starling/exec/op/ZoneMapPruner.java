@@ -11,7 +11,6 @@ import dev.starling.storage.DataType;
 import dev.starling.storage.ZoneMap;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -30,7 +29,7 @@ final class ZoneMapPruner {
     ZoneMapPruner(ScanNode scan) {
         Map<Integer, Range> byColumn = new HashMap<>();
         if (scan.filter() != null) {
-            for (Expr conjunct : conjuncts(scan.filter(), new ArrayList<>())) {
+            for (Expr conjunct : Call.conjuncts(scan.filter())) {
                 Range r = rangeOf(scan, conjunct);
                 if (r != null) {
                     byColumn.merge(r.column, r, ZoneMapPruner::intersect);
@@ -73,15 +72,6 @@ final class ZoneMapPruner {
             return Long.MIN_VALUE;
         }
         return v.longValueExact();
-    }
-
-    private static List<Expr> conjuncts(Expr e, List<Expr> out) {
-        if (e instanceof Call c && c.op() == Call.Op.AND) {
-            c.args().forEach(a -> conjuncts(a, out));
-        } else {
-            out.add(e);
-        }
-        return out;
     }
 
     private static Range intersect(Range a, Range b) {

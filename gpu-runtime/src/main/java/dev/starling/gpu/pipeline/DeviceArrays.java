@@ -9,8 +9,8 @@ import java.util.List;
 import jcuda.Pointer;
 
 /**
- * The small device buffers of one kernel run (program, descriptors, dimension arrays), all freed
- * together when the run closes.
+ * The small device buffers of one kernel run (program, descriptors, dimension arrays), freed
+ * together when the run closes (or one earlier, {@link #free}).
  */
 final class DeviceArrays implements AutoCloseable {
     private final DeviceMemory memory;
@@ -18,6 +18,13 @@ final class DeviceArrays implements AutoCloseable {
 
     DeviceArrays(DeviceMemory memory) {
         this.memory = memory;
+    }
+
+    /** Frees {@code b}, one of these, before the rest. */
+    void free(DeviceBuffer b) {
+        if (buffers.remove(b)) {
+            b.close();
+        }
     }
 
     DeviceBuffer allocate(long bytes, String what) {

@@ -49,7 +49,8 @@ record GpuDimensionBuild(long contributions, List<StarKernelInput.Column> column
             StarKernelInput input = new StarKernelInput(build.code(), build.constants().length, in.fact(), in.keys(),
                     List.of(), List.of(), List.of(), outputs, StarKernelInput.Accumulators.BY_ROW, null, null,
                     new StarKernelInput.RowWrites(contributions.address(), wide, multiplier,
-                            dim.valueDigit() == null ? -1 : dim.valueDigit().register()), constants.address(),
+                            dim.valueDigit() == null ? -1 : dim.valueDigit().register(),
+                            dim.valueDigit() == null ? 0 : dim.valueDigit().radix()), constants.address(),
                     status.address(), 0, build.fact().rowCount(), 0);
             StarKernelLauncher.launch(device, StarKernelLauncher.compile(device, input), input, 0);
             String met = KernelStatus.read(status);

@@ -16,12 +16,14 @@ import jcuda.driver.JCudaDriver;
  * device memory, where the host would write a table twice as many slots wide at random (a cache
  * miss a key) and then copy all of it. The layout is {@link DimensionHashTable}'s, so the kernels
  * probe it alike. Empty when the host must build it after all: the table does not fit the budget
- * (the host then places it hybrid or partitioned) or a key is the kernel's empty-slot marker.
+ * (the host then places it hybrid or partitioned), or a key is the kernel's empty-slot marker (or,
+ * which its sizing rules out, the table fills up).
  */
 final class GpuHashTableBuild {
     private static final String SOURCE = "hash_build";
     private static final int KEY_REPEATS = 1;
     private static final int KEY_IS_MARKER = 2;
+    private static final int TABLE_FULL = 4;
 
     private GpuHashTableBuild() { }
 
@@ -41,7 +43,7 @@ final class GpuHashTableBuild {
             DeviceBuffer nulls = keys.nulls() == null ? null : input.upload(flags(keys.nulls(), rows),
                     "dimension " + d + " build key NULLs");
             DeviceBuffer status = input.upload(new int[] {0}, "dimension " + d + " hash build status");
-            // last, so that a table past the budget leaves nothing behind
+            // last, so that a table past the budget has taken nothing
             DeviceBuffer slots = arrays.allocate(capacity * DimensionHashTable.SLOT_BYTES, "dimension " + d + " hash table");
             device.makeCurrent();
             int threads = StarKernelLauncher.THREADS;
@@ -58,7 +60,8 @@ final class GpuHashTableBuild {
             if ((failed[0] & KEY_REPEATS) != 0) {
                 throw new Unsupported("the build side of hash join " + d + " has duplicate keys");
             }
-            if ((failed[0] & KEY_IS_MARKER) != 0) {
+            if ((failed[0] & (KEY_IS_MARKER | TABLE_FULL)) != 0) {
+                arrays.free(slots);
                 return Optional.empty();
             }
             return Optional.of(new StarKernelInput.HashTable(slots.address(), 0, 0, shift));

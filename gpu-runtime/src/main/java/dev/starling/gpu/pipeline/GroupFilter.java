@@ -63,22 +63,13 @@ public record GroupFilter(List<Term> terms, String text) {
         List<Term> terms = new ArrayList<>();
         List<String> texts = new ArrayList<>();
         List<String> names = Field.labels(pipeline.aggregate().output());
-        for (Expr conjunct : conjuncts(having)) {
+        for (Expr conjunct : Call.conjuncts(having)) {
             term(pipeline, conjunct).ifPresent(t -> {
                 terms.add(t);
                 texts.add(ExprText.of(conjunct, names));
             });
         }
         return terms.isEmpty() ? Optional.empty() : Optional.of(new GroupFilter(terms, String.join(" AND ", texts)));
-    }
-
-    private static List<Expr> conjuncts(Expr e) {
-        if (e instanceof Call c && c.op() == Call.Op.AND) {
-            List<Expr> out = new ArrayList<>();
-            c.args().forEach(a -> out.addAll(conjuncts(a)));
-            return out;
-        }
-        return List.of(e);
     }
 
     /** {@code e} as a term: an aggregate call's result compared with a constant, either way round. */
@@ -90,7 +81,7 @@ public record GroupFilter(List<Term> terms, String text) {
             return term(pipeline, column, c.op(), constant);
         }
         if (c.args().get(0) instanceof Literal constant && c.args().get(1) instanceof ColumnRef column) {
-            return term(pipeline, column, ExprLowering.flipped(c.op()), constant);
+            return term(pipeline, column, c.op().flipped(), constant);
         }
         return Optional.empty();
     }

@@ -353,12 +353,12 @@ final class GroupLayout implements PipelineInputs.Contributions {
                     out[digit.keys.get(i)] = ExprCompiler.compile(exprs.get(i)).eval(rows);
                 }
             } else if (digit.valueDigit != null) {
-                long below = 1;
-                for (StarPipeline.KeyRange range : digit.valueDigit.keys()) {
-                    long multiplier = below;
+                long[] multipliers = digit.valueDigit.multipliers();
+                for (int k = 0; k < multipliers.length; k++) {
+                    StarPipeline.KeyRange range = digit.valueDigit.keys().get(k);
+                    long multiplier = multipliers[k];
                     out[range.key()] = keyValues(pipeline.keys().get(range.key()).expr().type(), values, -1,
-                            d -> range.min() + d / multiplier % range.range(), null);
-                    below *= range.range();
+                            d -> MixedRadix.value(d, multiplier, range.range(), range.min()), null);
                 }
             } else if (digit.dimension >= 0) {
                 int[] rows = new int[n];

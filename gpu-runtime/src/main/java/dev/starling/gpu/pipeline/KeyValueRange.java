@@ -11,9 +11,9 @@ import java.util.function.IntFunction;
 
 /**
  * The values a group key can take, from {@code min} to min + range - 1, where its expression and
- * the statistics of the columns it reads tell: an integer or date column, or the year of such a
- * date (TPC-H's {@code o_year} and {@code l_year}). A key that may be NULL has none (its digit
- * would need one more value).
+ * the statistics of the columns it reads tell: an integer column, or the year of a date column
+ * (TPC-H's {@code o_year} and {@code l_year}). A key that may be NULL has none (its digit would
+ * need one more value), nor one whose range passes 2^63 - 1.
  */
 record KeyValueRange(long min, long range) {
 
@@ -24,16 +24,16 @@ record KeyValueRange(long min, long range) {
 
     private static Optional<KeyValueRange> bounds(Expr key, IntFunction<Optional<ColumnStats>> stats) {
         return switch (key) {
-            case ColumnRef c when bounded(c.type()) -> stats.apply(c.index())
-                    .filter(s -> s.rows() > s.nulls()).map(s -> new KeyValueRange(s.min(), s.max() - s.min() + 1));
-            case Call c when c.op() == Call.Op.EXTRACT_YEAR -> bounds(c.args().get(0), stats)
+            case ColumnRef c when c.type().isIntegral() -> column(c, stats);
+            case Call c when c.op() == Call.Op.EXTRACT_YEAR && c.args().get(0) instanceof ColumnRef date
+                    && date.type().kind() == DataType.Kind.DATE -> column(date, stats)
                     .map(days -> between(year(days.min()), year(days.min() + days.range() - 1)));
             default -> Optional.empty();
         };
     }
 
-    private static boolean bounded(DataType t) {
-        return t.kind() == DataType.Kind.INTEGER || t.kind() == DataType.Kind.BIGINT || t.kind() == DataType.Kind.DATE;
+    private static Optional<KeyValueRange> column(ColumnRef c, IntFunction<Optional<ColumnStats>> stats) {
+        return stats.apply(c.index()).filter(s -> s.rows() > s.nulls()).map(s -> between(s.min(), s.max()));
     }
 
     private static long year(long epochDay) {
@@ -41,6 +41,6 @@ record KeyValueRange(long min, long range) {
     }
 
     private static KeyValueRange between(long min, long max) {
-        return new KeyValueRange(min, max - min + 1);
+        return new KeyValueRange(min, MixedRadix.range(min, max));
     }
 }

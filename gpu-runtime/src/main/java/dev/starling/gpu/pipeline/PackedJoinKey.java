@@ -38,7 +38,7 @@ record PackedJoinKey(PlanNode keyedBuild, Expr probe, Expr guard) {
         for (int i = 0; i < n; i++) {
             Field build = buildFields.get(j.buildKeys()[i]);
             Expr probe = probeColumns.get(j.probeKeys()[i]);
-            if (!integer(build.type()) || !integer(probe.type())) {
+            if (!build.type().isIntegral() || !probe.type().isIntegral()) {
                 throw new Unsupported("a hash join on " + n + " keys not all integers (" + probe.type() + " = "
                         + build.type() + ")");
             }
@@ -48,16 +48,12 @@ record PackedJoinKey(PlanNode keyedBuild, Expr probe, Expr guard) {
             min[i] = none ? 0 : stats.min();
             max[i] = none ? 0 : stats.max();
         }
-        long[] multipliers = new long[n];
-        long keys = 1;
-        for (int i = n - 1; i >= 0; i--) {
-            multipliers[i] = keys;
-            long range = max[i] - min[i] + 1;
-            if (range <= 0 || keys > MOST_KEYS / range) {
-                throw new Unsupported("a hash join on " + n + " keys whose value ranges pass 2^62 packed");
-            }
-            keys *= range;
+        long[] ranges = new long[n];
+        for (int i = 0; i < n; i++) {
+            ranges[i] = MixedRadix.range(min[i], max[i]);
         }
+        long[] multipliers = MixedRadix.multipliers(ranges, MOST_KEYS).orElseThrow(() -> new Unsupported(
+                "a hash join on " + n + " keys whose value ranges pass 2^62 packed"));
         Expr buildKey = MixedRadix.number(i -> {
             Field f = buildFields.get(j.buildKeys()[i]);
             return new ColumnRef(j.buildKeys()[i], f.type(), f.nullable());
@@ -83,9 +79,5 @@ record PackedJoinKey(PlanNode keyedBuild, Expr probe, Expr guard) {
 
     private static Expr compare(Call.Op op, Expr key, long bound) {
         return new Call(op, List.of(key, new Literal(bound, DataType.BIGINT)), DataType.BOOLEAN, key.nullable());
-    }
-
-    private static boolean integer(DataType t) {
-        return t.kind() == DataType.Kind.INTEGER || t.kind() == DataType.Kind.BIGINT;
     }
 }

@@ -36,8 +36,13 @@ final class RowsOutputSource {
     void writeByRow(RowProgramSource rows, StarKernelInput.RowWrites writes) {
         for (int i = 0; i < rows.alive.length; i++) {
             out.open("if (%s)", rows.alive[i]);
+            String digit = writes.digit() < 0 ? rows.row[i] : rows.value[writes.digit()][i];
+            if (writes.digit() >= 0) {
+                out.line("if ((unsigned long long)%s >= (unsigned long long)digit_radix) status |= %s;", digit,
+                        KernelStatus.BAD_CODE.macro());
+            }
             out.line("contributions[%s] = (%s)(%s * contribution_multiplier);", rows.row[i],
-                    writes.wide() ? "int64_t" : "int32_t", writes.digit() < 0 ? rows.row[i] : rows.value[writes.digit()][i]);
+                    writes.wide() ? "int64_t" : "int32_t", digit);
             writeOutputs(rows, i, rows.row[i]);
             out.close();
         }

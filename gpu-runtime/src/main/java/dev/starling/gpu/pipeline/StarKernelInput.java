@@ -35,9 +35,10 @@ record StarKernelInput(int[] code, int constantCount, List<Column> fact, List<Ke
     /**
      * Where a dimension built on the GPU writes each passing row's group contribution, its row
      * index, or the digit its program computes into register {@code digit} (when not -1), times
-     * {@code multiplier} ({@code wide}: 64-bit, else 32-bit).
+     * {@code multiplier} ({@code wide}: 64-bit, else 32-bit). A computed digit at or past
+     * {@code radix} (values outside the ranges the statistics gave) hands the pipeline back.
      */
-    record RowWrites(long contributions, boolean wide, long multiplier, int digit) { }
+    record RowWrites(long contributions, boolean wide, long multiplier, int digit, long radix) { }
 
     /** A group hash table's key words ({@code groups} of them, 2^(64 - shift)), EMPTY_GROUP where free. */
     record GroupTable(long keys, int shift) { }
@@ -268,6 +269,7 @@ record StarKernelInput(int[] code, int constantCount, List<Column> fact, List<Ke
             out.add(new Parameter("contributions", rowWrites.wide() ? "int64_t* __restrict__" : "int32_t* __restrict__",
                     rowWrites.contributions()));
             out.add(new Parameter("contribution_multiplier", COUNT, rowWrites.multiplier()));
+            out.add(new Parameter("digit_radix", COUNT, rowWrites.radix()));
         }
         if (clones != null) {
             if (clones.remapped()) {

@@ -172,6 +172,11 @@ public record StarPipeline(
         public long radix() {
             return keys.stream().mapToLong(KeyRange::range).reduce(1, (a, b) -> a * b);
         }
+
+        /** Each key's multiplier within the digit ({@link MixedRadix}: the first key's is 1). */
+        long[] multipliers() {
+            return MixedRadix.multipliers(keys.stream().mapToLong(KeyRange::range).toArray(), Long.MAX_VALUE).orElseThrow();
+        }
     }
 
     /** Group key {@code key} (its index among the pipeline's), never NULL, from {@code min} to min + range - 1. */
@@ -195,10 +200,12 @@ public record StarPipeline(
         /** A fact key whose digits run from its least value to its greatest, then one for NULL: how many. */
         long factRadix(Table fact) {
             if (range != null) {
-                return range.range() + 1;
+                return range.range() == Long.MAX_VALUE ? Long.MAX_VALUE : range.range() + 1;
             }
             ColumnStats stats = fact.column(factColumn).stats();
-            return stats.rows() == stats.nulls() ? 1 : stats.max() - stats.min() + 2;
+            long values = MixedRadix.range(stats.min(), stats.max());
+            // a range past 2^63 leaves no digit room (the layout's product then saturates: too many groups)
+            return stats.rows() == stats.nulls() ? 1 : values == 0 || values == Long.MAX_VALUE ? Long.MAX_VALUE : values + 1;
         }
 
         /** A fact key's least value (as stored: codes for strings). */

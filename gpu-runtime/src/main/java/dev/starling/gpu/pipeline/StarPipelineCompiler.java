@@ -173,33 +173,29 @@ public final class StarPipelineCompiler {
                                                   List<StarPipeline.GroupKey> keys) {
         ProjectNode projected = (ProjectNode) dim.build();
         List<StarPipeline.KeyRange> ranges = new ArrayList<>();
-        long radix = 1;
         for (int k : own) {
-            Expr key = projected.expressions().get(((ColumnRef) keys.get(k).expr()).index());
-            var range = KeyValueRange.of(key, c -> ColumnValueStats.of(projected.input(), c, catalog));
-            if (range.isEmpty() || radix > dim.range() / range.get().range()) {
+            var range = KeyValueRange.of(unprojected(dim, keys.get(k)), c -> ColumnValueStats.of(projected.input(), c, catalog));
+            if (range.isEmpty()) {
                 return List.of();
             }
-            radix *= range.get().range();
             ranges.add(new StarPipeline.KeyRange(k, range.get().min(), range.get().range()));
         }
-        return ranges;
+        long[] each = ranges.stream().mapToLong(StarPipeline.KeyRange::range).toArray();
+        return MixedRadix.multipliers(each, dim.range() - 1).isPresent() ? ranges : List.of();
     }
 
     /** The digit of {@code ranges}' keys as an expression over {@code dim}'s unprojected build columns. */
     private static Expr digit(StarPipeline.Dimension dim, List<StarPipeline.KeyRange> ranges,
                               List<StarPipeline.GroupKey> keys) {
-        ProjectNode projected = (ProjectNode) dim.build();
-        long[] min = new long[ranges.size()];
-        long[] multipliers = new long[ranges.size()];
-        long multiplier = 1;
-        for (int i = 0; i < ranges.size(); i++) {
-            min[i] = ranges.get(i).min();
-            multipliers[i] = multiplier;
-            multiplier *= ranges.get(i).range();
-        }
-        return MixedRadix.number(i -> projected.expressions().get(((ColumnRef) keys.get(ranges.get(i).key()).expr())
-                .index()), min, multipliers);
+        long[] min = ranges.stream().mapToLong(StarPipeline.KeyRange::min).toArray();
+        long[] multipliers = MixedRadix.multipliers(ranges.stream().mapToLong(StarPipeline.KeyRange::range).toArray(),
+                Long.MAX_VALUE).orElseThrow();
+        return MixedRadix.number(i -> unprojected(dim, keys.get(ranges.get(i).key())), min, multipliers);
+    }
+
+    /** Group key {@code key} of projected dimension {@code dim}, over its unprojected build's columns. */
+    private static Expr unprojected(StarPipeline.Dimension dim, StarPipeline.GroupKey key) {
+        return ((ProjectNode) dim.build()).expressions().get(((ColumnRef) key.expr()).index());
     }
 
     /**
@@ -348,14 +344,10 @@ public final class StarPipelineCompiler {
         DataType build = j.build().output().get(j.buildKeys()[0]).type();
         boolean same = probe.kind() == build.kind()
                 ? probe.kind() != DataType.Kind.DECIMAL || probe.scale() == build.scale()
-                : integer(probe) && integer(build);
-        if (!same || !(integer(probe) || probe.kind() == DataType.Kind.DATE || probe.kind() == DataType.Kind.DECIMAL)) {
+                : probe.isIntegral() && build.isIntegral();
+        if (!same || !(probe.isIntegral() || probe.kind() == DataType.Kind.DATE || probe.kind() == DataType.Kind.DECIMAL)) {
             throw new Unsupported("a hash join on " + probe + " = " + build);
         }
-    }
-
-    private static boolean integer(DataType t) {
-        return t.kind() == DataType.Kind.INTEGER || t.kind() == DataType.Kind.BIGINT;
     }
 
     /** The most rows a build can produce: those of the largest table it scans (its joins are key joins). */
