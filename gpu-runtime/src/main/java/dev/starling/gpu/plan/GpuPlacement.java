@@ -28,11 +28,18 @@ final class GpuPlacement {
     /** Below this many fact rows the CPU answers about as fast as a GPU round trip. */
     static final long AUTO_MIN_ROWS = 1 << 20;
     /**
-     * Past one dimension row (or group) per this many fact rows (TPC-H's orders under lineitem)
-     * building and copying the dimensions (or decoding the groups) costs more than the kernel saves
-     * (measured at SF 10: docs/BENCHMARKS.md).
+     * Past one dimension row built on the CPU per this many fact rows, copying the dimensions costs
+     * more than the kernel saves (the CPU backend builds them too). Measured at SF 10
+     * (docs/BENCHMARKS.md): TPC-H Q9, 10M such rows (part, partsupp) under 60M, runs 4.6x faster on
+     * the GPU, Q2, 2M under partsupp's 8M, 1.4x; Q8 lost while it built 15M orders for 60M rows.
      */
-    static final long AUTO_MAX_DIMENSION_SHARE = 8;
+    static final long AUTO_MAX_DIMENSION_SHARE = 2;
+    /**
+     * Past one group from fact column keys per this many fact rows, decoding the groups and
+     * finishing them on the host costs more than the kernel saves (measured at SF 10: TPC-H Q18's
+     * 15M groups by order under lineitem, docs/BENCHMARKS.md).
+     */
+    static final long AUTO_MAX_GROUP_SHARE = 8;
 
     private GpuPlacement() { }
 
@@ -56,7 +63,7 @@ final class GpuPlacement {
                     + " fact rows: building them on the CPU costs more than the GPU saves");
         }
         long groups = pipeline.factKeyGroups();
-        if (!groupsFiltered && groups > fact.rowCount() / AUTO_MAX_DIMENSION_SHARE) {
+        if (!groupsFiltered && groups > fact.rowCount() / AUTO_MAX_GROUP_SHARE) {
             return Verdict.cpu(groups + " groups from fact columns for " + fact.rowCount()
                     + " fact rows: reading them back and finishing them on the CPU costs more than the GPU saves");
         }
