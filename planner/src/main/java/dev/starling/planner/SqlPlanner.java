@@ -12,6 +12,7 @@ import dev.starling.planner.type.StarlingTypeSystem;
 import dev.starling.storage.Catalog;
 import dev.starling.planner.sql.StarlingOperators;
 import dev.starling.planner.sql.StarlingTypeCoercion;
+import dev.starling.planner.sql.WideIntegerLiterals;
 import dev.starling.exec.plan.Field;
 import dev.starling.planner.type.TypeMapping;
 import dev.starling.storage.DataType;
@@ -104,7 +105,7 @@ public final class SqlPlanner {
     public Plan plan(String sql) {
         Planner planner = Frameworks.getPlanner(config());
         try {
-            SqlNode parsed = parse(planner, sql);
+            SqlNode parsed = WideIntegerLiterals.rewrite(parse(planner, sql));
             if (!parsed.getKind().belongsTo(SqlKind.QUERY)) {
                 throw StarlingSqlException.unsupported("statement " + parsed.getKind().sql
                         + " (only queries are supported)");
@@ -137,7 +138,7 @@ public final class SqlPlanner {
         FrameworkConfig config = config();
         SqlNode parsed;
         try {
-            parsed = SqlParser.create(sql, config.getParserConfig()).parseQuery();
+            parsed = WideIntegerLiterals.rewrite(SqlParser.create(sql, config.getParserConfig()).parseQuery());
         } catch (SqlParseException e) {
             var pos = e.getPos();
             throw new StarlingSqlException(e.getMessage().lines().findFirst().orElse("syntax error")
