@@ -5,6 +5,7 @@ import dev.starling.exec.BatchSink;
 import dev.starling.exec.plan.Field;
 import dev.starling.exec.vector.Batch;
 import dev.starling.storage.Catalog;
+import dev.starling.storage.PrimaryKeys;
 import dev.starling.storage.Table;
 import dev.starling.storage.TableBuilder;
 import dev.starling.storage.gen.SsbGenerator;
@@ -127,7 +128,9 @@ public final class DataStatementRunner {
                 }
             }
         });
-        catalog.commitAppend(base, builder.build());
+        Table built = builder.build();
+        PrimaryKeys.check(built, before, catalog);
+        catalog.commitAppend(base, built);
         return builder.rows() - before;
     }
 

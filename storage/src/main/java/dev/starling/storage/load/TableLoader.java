@@ -1,6 +1,7 @@
 package dev.starling.storage.load;
 
 import dev.starling.storage.Catalog;
+import dev.starling.storage.PrimaryKeys;
 import dev.starling.storage.Table;
 import dev.starling.storage.TableBuilder;
 import dev.starling.storage.TableSchema;
@@ -53,7 +54,9 @@ public final class TableLoader {
         }
         TableBuilder builder = new TableBuilder(schema, catalog);
         long rows = readRows(builder, in, source, format);
-        catalog.create(builder.build());
+        Table built = builder.build();
+        PrimaryKeys.check(built, 0, catalog);
+        catalog.create(built);
         return new LoadResult(schema.name(), rows, secondsSince(started));
     }
 
@@ -63,7 +66,9 @@ public final class TableLoader {
         Table base = catalog.require(table);
         TableBuilder builder = TableBuilder.appendingTo(base, catalog);
         long rows = readRows(builder, in, source, format);
-        catalog.commitAppend(base, builder.build());
+        Table built = builder.build();
+        PrimaryKeys.check(built, base.rowCount(), catalog);
+        catalog.commitAppend(base, built);
         return new LoadResult(base.name(), rows, secondsSince(started));
     }
 
