@@ -90,7 +90,7 @@ final class TestCatalogs {
                     b.setLong(i, r);
                 } else {
                     switch (col.type().kind()) {
-                        case VARCHAR -> b.setString(i, col.name() + "#" + (r % 7));
+                        case VARCHAR -> b.setString(i, within(col, "#" + (r % 7) + col.name()));
                         case DOUBLE -> b.setDouble(i, r % 11 * 1.5);
                         case DATE -> b.setLong(i, 8000 + r % 2500);
                         default -> b.setLong(i, r % 50 + (i == 1 ? r : 0));
@@ -100,5 +100,11 @@ final class TestCatalogs {
             b.endRow();
         }
         catalog.put(b.build());
+    }
+
+    /** {@code text} cut to {@code col}'s declared length, which writes keep. */
+    private static String within(ColumnSchema col, String text) {
+        int length = col.type().precision();
+        return length > 0 && text.length() > length ? text.substring(0, length) : text;
     }
 }

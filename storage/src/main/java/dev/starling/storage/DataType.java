@@ -37,7 +37,7 @@ public record DataType(Kind kind, int precision, int scale) {
         return new DataType(Kind.DECIMAL, precision, scale);
     }
 
-    /** VARCHAR(n) / CHAR(n): the declared length is kept for metadata only. */
+    /** VARCHAR(n) / CHAR(n): writes of longer strings are refused; 0: no limit. */
     public static DataType varchar(int length) {
         return new DataType(Kind.VARCHAR, length, 0);
     }
@@ -49,6 +49,15 @@ public record DataType(Kind kind, int precision, int scale) {
             case DOUBLE -> Physical.FLOAT64;
             case BOOLEAN -> Physical.INT8;
         };
+    }
+
+    /** For DECIMAL(p, s): 10^p, which no unscaled value of the type reaches in magnitude. */
+    public long unscaledLimit() {
+        long limit = 1;
+        for (int i = 0; i < precision; i++) {
+            limit *= 10;
+        }
+        return limit;
     }
 
     public boolean isIntegral() {

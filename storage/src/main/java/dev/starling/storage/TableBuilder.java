@@ -179,6 +179,8 @@ public final class TableBuilder {
     /** Accumulates one column's current chunk off-heap. */
     private static final class ColumnBuilder {
         final ColumnSchema schema;
+        /** A DECIMAL column's 10^precision: no unscaled value reaches it in magnitude. */
+        final long decimalLimit;
         final DenseKeys dense;
         final DataType.Physical physical;
         final List<ColumnChunk> chunks = new ArrayList<>();
@@ -191,6 +193,7 @@ public final class TableBuilder {
 
         ColumnBuilder(ColumnSchema schema, DenseKeys dense, Column existing) {
             this.schema = schema;
+            this.decimalLimit = schema.type().kind() == DataType.Kind.DECIMAL ? schema.type().unscaledLimit() : 0;
             this.dense = dense;
             this.physical = dense != null ? DataType.Physical.INT32 : schema.type().physical();
             boolean varchar = schema.type().kind() == DataType.Kind.VARCHAR;
@@ -261,7 +264,15 @@ public final class TableBuilder {
                         }
                         values.setAtIndex(ValueLayout.JAVA_INT, rows, (int) v);
                     }
-                    case BIGINT, DECIMAL -> values.setAtIndex(ValueLayout.JAVA_LONG, rows, v);
+                    case BIGINT -> values.setAtIndex(ValueLayout.JAVA_LONG, rows, v);
+                    case DECIMAL -> {
+                        if (v >= decimalLimit || v <= -decimalLimit) {
+                            throw new IllegalArgumentException(schema.name() + ": "
+                                    + java.math.BigDecimal.valueOf(v, schema.type().scale()).toPlainString()
+                                    + " has more digits than " + schema.type() + " holds");
+                        }
+                        values.setAtIndex(ValueLayout.JAVA_LONG, rows, v);
+                    }
                     case BOOLEAN -> values.set(ValueLayout.JAVA_BYTE, rows, (byte) (v != 0 ? 1 : 0));
                     case DOUBLE -> values.setAtIndex(ValueLayout.JAVA_DOUBLE, rows, v);
                     case VARCHAR -> throw new IllegalArgumentException(schema.name() + " is VARCHAR, got a number");
@@ -283,6 +294,12 @@ public final class TableBuilder {
         void putString(String v) {
             if (codes == null) {
                 throw new IllegalArgumentException(schema.name() + " is " + schema.type() + ", got a string");
+            }
+            int length = schema.type().precision();
+            // the text is not quoted: a loaded file's contents stay out of error messages
+            if (length > 0 && v.length() > length && v.codePointCount(0, v.length()) > length) {
+                throw new IllegalArgumentException(schema.name() + ": a string of " + v.codePointCount(0, v.length())
+                        + " characters is longer than " + schema.type() + " holds");
             }
             Integer code = codes.get(v);
             if (code == null) {

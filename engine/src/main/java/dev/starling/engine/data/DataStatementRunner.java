@@ -10,6 +10,7 @@ import dev.starling.storage.Table;
 import dev.starling.storage.TableBuilder;
 import dev.starling.storage.gen.SsbGenerator;
 import dev.starling.storage.gen.TpchGenerator;
+import dev.starling.storage.load.LoadException;
 import dev.starling.storage.load.LoadFormat;
 import dev.starling.storage.load.TableLoader;
 import java.util.List;
@@ -68,6 +69,9 @@ public final class DataStatementRunner {
             };
         } catch (StarlingSqlException e) {
             throw e;
+        } catch (LoadException e) {
+            // a bad input file is the user's to fix: its message names the file, line and column
+            throw new StarlingSqlException(e.getMessage(), 0, 0, e);
         } catch (IllegalArgumentException | IllegalStateException | ArithmeticException e) {
             throw new StarlingSqlException(e.getMessage());
         }
