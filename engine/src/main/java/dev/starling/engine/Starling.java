@@ -167,8 +167,12 @@ public final class Starling implements AutoCloseable {
         return prepare(sql, settings);
     }
 
-    /** As {@link #prepare(String)}, with EXPLAIN showing placements under {@code session}'s settings. */
-    public PreparedQuery prepare(String sql, Settings session) {
+    /**
+     * As {@link #prepare(String)}, with EXPLAIN showing placements under {@code session}'s settings.
+     * Semicolons that end the statement are left out.
+     */
+    public PreparedQuery prepare(String text, Settings session) {
+        String sql = StatementText.of(text);
         int markers = ParameterBinder.markers(sql).length;
         Optional<DataStatement> data = DataStatementParser.parse(sql);
         if (data.isPresent() && data.get() instanceof DataStatement.AnalyzeConflicts a && markers == 0) {
@@ -290,7 +294,7 @@ public final class Starling implements AutoCloseable {
 
     /** Starling's physical plan of a query, with the backend of each pipeline and why. */
     public String explain(String sql) {
-        return explain(sql, settings);
+        return explain(StatementText.of(sql), settings);
     }
 
     private String explain(String sql, Settings session) {

@@ -52,6 +52,19 @@ class DataStatementTest {
     }
 
     @Test
+    void endingSemicolonsAreLeftOutAndAnEmptyStatementSaysSo() {
+        try (Starling db = Starling.inMemory()) {
+            db.query("CREATE TABLE s (k INT);");
+            db.query("INSERT INTO s VALUES (1), (2) ;\n");
+            assertEquals(List.of(List.of(2L)), rows(db, "SELECT COUNT(*) FROM s;;"));
+            for (String empty : new String[] {"", "  ;  ", "-- nothing here\n;"}) {
+                StarlingSqlException e = assertThrows(StarlingSqlException.class, () -> db.query(empty));
+                assertEquals("empty statement: there is nothing to run", e.getMessage());
+            }
+        }
+    }
+
+    @Test
     void errorsPointAtTheirPlace() {
         try (Starling db = Starling.inMemory()) {
             StarlingSqlException type = assertThrows(StarlingSqlException.class,

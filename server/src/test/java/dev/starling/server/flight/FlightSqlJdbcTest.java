@@ -250,6 +250,11 @@ class FlightSqlJdbcTest {
         try (Connection c = connect(); Statement st = c.createStatement()) {
             SQLException e = assertThrows(SQLException.class, () -> st.executeQuery("SELECT foo\nFROM orders"));
             assertTrue(e.getMessage().contains("line 1, column 8: Column 'foo' not found in any table"), e.getMessage());
+            try (ResultSet rs = st.executeQuery("SELECT COUNT(*) FROM orders;")) {
+                assertTrue(rs.next(), "a statement ending in a semicolon runs");
+            }
+            SQLException empty = assertThrows(SQLException.class, () -> st.executeQuery(" ; "));
+            assertTrue(empty.getMessage().contains("empty statement: there is nothing to run"), empty.getMessage());
         }
     }
 
