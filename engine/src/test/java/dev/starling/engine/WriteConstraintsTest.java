@@ -14,11 +14,13 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * INSERT and LOAD keep primary keys: a write that repeats a key (against the table or within
- * itself) fails as a whole, names the key and its value, and changes nothing (a key's columns are
- * NOT NULL), so the plans that trust keys (a dense foreign-key join, grouping by the key) stay right.
+ * INSERT and LOAD keep primary keys and declared column limits: a write that repeats a key
+ * (against the table or within itself), or puts a string longer than its VARCHAR(n) or a number
+ * with more digits than its DECIMAL(p,s) in a column, fails as a whole, names the column (and the
+ * key's value; a loaded file's text is not quoted back) and changes nothing, so the plans that
+ * trust keys (a dense foreign-key join, grouping by the key) stay right.
  */
-class PrimaryKeyTest {
+class WriteConstraintsTest {
     @TempDir
     Path dir;
 
@@ -68,6 +70,32 @@ class PrimaryKeyTest {
             Path fresh = Files.writeString(dir.resolve("fresh.csv"), "id,price\n2,2.00\n3,3.00\n");
             db.query("LOAD INTO item FROM '" + fresh + "' FORMAT CSV");
             assertEquals(List.of(List.of(new BigDecimal("6.00"))), db.query("SELECT SUM(price) FROM item").rows());
+        }
+    }
+
+    @Test
+    void insertRefusesValuesPastTheirColumnsLimits() {
+        try (Starling db = Starling.inMemory()) {
+            db.query("CREATE TABLE t (id INT, name VARCHAR(5), amount DECIMAL(6,2))");
+            db.query("INSERT INTO t VALUES (1, 'abcde', 9999.99), (2, 'ñññññ', -9999.99)");
+            assertRefused(db, "INSERT INTO t VALUES (3, 'abcdef', 1)", "name: a string of 6 characters is longer than VARCHAR(5)");
+            assertRefused(db, "INSERT INTO t VALUES (3, 'a', 10000.00)", "amount: 10000.00 has more digits than DECIMAL(6,2)");
+            assertRefused(db, "INSERT INTO t VALUES (3, 'a', 1), (4, 'b', -10000)", "amount: -10000.00 has more digits");
+            assertEquals(List.of(List.of(2L)), db.query("SELECT COUNT(*) FROM t").rows());
+        }
+    }
+
+    @Test
+    void loadRefusesThemAtTheirPlaceWithoutQuotingTheFile() throws IOException {
+        try (Starling db = Starling.inMemory()) {
+            db.query("CREATE TABLE t (id INT, name VARCHAR(5))");
+            Path file = Files.writeString(dir.resolve("long.csv"), "id,name\n1,abc\n2,secret-text\n");
+            StarlingSqlException e = assertThrows(StarlingSqlException.class,
+                    () -> db.query("LOAD INTO t FROM '" + file + "' FORMAT CSV"));
+            assertTrue(e.getMessage().contains("line 3") && e.getMessage().contains("a string of 11 characters is longer "
+                    + "than VARCHAR(5)"), e.getMessage());
+            assertTrue(!e.getMessage().contains("secret"), e.getMessage());
+            assertEquals(List.of(List.of(0L)), db.query("SELECT COUNT(*) FROM t").rows());
         }
     }
 
