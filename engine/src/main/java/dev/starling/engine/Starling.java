@@ -53,6 +53,8 @@ public final class Starling implements AutoCloseable {
     private final DataStatementRunner dataStatements;
     private final PlanCache plans = new PlanCache();
     private volatile Settings settings = Settings.DEFAULT;
+    /** Whether closing the engine lets the data directory go (it opened the catalog). */
+    private boolean ownsCatalog;
 
     private Starling(Catalog catalog, GpuOptions options) {
         this.catalog = catalog;
@@ -97,8 +99,17 @@ public final class Starling implements AutoCloseable {
         return open(dataDir, GpuOptions.DEFAULT);
     }
 
+    /** An engine over data directory {@code dataDir}, which it holds against other processes until closed. */
     public static Starling open(Path dataDir, GpuOptions gpu) {
-        return new Starling(Catalog.open(dataDir), gpu);
+        Catalog catalog = Catalog.open(dataDir);
+        try {
+            Starling db = new Starling(catalog, gpu);
+            db.ownsCatalog = true;
+            return db;
+        } catch (RuntimeException e) {
+            catalog.close();
+            throw e;
+        }
     }
 
     public static Starling inMemory() {
@@ -309,6 +320,12 @@ public final class Starling implements AutoCloseable {
 
     @Override
     public void close() {
-        executor.close();
+        try {
+            executor.close();
+        } finally {
+            if (ownsCatalog) {
+                catalog.close();
+            }
+        }
     }
 }

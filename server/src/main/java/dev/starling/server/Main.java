@@ -1,6 +1,7 @@
 package dev.starling.server;
 
 import dev.starling.engine.Starling;
+import dev.starling.storage.DataDirectoryInUseException;
 import dev.starling.server.config.ConfigException;
 import dev.starling.server.config.ConfigLoader;
 import dev.starling.server.config.ServerConfig;
@@ -57,6 +58,10 @@ public final class Main implements Callable<Integer> {
             if (e instanceof ConfigException) {
                 line.getErr().println("starling: configuration error: " + e.getMessage());
                 return 2;
+            }
+            if (e instanceof DataDirectoryInUseException) {
+                line.getErr().println("starling: " + e.getMessage());
+                return 3;
             }
             throw e;
         });

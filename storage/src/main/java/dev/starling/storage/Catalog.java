@@ -16,7 +16,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * The set of tables. Each change writes the new table version durably (when backed by a data
  * directory) before it becomes visible, so a failed write leaves the previous version in place.
  */
-public final class Catalog {
+public final class Catalog implements AutoCloseable {
     private final Map<String, Table> tables = new ConcurrentHashMap<>();
     private final TableStore store;
     private final AtomicLong version = new AtomicLong();
@@ -29,17 +29,35 @@ public final class Catalog {
         return new Catalog(null);
     }
 
-    /** Opens (creating if needed) a data directory and loads every committed table in it. */
+    /**
+     * Opens (creating if needed) a data directory and loads every committed table in it; the
+     * directory is this process's until {@link #close} (another one that opens it is refused:
+     * {@link DataDirectoryInUseException}).
+     */
     public static Catalog open(Path dataDir) {
+        TableStore store = null;
         try {
-            TableStore store = new TableStore(dataDir);
+            store = new TableStore(dataDir);
             Catalog catalog = new Catalog(store);
             for (Table t : store.loadAll()) {
                 catalog.tables.put(t.name(), t);
             }
             return catalog;
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot open data directory " + dataDir + ": " + e.getMessage(), e);
+        } catch (IOException | RuntimeException e) {
+            if (store != null) {
+                store.close();
+            }
+            throw e instanceof IOException io
+                    ? new UncheckedIOException("cannot open data directory " + dataDir + ": " + io.getMessage(), io)
+                    : (RuntimeException) e;
+        }
+    }
+
+    /** Lets other processes open the data directory (the tables read so far stay readable). */
+    @Override
+    public void close() {
+        if (store != null) {
+            store.close();
         }
     }
 

@@ -26,9 +26,16 @@ final class TableStore {
     private static final String TEMP_SUFFIX = ".tmp";
 
     private final Path dir;
+    private final DataDirectoryLock lock;
 
+    /** Opens {@code dir} (creating it), holding it against other processes until {@link #close}. */
     TableStore(Path dir) throws IOException {
         this.dir = Files.createDirectories(dir);
+        this.lock = DataDirectoryLock.acquire(this.dir);
+    }
+
+    void close() {
+        lock.close();
     }
 
     Path directory() {

@@ -121,7 +121,7 @@ class TableStoreTest {
         assertSameStorage(written.get(1), reopened.require("ssb.fact"));
         assertTrue(reopened.table("gone").isEmpty());
         try (Stream<Path> files = Files.list(dir)) {
-            assertEquals(Set.of("ssb.dim.stbl", "ssb.fact.stbl"),
+            assertEquals(Set.of("ssb.dim.stbl", "ssb.fact.stbl", DataDirectoryLock.FILE),
                     files.map(p -> p.getFileName().toString()).collect(Collectors.toSet()));
         }
     }
