@@ -14,6 +14,7 @@ import java.net.UnknownHostException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 /**
@@ -23,6 +24,10 @@ import java.util.stream.Collectors;
  * {@code STARLING_GPU_PROFILE}) and checks the result. Every error names the key or variable at fault.
  */
 public final class ConfigLoader {
+    /** A bcrypt hash as written: version, cost, then salt and digest in bcrypt's base-64. */
+    private static final Pattern BCRYPT =
+            Pattern.compile("\\$2[aby]\\$(0[4-9]|[12][0-9]|3[01])\\$[./A-Za-z0-9]{53}");
+
     private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory())
             .setPropertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
             .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
@@ -112,13 +117,21 @@ public final class ConfigLoader {
                     throw new ConfigException("auth.mode password needs at least one entry in auth.users");
                 }
                 for (ServerConfig.User u : c.auth().users()) {
-                    if (u.name() == null || u.passwordHash() == null || !u.passwordHash().startsWith("$2")) {
+                    if (u.name() == null || u.passwordHash() == null) {
                         throw new ConfigException("auth.users: each user needs a name and a bcrypt password_hash "
                                 + "(bin/starling --hash-password makes one)");
+                    }
+                    if (!BCRYPT.matcher(u.passwordHash()).matches()) {
+                        throw new ConfigException("auth.users: the password_hash of user " + u.name() + " is not a "
+                                + "bcrypt hash ($2a$, $2b$ or $2y$, a cost of 04 to 31, then 53 characters; "
+                                + "bin/starling --hash-password makes one)");
                     }
                 }
             }
             default -> throw new ConfigException("auth.mode must be none or password, not '" + c.auth().mode() + "'");
+        }
+        if (c.auth().tokenMinutes() <= 0) {
+            throw new ConfigException("auth.token_minutes must be positive, not " + c.auth().tokenMinutes());
         }
         if ((c.tls().cert() == null) != (c.tls().key() == null)) {
             throw new ConfigException("tls.cert and tls.key go together: give both or neither");

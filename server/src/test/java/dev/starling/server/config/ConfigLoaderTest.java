@@ -38,7 +38,7 @@ class ConfigLoaderTest {
                   mode: password
                   users:
                     - name: analyst
-                      password_hash: "$2a$12$abcdefghijklmnopqrstuv"
+                      password_hash: "$2a$12$abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0"
                 """), Map.of("STARLING_BIND", "10.0.0.5"));
         assertEquals(40000, c.listen().port());
         assertEquals("10.0.0.5", c.listen().bind());
@@ -114,6 +114,25 @@ class ConfigLoaderTest {
         ConfigException noUsers = assertThrows(ConfigException.class,
                 () -> ConfigLoader.validate(ConfigLoader.load(null, Map.of("STARLING_AUTH", "password"))));
         assertEquals("auth.mode password needs at least one entry in auth.users", noUsers.getMessage());
+    }
+
+    @Test
+    void tokenLifetimesArePositiveAndPasswordHashesWellFormed() throws Exception {
+        for (String minutes : new String[] {"0", "-5"}) {
+            ConfigException e = assertThrows(ConfigException.class, () -> ConfigLoader.validate(ConfigLoader.load(
+                    yaml("auth:\n  token_minutes: " + minutes + "\n"), Map.of())));
+            assertEquals("auth.token_minutes must be positive, not " + minutes, e.getMessage());
+        }
+        String good = "$2a$10$" + "a".repeat(53);
+        ConfigLoader.validate(ConfigLoader.load(yaml("auth:\n  mode: password\n  users:\n    - name: ann\n"
+                + "      password_hash: '" + good + "'\n"), Map.of()));
+        for (String bad : new String[] {"$2a$10$short", "$2a$99$" + "a".repeat(53), "$3a$10$" + "a".repeat(53)}) {
+            ConfigException e = assertThrows(ConfigException.class, () -> ConfigLoader.validate(ConfigLoader.load(
+                    yaml("auth:\n  mode: password\n  users:\n    - name: ann\n      password_hash: '" + bad + "'\n"),
+                    Map.of())));
+            assertTrue(e.getMessage().startsWith("auth.users: the password_hash of user ann is not a bcrypt hash"),
+                    e.getMessage());
+        }
     }
 
     @Test
