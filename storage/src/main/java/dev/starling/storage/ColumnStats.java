@@ -16,6 +16,15 @@ public record ColumnStats(long rows, long nulls, long distinct, boolean distinct
     /** A stored value (long bits; doubles as raw long bits) and how often it occurs. */
     public record ValueCount(long value, long count) { }
 
+    /** How many values lie from {@code min} to {@code max}, both included; 0 when that passes 2^63 - 1. */
+    public static long valuesBetween(long min, long max) {
+        try {
+            return Math.addExact(Math.subtractExact(max, min), 1);
+        } catch (ArithmeticException wide) {
+            return 0;
+        }
+    }
+
     public static ColumnStats empty() {
         return new ColumnStats(0, 0, 0, true, 0, 0, 0, 0, List.of());
     }

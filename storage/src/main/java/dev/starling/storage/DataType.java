@@ -64,6 +64,11 @@ public record DataType(Kind kind, int precision, int scale) {
         return kind == Kind.INTEGER || kind == Kind.BIGINT;
     }
 
+    /** An exact number: an integer, or a decimal (an integer scaled by its scale; the others' scale is 0). */
+    public boolean isExactNumeric() {
+        return isIntegral() || kind == Kind.DECIMAL;
+    }
+
     /** Parses a SQL type name such as {@code DECIMAL(15,2)}, {@code VARCHAR(25)} or {@code DATE}. */
     public static DataType parse(String text) {
         String t = text.trim().toUpperCase(java.util.Locale.ROOT);

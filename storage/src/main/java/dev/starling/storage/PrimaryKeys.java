@@ -77,21 +77,14 @@ public final class PrimaryKeys {
             for (int i = columns.length - 1; i >= 0 && span > 0; i--) {
                 Column column = table.column(columns[i]);
                 ColumnStats stats = column.stats();
-                long range = column.physical() == DataType.Physical.FLOAT64 || stats == null ? 0 : rangeOf(stats);
+                long range = column.physical() == DataType.Physical.FLOAT64 || stats == null ? 0
+                        : ColumnStats.valuesBetween(stats.min(), stats.max());
                 min[i] = stats == null ? 0 : stats.min();
                 multipliers[i] = span;
                 span = range <= 0 || span > (Long.MAX_VALUE >> 1) / range ? 0 : span * range;
             }
             packed = span > 0 ? new LongIntMap(16) : null;
             keys = span > 0 ? null : new HashSet<>();
-        }
-
-        private static long rangeOf(ColumnStats stats) {
-            try {
-                return Math.addExact(Math.subtractExact(stats.max(), stats.min()), 1);
-            } catch (ArithmeticException wide) {
-                return 0;
-            }
         }
 
         void add(int chunk, int row) {

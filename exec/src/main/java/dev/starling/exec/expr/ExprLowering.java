@@ -76,7 +76,7 @@ public final class ExprLowering {
             case NEGATE, ABS -> notInteger(c.type()) && fits(a.get(0).type(), c.type());
             case MULTIPLY, DIVIDE -> notInteger(c.type()) && (isDouble(c.type())
                     ? isDouble(a.get(0).type()) && isDouble(a.get(1).type())
-                    : isExact(a.get(0).type()) && isExact(a.get(1).type()));
+                    : a.get(0).type().isExactNumeric() && a.get(1).type().isExactNumeric());
             case EQ, NE, LT, LE, GT, GE -> sameRepresentation(a.get(0).type(), a.get(1).type());
             case CASE -> valuesFit(c, a, true);
             case COALESCE -> valuesFit(c, a, false);
@@ -160,7 +160,7 @@ public final class ExprLowering {
 
     /** Whether {@code l} is an exact number with more fractional digits than values of exact {@code type} have. */
     private static boolean finerThan(Literal l, DataType type) {
-        return l.value() != null && isExact(l.type()) && isExact(type) && l.type().scale() > type.scale();
+        return l.value() != null && l.type().isExactNumeric() && type.isExactNumeric() && l.type().scale() > type.scale();
     }
 
     /**
@@ -297,14 +297,14 @@ public final class ExprLowering {
 
     /** Whether every value of {@code from} is, unchanged, a value of {@code to}. */
     private static boolean fits(DataType from, DataType to) {
-        if (isExact(from) && isExact(to)) {
+        if (from.isExactNumeric() && to.isExactNumeric()) {
             return from.scale() == to.scale() && (to.kind() != DataType.Kind.INTEGER || from.kind() == DataType.Kind.INTEGER);
         }
         return from.kind() == to.kind();
     }
 
     private static boolean sameRepresentation(DataType a, DataType b) {
-        return isExact(a) && isExact(b) ? a.scale() == b.scale() : a.kind() == b.kind();
+        return a.isExactNumeric() && b.isExactNumeric() ? a.scale() == b.scale() : a.kind() == b.kind();
     }
 
     private static boolean isNull(Expr e) {
@@ -312,7 +312,7 @@ public final class ExprLowering {
     }
 
     private static DataType requireExact(DataType t, Call c) {
-        if (!isExact(t)) {
+        if (!t.isExactNumeric()) {
             throw new IllegalArgumentException(c.op() + " of " + t + " is not numeric: " + c);
         }
         return t;
@@ -322,15 +322,11 @@ public final class ExprLowering {
         return t.kind() != DataType.Kind.INTEGER;
     }
 
-    private static boolean isExact(DataType t) {
-        return t.kind() == DataType.Kind.INTEGER || t.kind() == DataType.Kind.BIGINT || t.kind() == DataType.Kind.DECIMAL;
-    }
-
     private static boolean isDouble(DataType t) {
         return t.kind() == DataType.Kind.DOUBLE;
     }
 
     private static boolean isNumeric(DataType t) {
-        return isExact(t) || isDouble(t);
+        return t.isExactNumeric() || isDouble(t);
     }
 }

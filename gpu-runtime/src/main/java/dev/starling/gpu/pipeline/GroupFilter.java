@@ -122,25 +122,17 @@ public record GroupFilter(List<Term> terms, String text) {
         };
         // the states hold the argument's values at its scale, the result is rounded to its own
         DataType argument = agg.argument() < 0 ? null : aggregate.input().output().get(agg.argument()).type();
-        if (kind == null || (kind != Kind.COUNT && scale(argument) != scale(result))) {
+        if (kind == null || (kind != Kind.COUNT && argument.scale() != result.scale())) {
             return Optional.empty();
         }
-        BigDecimal value = BigDecimal.valueOf((Long) constant.value(), scale(constant.type()));
-        return ExprLowering.boundAtScale(op, value, scale(result))
+        BigDecimal value = BigDecimal.valueOf((Long) constant.value(), constant.type().scale());
+        return ExprLowering.boundAtScale(op, value, result.scale())
                 .map(v -> new Term(kind, comparison(op), states.countSlot(), states.valueSlot(), v));
     }
 
     private static boolean comparable(DataType result, DataType constant) {
         return result.kind() == DataType.Kind.DATE ? constant.kind() == DataType.Kind.DATE
-                : exactNumber(result) && exactNumber(constant);
-    }
-
-    private static boolean exactNumber(DataType t) {
-        return t.kind() == DataType.Kind.INTEGER || t.kind() == DataType.Kind.BIGINT || t.kind() == DataType.Kind.DECIMAL;
-    }
-
-    private static int scale(DataType t) {
-        return t.kind() == DataType.Kind.DECIMAL ? t.scale() : 0;
+                : result.isExactNumeric() && constant.isExactNumeric();
     }
 
     /** The terms as the kernel reads them, an array of {@code GroupTerm}. */

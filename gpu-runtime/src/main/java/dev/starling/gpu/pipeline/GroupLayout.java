@@ -4,16 +4,13 @@ import dev.starling.exec.eval.ExprCompiler;
 import dev.starling.exec.expr.ColumnRef;
 import dev.starling.exec.expr.Expr;
 import dev.starling.exec.op.ScanRows;
-import dev.starling.exec.plan.FilterNode;
 import dev.starling.exec.plan.PlanNode;
-import dev.starling.exec.plan.ProjectNode;
 import dev.starling.exec.plan.ScanNode;
 import dev.starling.exec.vector.Batch;
 import dev.starling.exec.vector.StrDict;
 import dev.starling.exec.vector.Vector;
 import dev.starling.storage.Catalog;
 import dev.starling.storage.Column;
-import dev.starling.storage.ColumnStats;
 import dev.starling.storage.DataType;
 import dev.starling.storage.LongIntMap;
 import java.util.ArrayList;
@@ -149,18 +146,12 @@ final class GroupLayout implements PipelineInputs.Contributions {
      * other key at least one.
      */
     private static long leastDistinct(StarPipeline pipeline, StarPipeline.GroupKey key) {
-        PlanNode node = pipeline.dimensions().get(key.dimension()).build();
-        Expr expr = key.expr();
-        while (node instanceof ProjectNode project && expr instanceof ColumnRef ref) {
-            expr = project.expressions().get(ref.index());
-            node = project.input();
+        if (!(key.expr() instanceof ColumnRef ref)) {
+            return 1;
         }
-        if (node instanceof ScanNode scan && scan.filter() == null && expr instanceof ColumnRef ref
-                && scan.columns().get(ref.index()).mode() == ScanNode.ScanColumn.Mode.VALUE) {
-            ColumnStats stats = scan.table().column(scan.columns().get(ref.index()).column()).stats();
-            return stats.distinct() + (stats.nulls() > 0 ? 1 : 0);
-        }
-        return 1;
+        return ScanColumnOrigin.of(pipeline.dimensions().get(key.dimension()).build(), ref.index())
+                .filter(o -> !o.filtered() && !o.joined()).flatMap(ScanColumnOrigin::valueColumn)
+                .map(c -> c.stats().distinct() + (c.stats().nulls() > 0 ? 1 : 0)).orElse(1L);
     }
 
     /**
@@ -169,23 +160,9 @@ final class GroupLayout implements PipelineInputs.Contributions {
      * projections, with no join in between.
      */
     static boolean uniqueOverBuild(PlanNode build, Expr key) {
-        PlanNode node = build;
-        Expr expr = key;
-        while (node instanceof FilterNode || node instanceof ProjectNode && expr instanceof ColumnRef) {
-            if (node instanceof FilterNode filter) {
-                node = filter.input();
-            } else {
-                ProjectNode project = (ProjectNode) node;
-                expr = project.expressions().get(((ColumnRef) expr).index());
-                node = project.input();
-            }
-        }
-        if (!(node instanceof ScanNode scan && expr instanceof ColumnRef ref)) {
-            return false;
-        }
-        ScanNode.ScanColumn column = scan.columns().get(ref.index());
-        return column.mode() == ScanNode.ScanColumn.Mode.VALUE && scan.table().schema().primaryKey()
-                .equals(List.of(scan.table().schema().columns().get(column.column()).name()));
+        return key instanceof ColumnRef ref && ScanColumnOrigin.of(build, ref.index()).filter(o -> !o.joined())
+                .flatMap(o -> o.valueColumn().filter(c -> o.scan().table().schema().primaryKey().equals(List.of(c.name()))))
+                .isPresent();
     }
 
     private static long times(long total, long digit) {

@@ -41,6 +41,6 @@ record KeyValueRange(long min, long range) {
     }
 
     private static KeyValueRange between(long min, long max) {
-        return new KeyValueRange(min, MixedRadix.range(min, max));
+        return new KeyValueRange(min, ColumnStats.valuesBetween(min, max));
     }
 }

@@ -18,15 +18,6 @@ import java.util.function.IntFunction;
 final class MixedRadix {
     private MixedRadix() { }
 
-    /** How many values lie from {@code min} to {@code max}; 0 when that passes 2^63 - 1 (no digit holds them). */
-    static long range(long min, long max) {
-        try {
-            return Math.addExact(Math.subtractExact(max, min), 1);
-        } catch (ArithmeticException wide) {
-            return 0;
-        }
-    }
-
     /** The multipliers of digits of {@code ranges}; empty when their product, the number's range, passes {@code most}. */
     static Optional<long[]> multipliers(long[] ranges, long most) {
         long[] multipliers = new long[ranges.length];

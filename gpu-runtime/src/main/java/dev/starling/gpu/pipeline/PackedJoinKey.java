@@ -50,7 +50,7 @@ record PackedJoinKey(PlanNode keyedBuild, Expr probe, Expr guard) {
         }
         long[] ranges = new long[n];
         for (int i = 0; i < n; i++) {
-            ranges[i] = MixedRadix.range(min[i], max[i]);
+            ranges[i] = ColumnStats.valuesBetween(min[i], max[i]);
         }
         long[] multipliers = MixedRadix.multipliers(ranges, MOST_KEYS).orElseThrow(() -> new Unsupported(
                 "a hash join on " + n + " keys whose value ranges pass 2^62 packed"));

@@ -203,7 +203,7 @@ public record StarPipeline(
                 return range.range() == Long.MAX_VALUE ? Long.MAX_VALUE : range.range() + 1;
             }
             ColumnStats stats = fact.column(factColumn).stats();
-            long values = MixedRadix.range(stats.min(), stats.max());
+            long values = ColumnStats.valuesBetween(stats.min(), stats.max());
             // a range past 2^63 leaves no digit room (the layout's product then saturates: too many groups)
             return stats.rows() == stats.nulls() ? 1 : values == 0 || values == Long.MAX_VALUE ? Long.MAX_VALUE : values + 1;
         }
