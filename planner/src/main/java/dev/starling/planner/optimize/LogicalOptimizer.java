@@ -21,9 +21,10 @@ import org.apache.calcite.tools.RuleSets;
 
 /**
  * Starling's optimization: EXISTS subqueries correlated only by their filter become semi and anti
- * joins; other subqueries become correlates and are decorrelated into joins; filters
- * and projections move down, constants fold; inner joins are gathered and reordered by cardinality
- * (the largest input ends up as the left-most probe input, each dimension a build side); unused
+ * joins; other subqueries become correlates and are decorrelated into joins; an aggregation over a
+ * LEFT join by the preserved side's key moves below the join; filters and projections move down,
+ * constants fold; inner joins are gathered and reordered by cardinality (the largest input ends up
+ * as the left-most probe input, each dimension a build side); unused
  * columns are trimmed; then every operator converts into the STARLING convention, with filters and
  * projections absorbed by scans.
  */
@@ -34,6 +35,7 @@ public final class LogicalOptimizer {
     private static final List<RelOptRule> SIMPLIFY = List.of(
             PullFactorsRule.INSTANCE,
             AntiJoinRule.INSTANCE,
+            AggregateBelowLeftJoinRule.INSTANCE,
             CoreRules.FILTER_INTO_JOIN,
             CoreRules.JOIN_CONDITION_PUSH,
             CoreRules.JOIN_PUSH_EXPRESSIONS,
