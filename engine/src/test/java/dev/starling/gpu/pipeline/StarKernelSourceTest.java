@@ -159,6 +159,7 @@ class StarKernelSourceTest {
         List<StarKernelInput.Column> fact = p.factColumns().stream()
                 .map(c -> new StarKernelInput.Column(1, nulls, p.fact().column(c).type().physical().width)).toList();
         List<StarKernelInput.Key> keys = p.keyColumns().stream().map(c -> new StarKernelInput.Key(1, 4, 1000)).toList();
+        List<StarKernelInput.Key> answers = p.answers().stream().map(a -> new StarKernelInput.Key(1, 1, 1000)).toList();
         // without NULLs, 64-bit group contributions
         boolean wide = !nullable;
         List<StarKernelInput.Dimension> dims = p.dimensions().stream()
@@ -195,7 +196,7 @@ class StarKernelSourceTest {
                 : nullable ? StarKernelInput.Clones.perGroup(100) : new StarKernelInput.Clones(1, 1, 300);
         StarKernelInput.GroupTable table = mode == StarKernelInput.Accumulators.HASHED
                 ? new StarKernelInput.GroupTable(1, 57) : null;
-        return new StarKernelInput(p.code(), p.constants().length, fact, keys, dims, dimColumns, p.slots(), outputs, mode,
+        return new StarKernelInput(p.code(), p.constants().length, fact, keys, answers, dims, dimColumns, p.slots(), outputs, mode,
                 clones, table, byRow ? new StarKernelInput.RowWrites(1, wide, 3, digit, 7) : null, 1, 1, 1, 1000,
                 p.keys().isEmpty() ? 1 : 128);
     }

@@ -146,7 +146,7 @@ final class AggregateKernel implements AutoCloseable {
             dims = StarKernelInput.stage(dims, accBytes);
             // last, so that they take what device memory the inputs left and spill only the rest
             states = SpillBuffer.allocate(device, stateBytes, device.memory().available(stateBytes), "aggregate states");
-            StarKernelInput input = new StarKernelInput(pipeline.code(), constantValues.length, in.fact(), in.keys(),
+            StarKernelInput input = new StarKernelInput(pipeline.code(), constantValues.length, in.fact(), in.keys(), in.answers(),
                     dims, in.dimColumns(), pipeline.slots(), List.of(), mode, counters,
                     groupKeys == null ? null : new StarKernelInput.GroupTable(groupKeys.address(),
                             Long.numberOfLeadingZeros(groups) + 1), null,

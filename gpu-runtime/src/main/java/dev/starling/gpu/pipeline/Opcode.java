@@ -12,6 +12,11 @@ enum Opcode {
     LOAD_DIM,
     /** dst = the key that foreign key a's code in register b points at (the referenced table's key column at the code). */
     LOAD_KEY,
+    /**
+     * dst = string predicate a's answer (TRUE, FALSE or NULL) for the string whose code is in b,
+     * its entry past the dictionary's where b is NULL.
+     */
+    LOAD_ANSWER,
     /** dst = constant a. */
     CONST,
     /** dst = NULL. */

@@ -2,8 +2,10 @@ package dev.starling.gpu.pipeline;
 
 import dev.starling.exec.accel.DeviceInputs;
 import dev.starling.exec.Settings.OversizedJoin;
+import dev.starling.exec.eval.DictionaryAnswers;
 import dev.starling.exec.eval.ExprCompiler;
 import dev.starling.exec.vector.Batch;
+import dev.starling.exec.vector.StrDict;
 import dev.starling.exec.vector.Vector;
 import dev.starling.gpu.cache.DeviceColumn;
 import dev.starling.gpu.cache.GpuColumnCache;
@@ -57,6 +59,7 @@ final class PipelineInputs implements AutoCloseable {
     private final List<GpuColumnCache.Lease<?>> leases = new ArrayList<>();
     private final List<StarKernelInput.Column> fact = new ArrayList<>();
     private final List<StarKernelInput.Key> keys = new ArrayList<>();
+    private final List<StarKernelInput.Key> answers = new ArrayList<>();
     private final List<StarKernelInput.Dimension> dims = new ArrayList<>();
     private final List<StarKernelInput.Column> dimColumns = new ArrayList<>();
     private long factBytes;
@@ -142,6 +145,7 @@ final class PipelineInputs implements AutoCloseable {
         }
         try {
             in.leaseColumns(cache, referenced);
+            in.uploadAnswers();
             in.uploadDimensions(cache, dimRows, contribution, inputs);
             return in;
         } catch (Unsupported | RuntimeException e) {
@@ -167,6 +171,20 @@ final class PipelineInputs implements AutoCloseable {
             keys.add(new StarKernelInput.Key(lease.value().values().address(), lease.value().width(), r.table().rowCount()));
         }
         uploadedBytes += cache.residentBytes() - residentBefore;
+    }
+
+    /**
+     * Each string predicate's answers, a byte per entry of its column's dictionary and one for a
+     * NULL string, computed here by the CPU evaluator for the table version the pipeline reads.
+     */
+    private void uploadAnswers() {
+        for (StarPipeline.StringPredicate p : pipeline.answers()) {
+            Column column = pipeline.fact().column(p.tableColumn());
+            byte[] entries = DictionaryAnswers.of(p.predicate(), column.type(), StrDict.of(column.dictionary()));
+            DeviceBuffer b = arrays.upload(entries, "answers of " + p.predicate() + " per string of " + column.name());
+            uploadedBytes += b.bytes();
+            answers.add(new StarKernelInput.Key(b.address(), 1, entries.length));
+        }
     }
 
     private void uploadDimensions(GpuColumnCache cache, List<Batch> dimRows, Contributions contribution,
@@ -398,6 +416,10 @@ final class PipelineInputs implements AutoCloseable {
 
     List<StarKernelInput.Key> keys() {
         return keys;
+    }
+
+    List<StarKernelInput.Key> answers() {
+        return answers;
     }
 
     List<StarKernelInput.Dimension> dims() {

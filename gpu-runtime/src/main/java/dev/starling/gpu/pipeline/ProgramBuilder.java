@@ -1,5 +1,6 @@
 package dev.starling.gpu.pipeline;
 
+import dev.starling.exec.eval.ExprCompiler;
 import dev.starling.exec.expr.Call;
 import dev.starling.exec.expr.ColumnRef;
 import dev.starling.exec.expr.Expr;
@@ -8,6 +9,7 @@ import dev.starling.exec.expr.Literal;
 import dev.starling.storage.DataType;
 import dev.starling.exec.vector.StrDict;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -29,6 +31,7 @@ final class ProgramBuilder {
     private final Map<Expr, Integer> registers = new HashMap<>();
     private final List<Integer> factColumns = new ArrayList<>();
     private final List<Integer> keyColumns = new ArrayList<>();
+    private final List<StarPipeline.StringPredicate> answers = new ArrayList<>();
     private final List<StarPipeline.DimColumn> dimColumns = new ArrayList<>();
     private final Map<Integer, Integer> dimKeyRegister = new HashMap<>();
     private int nextRegister;
@@ -109,6 +112,10 @@ final class ProgramBuilder {
         return keyColumns;
     }
 
+    List<StarPipeline.StringPredicate> answers() {
+        return answers;
+    }
+
     List<StarPipeline.DimColumn> dimColumns() {
         return dimColumns;
     }
@@ -118,7 +125,7 @@ final class ProgramBuilder {
         Integer r = registers.get(e);
         if (r == null) {
             int d = DimensionExprs.dimensionOf(e, sources);
-            r = d >= 0 ? loadDimension(d, e) : compile(e);
+            r = d >= 0 ? loadDimension(d, e) : answeredByDictionary(e) ? loadAnswer(e) : compile(e);
             registers.put(e, r);
         }
         return r;
@@ -161,6 +168,43 @@ final class ProgramBuilder {
         int slot = dimColumns.size();
         dimColumns.add(new StarPipeline.DimColumn(d, DimensionExprs.toBuildColumns(e, sources)));
         return emit(Opcode.LOAD_DIM, fresh(), slot, dimKeyRegister.get(d), 0);
+    }
+
+    /**
+     * Whether {@code e} is a boolean expression of one fact string column that codes alone do not
+     * answer (a LIKE, a SUBSTRING, a comparison of order): the host answers it per dictionary entry,
+     * and the program reads the answer by the row's code.
+     */
+    private boolean answeredByDictionary(Expr e) {
+        if (e.type().kind() != DataType.Kind.BOOLEAN || e instanceof ColumnRef) {
+            return false;
+        }
+        int[] columns = ExprCompiler.columnsOf(e);
+        return columns.length == 1 && sources.get(columns[0]) instanceof ColumnOrigin.Fact f
+                && f.type().kind() == DataType.Kind.VARCHAR && !comparesCodes(e);
+    }
+
+    /** Whether {@code e} uses strings only as a column compared = or <> with constants (also in IN), which codes decide. */
+    private static boolean comparesCodes(Expr e) {
+        return switch (e) {
+            case ColumnRef c -> c.type().kind() != DataType.Kind.VARCHAR;
+            case Literal l -> true;
+            case Call c when (c.op() == Call.Op.EQ || c.op() == Call.Op.NE || c.op() == Call.Op.IN)
+                    && c.args().get(0).type().kind() == DataType.Kind.VARCHAR ->
+                    c.args().stream().filter(a -> a instanceof ColumnRef).count() == 1
+                            && c.args().stream().allMatch(a -> a instanceof ColumnRef || a instanceof Literal);
+            case Call c -> c.args().stream().allMatch(ProgramBuilder::comparesCodes);
+        };
+    }
+
+    private int loadAnswer(Expr e) throws Unsupported {
+        int column = ExprCompiler.columnsOf(e)[0];
+        ColumnOrigin.Fact f = (ColumnOrigin.Fact) sources.get(column);
+        List<Expr> asColumnZero = new ArrayList<>(Collections.nCopies(column + 1, null));
+        asColumnZero.set(column, new ColumnRef(0, f.type(), f.nullable()));
+        answers.add(new StarPipeline.StringPredicate(f.tableColumn(), StarPipelineCompiler.substitute(e, asColumnZero)));
+        int codes = register(new ColumnRef(column, f.type(), f.nullable()));
+        return emit(Opcode.LOAD_ANSWER, fresh(), answers.size() - 1, codes, 0);
     }
 
     private int literal(Literal l) throws Unsupported {

@@ -108,6 +108,7 @@ final class RowProgramSource {
             case LOAD_FACT -> load(d, i, "fact" + a, input.fact().get(a).nullable(), row[i], alive[i]);
             case LOAD_DIM -> load(d, i, "dimcol" + a, input.dimColumns().get(a).nullable(), value[b][i], alive[i]);
             case LOAD_KEY -> loadKey(d, a, b, i);
+            case LOAD_ANSWER -> loadAnswer(d, a, b, i);
             case CONST -> value[d][i] = "c" + a;
             case CONST_NULL -> {
                 value[d][i] = "0ll";
@@ -211,6 +212,21 @@ final class RowProgramSource {
         String guard = out.and(out.and(alive[i], inRange), notNull(code, i));
         String v = out.let("long long", String.format("loadValue(key%d, %s, %s)", key, value[code][i], guard));
         set(d, i, v, nulls[code][i]);
+    }
+
+    /**
+     * String predicate {@code answer}'s answer for the code in register {@code code} (a byte per
+     * dictionary entry: 0 FALSE, 1 TRUE, 2 NULL; the last entry a NULL string's). A code past the
+     * dictionary gives the pipeline back.
+     */
+    private void loadAnswer(int d, int answer, int code, int i) {
+        String index = nulls[code][i] == null ? value[code][i]
+                : out.let("long long", String.format("%s ? answer%d_rows - 1 : %s", nulls[code][i], answer, value[code][i]));
+        String inRange = out.bool(String.format("(uint64_t)%s < (uint64_t)answer%d_rows", index, answer));
+        flag(CudaWriter.not(inRange), KernelStatus.BAD_CODE, alive[i]);
+        String entry = out.let("long long", String.format("loadValue(answer%d, %s, %s)", answer, index,
+                out.and(alive[i], inRange)));
+        bool(d, i, entry + " == 1", out.bool(entry + " == 2"));
     }
 
     /** A live row goes on only where dense dimension {@code dim} has a row for its key; that row joins its group id. */

@@ -15,7 +15,8 @@ import java.util.List;
  * {@code groupTable}: the key words of the {@link Accumulators#HASHED} fold's table of
  * {@code groups} slots (else null).
  */
-record StarKernelInput(int[] code, int constantCount, List<Column> fact, List<Key> keys, List<Dimension> dimensions,
+record StarKernelInput(int[] code, int constantCount, List<Column> fact, List<Key> keys, List<Key> answers,
+                       List<Dimension> dimensions,
                        List<Column> dimColumns, List<StarPipeline.Slot> slots, List<Output> outputs,
                        Accumulators accumulators, Clones clones, GroupTable groupTable, RowWrites rowWrites,
                        long constants, long status, long acc, long rows, long groups) {
@@ -71,7 +72,10 @@ record StarKernelInput(int[] code, int constantCount, List<Column> fact, List<Ke
         }
     }
 
-    /** A referenced table's key column ({@code width} bytes per row, no NULLs) that foreign key codes index. */
+    /**
+     * An array that a fact column's codes index ({@code width} bytes per entry, {@code rows}
+     * entries, no NULLs): a referenced table's key column, or a string predicate's answers.
+     */
     record Key(long values, int width, long rows) { }
 
     /**
@@ -230,6 +234,10 @@ record StarKernelInput(int[] code, int constantCount, List<Column> fact, List<Ke
         for (int k = 0; k < keys.size(); k++) {
             out.add(new Parameter("key" + k, values(keys.get(k).width()), keys.get(k).values()));
             out.add(new Parameter("key" + k + "_rows", COUNT, keys.get(k).rows()));
+        }
+        for (int a = 0; a < answers.size(); a++) {
+            out.add(new Parameter("answer" + a, values(answers.get(a).width()), answers.get(a).values()));
+            out.add(new Parameter("answer" + a + "_rows", COUNT, answers.get(a).rows()));
         }
         for (int d = 0; d < dimensions.size(); d++) {
             Dimension dim = dimensions.get(d);

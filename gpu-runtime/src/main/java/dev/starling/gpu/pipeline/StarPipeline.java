@@ -17,7 +17,8 @@ import java.util.Optional;
  * group keys and aggregate states, or output registers, map back to {@code node}'s output.
  * {@code factColumns} are the fact table columns the program loads, in the order of its
  * LOAD_FACT operands; {@code keyColumns} the dense-coded foreign key columns whose key values it
- * reads, in LOAD_KEY operand order; {@code dimColumns} the dimension expressions it loads, in
+ * reads, in LOAD_KEY operand order; {@code answers} the predicates of fact string columns it reads
+ * answered per dictionary entry, in LOAD_ANSWER operand order; {@code dimColumns} the dimension expressions it loads, in
  * LOAD_DIM operand order.
  */
 public record StarPipeline(
@@ -25,6 +26,7 @@ public record StarPipeline(
         ScanNode factScan,
         List<Integer> factColumns,
         List<Integer> keyColumns,
+        List<StringPredicate> answers,
         List<Dimension> dimensions,
         List<DimColumn> dimColumns,
         int[] code,
@@ -184,6 +186,13 @@ public record StarPipeline(
 
     /** Values per code of dimension {@code dimension}: {@code expr} over its build columns. */
     record DimColumn(int dimension, Expr expr) { }
+
+    /**
+     * A boolean expression of fact string column {@code tableColumn} (its column 0 in {@code
+     * predicate}) that the host answers once per entry of the column's dictionary
+     * ({@code DictionaryAnswers}) and the kernel reads by each row's code.
+     */
+    record StringPredicate(int tableColumn, Expr predicate) { }
 
     /** An aggregate slot of the kernel. */
     record Slot(AggKind kind, int register, int filter) { }

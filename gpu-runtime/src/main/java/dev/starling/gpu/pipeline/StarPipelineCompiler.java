@@ -113,6 +113,7 @@ public final class StarPipelineCompiler {
             dims = withGpuBuilds(dims, program.dimColumns(), keys);
         }
         return new StarPipeline(node, fact, List.copyOf(program.factColumns()), List.copyOf(program.keyColumns()),
+                List.copyOf(program.answers()),
                 dims, List.copyOf(dimColumns), program.code(), program.constants(), List.copyOf(slots),
                 List.copyOf(keys), List.copyOf(calls), List.copyOf(outputs));
     }

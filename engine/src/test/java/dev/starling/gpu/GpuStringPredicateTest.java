@@ -1,0 +1,95 @@
+package dev.starling.gpu;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import dev.starling.engine.Starling;
+import dev.starling.storage.Catalog;
+import dev.starling.storage.ColumnSchema;
+import dev.starling.storage.DataType;
+import dev.starling.storage.ForeignKey;
+import dev.starling.storage.TableBuilder;
+import dev.starling.storage.TableSchema;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.api.Tag;
+
+/**
+ * On the GPU host: predicates of a string column that codes alone do not decide (LIKE, NOT LIKE,
+ * SUBSTRING, order comparisons, IS NULL, inside CASE), on the fact table and on a dimension built
+ * on the GPU, give the CPU backend's answers, NULL strings included, and run on the GPU.
+ */
+@Tag("gpu")
+class GpuStringPredicateTest {
+    private static Starling db;
+    private static GpuBackend gpu;
+
+    @BeforeAll
+    static void data() {
+        db = Starling.inMemory();
+        gpu = db.gpu().orElse(null);
+        assumeTrue(gpu != null, "no GPU");
+        Catalog c = db.catalog();
+        String[] syllables = {"ab", "cd", "x", "é", "special", "requests", "q", "ü"};
+        TableBuilder dim = new TableBuilder(new TableSchema("d", List.of(
+                new ColumnSchema("dk", DataType.INTEGER, false),
+                new ColumnSchema("dname", DataType.VARCHAR, true)), List.of("dk"), List.of()), c);
+        Random random = new Random(11);
+        for (int r = 0; r < 5_000; r++) {
+            dim.setLong(0, r);
+            if (r % 13 == 0) {
+                dim.setNull(1);
+            } else {
+                dim.setString(1, syllables[random.nextInt(syllables.length)] + r + syllables[random.nextInt(syllables.length)]);
+            }
+            dim.endRow();
+        }
+        c.put(dim.build());
+        TableBuilder fact = new TableBuilder(new TableSchema("s", List.of(
+                new ColumnSchema("grp", DataType.INTEGER, false),
+                new ColumnSchema("dk", DataType.INTEGER, false),
+                new ColumnSchema("txt", DataType.VARCHAR, true)), List.of(),
+                List.of(new ForeignKey(List.of("dk"), "d", List.of("dk")))), c);
+        for (int r = 0; r < 300_000; r++) {
+            fact.setLong(0, r % 10);
+            fact.setLong(1, random.nextInt(5_000));
+            if (r % 9 == 0) {
+                fact.setNull(2);
+            } else {
+                StringBuilder s = new StringBuilder();
+                for (int w = random.nextInt(4); w >= 0; w--) {
+                    s.append(syllables[random.nextInt(syllables.length)]);
+                }
+                fact.setString(2, s.append(random.nextInt(20_000)).toString());
+            }
+            fact.endRow();
+        }
+        c.put(fact.build());
+    }
+
+    @AfterAll
+    static void close() {
+        if (db != null) {
+            db.close();
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {
+        "SELECT grp, COUNT(*) FROM s WHERE txt LIKE '%ab%cd%' GROUP BY grp",
+        "SELECT grp, COUNT(*) FROM s WHERE txt NOT LIKE '%special%requests%' GROUP BY grp",
+        "SELECT grp, SUM(CASE WHEN txt LIKE '%é_%' THEN 1 ELSE 0 END), COUNT(*) FROM s GROUP BY grp",
+        "SELECT grp, COUNT(*) FROM s WHERE txt IS NULL OR SUBSTRING(txt FROM 1 FOR 2) IN ('ab', 'cd') GROUP BY grp",
+        "SELECT COUNT(*), MIN(grp) FROM s WHERE txt > 'q' AND txt <= 'x5'",
+        "SELECT grp, COUNT(*) FROM s WHERE (txt LIKE '%q%') IS NOT TRUE GROUP BY grp",
+        "SELECT grp, COUNT(*) FROM s JOIN d ON s.dk = d.dk WHERE dname LIKE 'ü%' GROUP BY grp",
+        "SELECT grp, SUM(CASE WHEN dname NOT LIKE '%x%' THEN s.dk ELSE 0 END) FROM s JOIN d ON s.dk = d.dk GROUP BY grp"
+    })
+    void answersPerDictionaryEntryAgreeWithTheCpu(String sql) {
+        assertTrue(GpuResults.assertSameOnGpu(db, gpu, sql, sql), "did not run on the GPU: " + db.explain(sql));
+    }
+}
