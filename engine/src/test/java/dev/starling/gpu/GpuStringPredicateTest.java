@@ -1,5 +1,6 @@
 package dev.starling.gpu;
 
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -14,6 +15,7 @@ import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.Tag;
@@ -91,5 +93,15 @@ class GpuStringPredicateTest {
     })
     void answersPerDictionaryEntryAgreeWithTheCpu(String sql) {
         assertTrue(GpuResults.assertSameOnGpu(db, gpu, sql, sql), "did not run on the GPU: " + db.explain(sql));
+    }
+
+    /**
+     * A predicate that fails for strings no row reaching it has (no row is in group 99) is the
+     * CPU's to answer row by row: the query answers, as on the CPU, instead of failing.
+     */
+    @Test
+    void aPredicateFailingForSomeStringsGoesToTheCpu() {
+        String sql = "SELECT COUNT(*) FROM s WHERE grp = 99 AND CAST(txt AS INTEGER) > 5";
+        assertFalse(GpuResults.assertSameOnGpu(db, gpu, sql, sql), "the GPU answered it");
     }
 }

@@ -9,6 +9,7 @@ import dev.starling.exec.plan.JoinKind;
 import dev.starling.exec.plan.PlanNode;
 import dev.starling.planner.explain.PlanExplainer;
 import dev.starling.storage.Catalog;
+import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -46,17 +47,9 @@ class EagerAggregationPlanTest {
         return new SqlPlanner(catalog).plan(sql).plan();
     }
 
-    /** The first node of {@code type} in plan order. */
+    /** The first node of {@code type} in plan order, or null. */
     private static <T extends PlanNode> T find(PlanNode node, Class<T> type) {
-        if (type.isInstance(node)) {
-            return type.cast(node);
-        }
-        for (PlanNode in : node.inputs()) {
-            T found = find(in, type);
-            if (found != null) {
-                return found;
-            }
-        }
-        return null;
+        List<T> all = PlanNodes.all(node, type);
+        return all.isEmpty() ? null : all.get(0);
     }
 }

@@ -175,12 +175,20 @@ final class PipelineInputs implements AutoCloseable {
 
     /**
      * Each string predicate's answers, a byte per entry of its column's dictionary and one for a
-     * NULL string, computed here by the CPU evaluator for the table version the pipeline reads.
+     * NULL string, computed here by the CPU evaluator for the table version the pipeline reads. A
+     * predicate that fails for some entry (a CAST of a string that is no number) goes to the CPU,
+     * which fails, or not, as the rows it meets decide.
      */
-    private void uploadAnswers() {
+    private void uploadAnswers() throws Unsupported {
         for (StarPipeline.StringPredicate p : pipeline.answers()) {
             Column column = pipeline.fact().column(p.tableColumn());
-            byte[] entries = DictionaryAnswers.of(p.predicate(), column.type(), StrDict.of(column.dictionary()));
+            byte[] entries;
+            try {
+                entries = DictionaryAnswers.of(p.predicate(), column.type(), StrDict.of(column.dictionary()));
+            } catch (RuntimeException e) {
+                throw new Unsupported("a string predicate that fails for some string of " + column.name() + ": "
+                        + e.getMessage());
+            }
             DeviceBuffer b = arrays.upload(entries, "answers of " + p.predicate() + " per string of " + column.name());
             uploadedBytes += b.bytes();
             answers.add(new StarKernelInput.Key(b.address(), 1, entries.length));
