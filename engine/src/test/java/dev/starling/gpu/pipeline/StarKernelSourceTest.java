@@ -84,6 +84,13 @@ class StarKernelSourceTest {
             pipelines.add(StarPipelineCompiler.compileRows(planner.plan(
                     "SELECT f.id, h.name, f.amt * h.weight, f.gk FROM f JOIN h ON f.n = h.code WHERE f.amt > 10").plan(),
                     own.catalog()));
+            int beforeAnti = pipelines.size();
+            compileAll(planner, own.catalog(), "SELECT n, COUNT(*) FROM f WHERE NOT EXISTS "
+                    + "(SELECT * FROM g WHERE g.k = f.gk AND g.label = 'x') GROUP BY n", pipelines);
+            compileAll(planner, own.catalog(), "SELECT COUNT(*) FROM f WHERE NOT EXISTS "
+                    + "(SELECT * FROM h WHERE h.code = f.n AND h.name = 'a')", pipelines);
+            assertEquals(List.of(false, true), pipelines.subList(beforeAnti, pipelines.size()).stream()
+                    .map(p -> p.dimensions().get(0).hashed()).toList(), "ANTI joins probe dense and hashed dimensions");
             compileAll(planner, own.catalog(), "SELECT n, COUNT(*), COUNT(amt) FROM f WHERE id > 3 GROUP BY n", pipelines);
             assertTrue(CloneChoice.groupColumn(pipelines.get(pipelines.size() - 1)) >= 0,
                     "counts grouped by an integer column can go through a clone layout");
@@ -95,24 +102,27 @@ class StarKernelSourceTest {
                 && gpuBuilds.stream().anyMatch(b -> b.valueDigit() != null),
                 gpuBuilds.size() + " dimensions built on the GPU, some with digits of their keys' values");
         List<String> kernels = new ArrayList<>();
+        assertTrue(gpuBuilds.stream().anyMatch(StarPipeline.Dimension::marks),
+                "marking joins (TPC-H Q4, Q22) build their marks on the GPU");
         for (StarPipeline.Dimension b : gpuBuilds) {
             int digit = b.valueDigit() == null ? -1 : b.valueDigit().register();
+            int at = b.marks() ? ((StarPipeline.Output.Value) b.gpuBuild().outputs().get(0)).register() : -1;
             for (boolean nullable : new boolean[] {false, true}) {
                 kernels.add(StarKernelSource.generate(input(b.gpuBuild(), nullable, StarKernelInput.Accumulators.BY_ROW,
-                        false, digit), 4));
+                        false, digit, at), 4));
             }
         }
         for (StarPipeline p : pipelines) {
             for (boolean nullable : new boolean[] {false, true}) {
                 for (StarKernelInput.Accumulators mode : modes(p)) {
                     for (int items : StarKernelSource.ITEMS) {
-                        kernels.add(StarKernelSource.generate(input(p, nullable, mode, false, -1), items));
+                        kernels.add(StarKernelSource.generate(input(p, nullable, mode, false, -1, -1), items));
                     }
                 }
             }
             if (p.dimensions().stream().anyMatch(StarPipeline.Dimension::hashed)) {
                 for (int items : StarKernelSource.ITEMS) {
-                    kernels.add(StarKernelSource.generate(input(p, true, modes(p).get(0), true, -1), items));
+                    kernels.add(StarKernelSource.generate(input(p, true, modes(p).get(0), true, -1, -1), items));
                 }
             }
         }
@@ -151,10 +161,12 @@ class StarKernelSourceTest {
         return modes;
     }
 
-    /** {@code matched}: hashed dimensions found by a partitioned join beforehand. */
-    /** {@code digit}: a dimension build's digit register, or -1 (its row). */
+    /**
+     * {@code matched}: hashed dimensions found by a partitioned join beforehand; {@code digit}: a
+     * dimension build's digit register, or -1 (its row); {@code at}: a marking build's code register, or -1.
+     */
     private static StarKernelInput input(StarPipeline p, boolean nullable, StarKernelInput.Accumulators mode, boolean matched,
-                                         int digit) {
+                                         int digit, int at) {
         long nulls = nullable ? 1 : 0;
         List<StarKernelInput.Column> fact = p.factColumns().stream()
                 .map(c -> new StarKernelInput.Column(1, nulls, p.fact().column(c).type().physical().width)).toList();
@@ -197,7 +209,7 @@ class StarKernelSourceTest {
         StarKernelInput.GroupTable table = mode == StarKernelInput.Accumulators.HASHED
                 ? new StarKernelInput.GroupTable(1, 57) : null;
         return new StarKernelInput(p.code(), p.constants().length, fact, keys, answers, dims, dimColumns, p.slots(), outputs, mode,
-                clones, table, byRow ? new StarKernelInput.RowWrites(1, wide, 3, digit, 7) : null, 1, 1, 1, 1000,
+                clones, table, byRow ? new StarKernelInput.RowWrites(1, wide, 3, digit, 7, at, 1000) : null, 1, 1, 1, 1000,
                 p.keys().isEmpty() ? 1 : 128);
     }
 

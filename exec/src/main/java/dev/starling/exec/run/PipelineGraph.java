@@ -46,7 +46,9 @@ public final class PipelineGraph {
 
     private static final Placement BUILT_ON_CPU = Placement.cpu("join tables are built on the CPU");
     private static final String BUILT_ON_GPU = "built on the GPU by the pipeline it feeds, its rows by index";
-    private static final String BUILT_ON_BOTH = BUILT_ON_GPU + ", and on the CPU for the CPU workers' joins";
+    private static final String MARKING_ON_GPU = "marks the rows of the pipeline it feeds on the GPU, by their index";
+    private static final String MARKED_ON_GPU = "scanned on the GPU by the pipeline it feeds, which reads its marks";
+    private static final String ON_BOTH = ", and on the CPU for the CPU workers' joins";
 
     private final PlanNode root;
     private final Settings settings;
@@ -92,7 +94,9 @@ public final class PipelineGraph {
                 case AggregateNode a -> placer.aggregate(a, over, settings);
                 case SortNode s -> placer.rows(input, settings);
                 case UnionNode u -> placer.rows(input, settings);
-                case HashJoinNode j when j.markProbe() || !first -> builtOnDevice(input, within);
+                case HashJoinNode j when j.markProbe() -> builtOnDevice(j.build(), within,
+                        first ? MARKED_ON_GPU : MARKING_ON_GPU);
+                case HashJoinNode j when !first -> builtOnDevice(input, within, BUILT_ON_GPU);
                 default -> null;
             };
             Role role = switch (node) {
@@ -111,20 +115,21 @@ public final class PipelineGraph {
     }
 
     /**
-     * Where join build side {@code build} of a pipeline placed {@code within} is built: by the
-     * accelerator when its plan builds it (and, when the CPU workers share the pipeline, on the CPU
-     * for their joins too), else on the CPU.
+     * Where a join input of a pipeline placed {@code within} runs, for join build side {@code build}
+     * (a marking join's two sides go with its build side): by the accelerator when its plan builds
+     * it ({@code reason}; and, when the CPU workers share the pipeline, on the CPU for their joins
+     * too), else on the CPU.
      */
-    private static Placement builtOnDevice(PlanNode build, Placement within) {
+    private static Placement builtOnDevice(PlanNode build, Placement within, String reason) {
         if (!within.accelerated() || !within.plan().buildsOnDevice(build)) {
             return BUILT_ON_CPU;
         }
-        return within.shared() ? Placement.both(BUILT_ON_BOTH, within.plan()) : Placement.gpu(BUILT_ON_GPU, within.plan());
+        return within.shared() ? Placement.both(reason + ON_BOTH, within.plan()) : Placement.gpu(reason, within.plan());
     }
 
-    /** The join build sides the accelerator builds itself for the pipeline it was handed as {@code plan}. */
+    /** The join inputs the accelerator runs itself for the pipeline it was handed as {@code plan}. */
     public List<Pipeline> deviceBuilds(DevicePlan plan) {
-        return pipelines.stream().filter(p -> p.role() == Role.JOIN_BUILD && p.placement().plan() == plan).toList();
+        return pipelines.stream().filter(p -> !p.role().offered() && p.placement().plan() == plan).toList();
     }
 
     public PlanNode root() {

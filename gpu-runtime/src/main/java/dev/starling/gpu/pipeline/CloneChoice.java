@@ -102,14 +102,17 @@ public record CloneChoice(AccessMode mode, int factColumn, int dimension, CloneS
                 && pipeline.fact().rowCount() < 1L << 32;
     }
 
-    /** The first probe of a dense dimension by a foreign key column's codes as loaded (its program position), else -1. */
+    /**
+     * The first probe of a dense dimension by a foreign key column's codes as loaded (its program
+     * position), else -1; an ANTI join's probe joins no row, so it has nothing to copy.
+     */
     static int probedByForeignKey(StarPipeline pipeline) {
         if (!(pipeline.node() instanceof AggregateNode) || pipeline.fact().rowCount() >= 1L << 32) {
             return -1;
         }
         int[] code = pipeline.code();
         for (int pc = 0; pc < code.length; pc += 4) {
-            if (Opcode.values()[code[pc] & 0xff] != Opcode.PROBE
+            if (Opcode.values()[code[pc] & 0xff] != Opcode.PROBE || code[pc] >> 8 != 0
                     || pipeline.dimensions().get(code[pc + 3]).hashed()) {
                 continue;
             }

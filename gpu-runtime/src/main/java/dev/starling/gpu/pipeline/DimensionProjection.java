@@ -49,7 +49,7 @@ final class DimensionProjection {
             }
             StarPipeline.Dimension dim = dimensions.get(d);
             out.add(new StarPipeline.Dimension(new ProjectNode(dim.build(), e, names), 0, dim.hashed(), dim.packedKey(),
-                    dim.range(), null, null));
+                    dim.range(), dim.marks(), null, null));
         }
         return List.copyOf(out);
     }

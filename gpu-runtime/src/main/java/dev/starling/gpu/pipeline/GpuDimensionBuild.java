@@ -50,7 +50,8 @@ record GpuDimensionBuild(long contributions, List<StarKernelInput.Column> column
                     List.of(), List.of(), List.of(), outputs, StarKernelInput.Accumulators.BY_ROW, null, null,
                     new StarKernelInput.RowWrites(contributions.address(), wide, multiplier,
                             dim.valueDigit() == null ? -1 : dim.valueDigit().register(),
-                            dim.valueDigit() == null ? 0 : dim.valueDigit().radix()), constants.address(),
+                            dim.valueDigit() == null ? 0 : dim.valueDigit().radix(), markedAt(dim), dim.range()),
+                    constants.address(),
                     status.address(), 0, build.fact().rowCount(), 0);
             StarKernelLauncher.launch(device, StarKernelLauncher.compile(device, input), input, 0);
             String met = KernelStatus.read(status);
@@ -59,5 +60,10 @@ record GpuDimensionBuild(long contributions, List<StarKernelInput.Column> column
             }
         }
         return new GpuDimensionBuild(contributions.address(), columns);
+    }
+
+    /** The register of a marking build's code, its pipeline's one output; -1 for a build written at its rows. */
+    private static int markedAt(StarPipeline.Dimension dim) {
+        return dim.marks() ? ((StarPipeline.Output.Value) dim.gpuBuild().outputs().get(0)).register() : -1;
     }
 }

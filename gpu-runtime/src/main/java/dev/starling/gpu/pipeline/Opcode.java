@@ -8,6 +8,8 @@ package dev.starling.gpu.pipeline;
 enum Opcode {
     /** dst = fact column a at the row. */
     LOAD_FACT,
+    /** dst = the row's index in the fact table (its row id). */
+    LOAD_ROW,
     /** dst = dimension column a at the code in register b. */
     LOAD_DIM,
     /** dst = the key that foreign key a's code in register b points at (the referenced table's key column at the code). */
@@ -21,11 +23,16 @@ enum Opcode {
     CONST,
     /** dst = NULL. */
     CONST_NULL,
-    /** Rejects the row unless dimension b has a row at the code in a; adds that row's group contribution. */
+    /**
+     * Rejects the row unless dimension b has a row at the code in a; adds that row's group
+     * contribution. With imm 1 (an ANTI join) the opposite: rejects the row where the dimension
+     * has one, and adds nothing.
+     */
     PROBE,
     /**
      * Rejects the row unless dimension b's hash table has a row whose key is the value in a; dst =
-     * that row's index; adds the row's group contribution.
+     * that row's index; adds the row's group contribution. With imm 1 (an ANTI join) rejects the
+     * row where the table has one, and adds nothing.
      */
     PROBE_HASH,
     /** Rejects the row unless a is TRUE. */

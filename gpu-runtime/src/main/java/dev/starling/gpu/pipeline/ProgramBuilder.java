@@ -54,16 +54,16 @@ final class ProgramBuilder {
     }
 
     /**
-     * Rejects rows whose {@code key} finds no row of the dimension. A dense key is the dimension
-     * row's code; a hashed one is looked up and yields the row's index. Either then indexes the
-     * dimension's columns.
+     * Rejects rows whose {@code key} finds no row of the dimension ({@code anti}: rows whose key
+     * finds one). A dense key is the dimension row's code; a hashed one is looked up and yields the
+     * row's index. Either then indexes the dimension's columns, which an ANTI join has none of.
      */
-    void probe(int dimension, Expr key, boolean hashed) throws Unsupported {
+    void probe(int dimension, Expr key, boolean hashed, boolean anti) throws Unsupported {
         int k = register(key);
         if (hashed) {
-            k = emit(Opcode.PROBE_HASH, fresh(), k, dimension, 0);
+            k = emit(Opcode.PROBE_HASH, fresh(), k, dimension, anti ? 1 : 0);
         } else {
-            emit(Opcode.PROBE, 0, k, dimension, 0);
+            emit(Opcode.PROBE, 0, k, dimension, anti ? 1 : 0);
         }
         dimKeyRegister.put(dimension, k);
     }
@@ -146,7 +146,7 @@ final class ProgramBuilder {
                 int code = emit(Opcode.LOAD_FACT, fresh(), slot(factColumns, k.tableColumn()), 0, 0);
                 yield emit(Opcode.LOAD_KEY, fresh(), slot(keyColumns, k.tableColumn()), code, 0);
             }
-            case ColumnOrigin.RowId r -> throw new Unsupported("row ids of the fact table");
+            case ColumnOrigin.RowId r -> emit(Opcode.LOAD_ROW, fresh(), 0, 0, 0);
             case ColumnOrigin.Dim d -> throw new IllegalStateException("dimension column " + c + " not loaded as a dimension expression");
         };
     }

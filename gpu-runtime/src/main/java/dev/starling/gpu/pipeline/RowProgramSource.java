@@ -106,6 +106,7 @@ final class RowProgramSource {
     private void instruction(Opcode op, int imm, int d, int a, int b, int i) {
         switch (op) {
             case LOAD_FACT -> load(d, i, "fact" + a, input.fact().get(a).nullable(), row[i], alive[i]);
+            case LOAD_ROW -> value[d][i] = row[i];
             case LOAD_DIM -> load(d, i, "dimcol" + a, input.dimColumns().get(a).nullable(), value[b][i], alive[i]);
             case LOAD_KEY -> loadKey(d, a, b, i);
             case LOAD_ANSWER -> loadAnswer(d, a, b, i);
@@ -114,8 +115,20 @@ final class RowProgramSource {
                 value[d][i] = "0ll";
                 nulls[d][i] = CudaWriter.TRUE;
             }
-            case PROBE -> probe(a, b, i);
-            case PROBE_HASH -> probeHash(d, a, b, i);
+            case PROBE -> {
+                if (imm == 0) {
+                    probe(a, b, i);
+                } else {
+                    probeAnti(a, b, i);
+                }
+            }
+            case PROBE_HASH -> {
+                if (imm == 0) {
+                    probeHash(d, a, b, i);
+                } else {
+                    probeHashAnti(a, b, i);
+                }
+            }
             case FILTER -> alive[i] = out.and(alive[i], isTrue(a, i));
             case GROUP_KEY -> groupKey(a, b, i);
             case ADD -> checked(d, a, b, i, "addChecked");
@@ -245,36 +258,72 @@ final class RowProgramSource {
         contribute(dim, index, i);
     }
 
+    /**
+     * An ANTI join's dense probe: a live row goes on only where dense dimension {@code dim} has no
+     * row for its key (a NULL key finds none); it adds nothing to the group id.
+     */
+    private void probeAnti(int key, int dim, int i) {
+        String searching = nulls[key][i] == null ? alive[i] : out.and(alive[i], CudaWriter.not(nulls[key][i]));
+        String inRange = out.bool(String.format("(uint64_t)%s < (uint64_t)dim%d_range", value[key][i], dim));
+        flag(CudaWriter.not(inRange), KernelStatus.BAD_CODE, searching);
+        rejectFound(dim, value[key][i], out.and(searching, inRange), i);
+    }
+
+    /** An ANTI join's hashed probe: a live row goes on only where dimension {@code dim}'s table has no row for its key. */
+    private void probeHashAnti(int key, int dim, int i) {
+        String searching = nulls[key][i] == null ? alive[i] : out.and(alive[i], CudaWriter.not(nulls[key][i]));
+        String index = find(key, dim, searching, i);
+        rejectFound(dim, index, out.and(searching, out.bool(index + " >= 0")), i);
+    }
+
+    /** Rejects the row where dimension {@code dim}'s row {@code index}, read where {@code look} holds, passed its filters. */
+    private void rejectFound(int dim, String index, String look, int i) {
+        String found = out.bool(contribution(dim, index, look) + " >= 0");
+        alive[i] = out.and(alive[i], CudaWriter.not(found));
+    }
+
     /** A live row with dimension row {@code index} goes on if that row passed the dimension's filters, adding its part of the group id. */
     private void contribute(int dim, String index, int i) {
-        String contribution = staged[dim] != null
-                ? out.let("int", String.format("stagedContributionAt(%s, %s, %s)", staged[dim], index, alive[i]))
-                : out.let("long long", String.format("contributionAt(dim%d, %s, %s)", dim, index, alive[i]));
+        String contribution = contribution(dim, index, alive[i]);
         alive[i] = out.and(alive[i], out.bool(contribution + " >= 0"));
         out.line("%s += %s;", group[i], contribution);
+    }
+
+    /** Dimension {@code dim}'s contribution at row {@code index}, read where {@code guard} holds, else -1. */
+    private String contribution(int dim, String index, String guard) {
+        return staged[dim] != null
+                ? out.let("int", String.format("stagedContributionAt(%s, %s, %s)", staged[dim], index, guard))
+                : out.let("long long", String.format("contributionAt(dim%d, %s, %s)", dim, index, guard));
     }
 
     /**
      * A live row goes on only where dimension {@code dim}'s hash table holds its key; {@code d}
      * gets the found row's index, which the dimension's contribution and columns are indexed by.
-     * A partitioned join found the rows beforehand: its matches are read at the fact row.
      */
     private void probeHash(int d, int key, int dim, int i) {
         String searching = nulls[key][i] == null ? alive[i] : out.and(alive[i], CudaWriter.not(nulls[key][i]));
-        StarKernelInput.HashTable hash = input.dimensions().get(dim).hash();
-        String index;
-        if (hash.matched()) {
-            index = out.let("long long", String.format("loadInt(dim%d_matches, %s, %s, -1)", dim, row[i], searching));
-        } else if (hash.hybrid()) {
-            index = out.let("long long", String.format("%s ? findRow(dim%d_table, dim%d_table_host, (uint64_t)dim%d_split, "
-                    + "(int)dim%d_shift, %s) : -1", searching, dim, dim, dim, dim, value[key][i]));
-        } else {
-            index = out.let("long long", String.format("%s ? findRow(dim%d_table, (int)dim%d_shift, %s) : -1", searching, dim,
-                    dim, value[key][i]));
-        }
+        String index = find(key, dim, searching, i);
         alive[i] = out.and(searching, out.bool(index + " >= 0"));
         contribute(dim, index, i);
         value[d][i] = index;
+    }
+
+    /**
+     * The index of the row of dimension {@code dim}'s hash table whose key is the value in
+     * {@code key}, looked up where {@code searching} holds, else -1. A partitioned join found the
+     * rows beforehand: its matches are read at the fact row.
+     */
+    private String find(int key, int dim, String searching, int i) {
+        StarKernelInput.HashTable hash = input.dimensions().get(dim).hash();
+        if (hash.matched()) {
+            return out.let("long long", String.format("loadInt(dim%d_matches, %s, %s, -1)", dim, row[i], searching));
+        }
+        if (hash.hybrid()) {
+            return out.let("long long", String.format("%s ? findRow(dim%d_table, dim%d_table_host, (uint64_t)dim%d_split, "
+                    + "(int)dim%d_shift, %s) : -1", searching, dim, dim, dim, dim, value[key][i]));
+        }
+        return out.let("long long", String.format("%s ? findRow(dim%d_table, (int)dim%d_shift, %s) : -1", searching, dim,
+                dim, value[key][i]));
     }
 
     /** Adds a fact column key's digit (value - minimum, or the range for NULL) times its multiplier to the group id. */

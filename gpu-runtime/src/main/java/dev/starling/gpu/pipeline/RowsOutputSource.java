@@ -32,9 +32,15 @@ final class RowsOutputSource {
      * A dimension built on the GPU: each item's row, if it passed, writes its outputs and its group
      * contribution (its row index, or the digit the program computed, times the multiplier) at its
      * own index; the host set every contribution to -1 before, so a row that failed reads as missing.
+     * A marking build's row writes 0 at the code it points to: rows pointing at one code write the
+     * same, so their races are harmless.
      */
     void writeByRow(RowProgramSource rows, StarKernelInput.RowWrites writes) {
         for (int i = 0; i < rows.alive.length; i++) {
+            if (writes.at() >= 0) {
+                mark(rows, writes.at(), i);
+                continue;
+            }
             out.open("if (%s)", rows.alive[i]);
             String digit = writes.digit() < 0 ? rows.row[i] : rows.value[writes.digit()][i];
             if (writes.digit() >= 0) {
@@ -46,6 +52,17 @@ final class RowsOutputSource {
             writeOutputs(rows, i, rows.row[i]);
             out.close();
         }
+    }
+
+    private void mark(RowProgramSource rows, int at, int i) {
+        String code = rows.value[at][i];
+        String isNull = rows.nulls[at][i];
+        out.open("if (%s)", isNull == null ? rows.alive[i] : rows.alive[i] + " && !" + isNull);
+        out.open("if ((unsigned long long)%s < (unsigned long long)contribution_positions)", code);
+        out.line("contributions[%s] = 0;", code);
+        out.close();
+        out.line("else status |= %s;", KernelStatus.BAD_CODE.macro());
+        out.close();
     }
 
     private void writeOutputs(RowProgramSource rows, int i, String place) {

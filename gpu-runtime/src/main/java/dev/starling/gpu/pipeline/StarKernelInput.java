@@ -37,9 +37,11 @@ record StarKernelInput(int[] code, int constantCount, List<Column> fact, List<Ke
      * Where a dimension built on the GPU writes each passing row's group contribution, its row
      * index, or the digit its program computes into register {@code digit} (when not -1), times
      * {@code multiplier} ({@code wide}: 64-bit, else 32-bit). A computed digit at or past
-     * {@code radix} (values outside the ranges the statistics gave) hands the pipeline back.
+     * {@code radix} (values outside the ranges the statistics gave) hands the pipeline back. A
+     * marking build ({@code at} not -1) writes 0, present, at the code in register {@code at}
+     * instead of at its row, skipping a NULL code; one at or past {@code positions} hands it back.
      */
-    record RowWrites(long contributions, boolean wide, long multiplier, int digit, long radix) { }
+    record RowWrites(long contributions, boolean wide, long multiplier, int digit, long radix, int at, long positions) { }
 
     /** A group hash table's key words ({@code groups} of them, 2^(64 - shift)), EMPTY_GROUP where free. */
     record GroupTable(long keys, int shift) { }
@@ -278,6 +280,7 @@ record StarKernelInput(int[] code, int constantCount, List<Column> fact, List<Ke
                     rowWrites.contributions()));
             out.add(new Parameter("contribution_multiplier", COUNT, rowWrites.multiplier()));
             out.add(new Parameter("digit_radix", COUNT, rowWrites.radix()));
+            out.add(new Parameter("contribution_positions", COUNT, rowWrites.positions()));
         }
         if (clones != null) {
             if (clones.remapped()) {

@@ -149,14 +149,16 @@ public record StarPipeline(
      * side (one table scanned, filtered and projected, its codes the table's rows) runs on the GPU
      * as that pipeline, which writes each row's group contribution and the columns the kernel
      * reads at the row's code, in device memory. {@code packedKey}: a hashed dimension's key packs
-     * the several key columns of its join into one value ({@link PackedJoinKey}); {@code valueDigit}:
-     * for a dimension built on the GPU whose group keys are not its table's key, the digit its build
-     * computes from their values (else null).
+     * the several key columns of its join into one value ({@link PackedJoinKey}); {@code marks}: a
+     * marking join's build side, whose rows sit at the codes of the pipeline's table that their
+     * foreign key holds (many at one code: the dimension only tells whether one is there), built on
+     * the GPU; {@code valueDigit}: for a dimension built on the GPU whose group keys are not its
+     * table's key, the digit its build computes from their values (else null).
      */
     public record Dimension(PlanNode build, int keyColumn, boolean hashed, boolean packedKey, long range,
-                            StarPipeline gpuBuild, ValueDigit valueDigit) {
+                            boolean marks, StarPipeline gpuBuild, ValueDigit valueDigit) {
         public Dimension(PlanNode build, int keyColumn, boolean hashed, long range) {
-            this(build, keyColumn, hashed, false, range, null, null);
+            this(build, keyColumn, hashed, false, range, false, null, null);
         }
 
         public boolean builtOnGpu() {

@@ -43,7 +43,8 @@ public final class StarPipelineCompiler {
     private sealed interface Step {
         record Filter(Expr predicate) implements Step { }
 
-        record Probe(int dimension, Expr key, boolean hashed) implements Step { }
+        /** {@code anti}: the row goes on where the dimension has no row for its key (an ANTI join). */
+        record Probe(int dimension, Expr key, boolean hashed, boolean anti) implements Step { }
     }
 
     /** {@code catalog}: the tables whose keys dense-coded foreign keys hold (their value ranges). */
@@ -95,7 +96,7 @@ public final class StarPipelineCompiler {
         for (Step step : steps) {
             switch (step) {
                 case Step.Filter f -> program.filter(f.predicate());
-                case Step.Probe p -> program.probe(p.dimension(), p.key(), p.hashed());
+                case Step.Probe p -> program.probe(p.dimension(), p.key(), p.hashed(), p.anti());
             }
         }
         return program;
@@ -103,7 +104,8 @@ public final class StarPipelineCompiler {
 
     private StarPipeline assemble(PlanNode node, ProgramBuilder program, DimensionProjection projection,
                                   List<StarPipeline.Slot> slots, List<StarPipeline.GroupKey> keys,
-                                  List<StarPipeline.CallStates> calls, List<StarPipeline.Output> outputs) {
+                                  List<StarPipeline.CallStates> calls, List<StarPipeline.Output> outputs)
+            throws Unsupported {
         List<StarPipeline.DimColumn> dimColumns = new ArrayList<>();
         for (StarPipeline.DimColumn dc : program.dimColumns()) {
             dimColumns.add(new StarPipeline.DimColumn(dc.dimension(), projection.add(dc.dimension(), dc.expr())));
@@ -111,6 +113,11 @@ public final class StarPipelineCompiler {
         List<StarPipeline.Dimension> dims = projection.dimensions();
         if (node instanceof AggregateNode) {
             dims = withGpuBuilds(dims, program.dimColumns(), keys);
+        }
+        for (StarPipeline.Dimension dim : dims) {
+            if (dim.marks() && !dim.builtOnGpu()) {
+                throw new Unsupported("a marking join whose build side the GPU cannot run");
+            }
         }
         return new StarPipeline(node, fact, List.copyOf(program.factColumns()), List.copyOf(program.keyColumns()),
                 List.copyOf(program.answers()),
@@ -150,7 +157,7 @@ public final class StarPipelineCompiler {
                 Expr digit = ranges.isEmpty() ? null : digit(dim, ranges, keys);
                 try {
                     gpuBuild = new StarPipelineCompiler(catalog).buildDimension(unprojected.build(), unprojected.keyColumn(),
-                            read, digit);
+                            dim.marks(), read, digit);
                     if (digit != null) {
                         var computed = (StarPipeline.Output.Value) gpuBuild.outputs().get(read.size());
                         valueDigit = new StarPipeline.ValueDigit(computed.register(), ranges);
@@ -160,7 +167,7 @@ public final class StarPipelineCompiler {
                 }
             }
             out.add(new StarPipeline.Dimension(dim.build(), dim.keyColumn(), dim.hashed(), dim.packedKey(), dim.range(),
-                    gpuBuild, valueDigit));
+                    dim.marks(), gpuBuild, valueDigit));
         }
         return List.copyOf(out);
     }
@@ -202,21 +209,29 @@ public final class StarPipelineCompiler {
     /**
      * A dense dimension's build side as a pipeline the GPU runs by row: one table scanned, filtered
      * and projected, keyed by its row ids; its outputs are {@code columns} (over the build's
-     * columns) and, when not null, {@code digit} (the dimension's group digit, last).
+     * columns) and, when not null, {@code digit} (the dimension's group digit, last). A marking
+     * join's build side ({@code marks}) is keyed by a foreign key's codes instead, which many of its
+     * rows may share: it only tells where a row is, so its one output is that code.
      */
-    private StarPipeline buildDimension(PlanNode build, int keyColumn, List<Expr> columns, Expr digit) throws Unsupported {
+    private StarPipeline buildDimension(PlanNode build, int keyColumn, boolean marks, List<Expr> columns, Expr digit)
+            throws Unsupported {
         List<Expr> in = walk(build);
         if (!dimensions.isEmpty()) {
             throw new Unsupported("a join inside a dimension's build side");
         }
-        if (!(in.get(keyColumn) instanceof ColumnRef key && sources.get(key.index()) instanceof ColumnOrigin.RowId)) {
-            throw new Unsupported("a dimension whose codes are not its table's rows");
+        boolean byRowId = in.get(keyColumn) instanceof ColumnRef key && sources.get(key.index()) instanceof ColumnOrigin.RowId;
+        if (marks == byRowId || marks && (!columns.isEmpty() || digit != null)) {
+            throw new Unsupported(marks ? "a marking join whose build side is not keyed by codes alone"
+                    : "a dimension whose codes are not its table's rows");
         }
         ProgramBuilder program = program();
         List<StarPipeline.Output> outputs = new ArrayList<>();
         List<Expr> computed = new ArrayList<>(columns);
         if (digit != null) {
             computed.add(digit);
+        }
+        if (marks) {
+            computed.add(in.get(keyColumn));
         }
         for (Expr column : computed) {
             Expr e = substitute(column, in);
@@ -304,11 +319,20 @@ public final class StarPipelineCompiler {
     }
 
     private List<Expr> join(HashJoinNode j) throws Unsupported {
-        if (j.markProbe() || (j.kind() != JoinKind.INNER && j.kind() != JoinKind.SEMI)) {
-            throw new Unsupported((j.kind() == JoinKind.ANTI ? "an " : "a ") + j.kind()
-                    + (j.markProbe() ? " marking" : "") + " join");
+        if (j.markProbe()) {
+            return markingJoin(j);
+        }
+        boolean anti = j.kind() == JoinKind.ANTI;
+        if (j.probeKeys().length == 0 && !anti) {
+            return scalarJoin(j);
+        }
+        if (j.kind() == JoinKind.LEFT) {
+            throw new Unsupported("a LEFT join");
         }
         boolean packed = j.probeKeys().length > 1;
+        if (anti && (packed || j.residual() != null)) {
+            throw new Unsupported("an ANTI join " + (packed ? "on several keys" : "with a condition beyond its keys"));
+        }
         if (!j.dense() && !packed) {
             hashable(j);
         }
@@ -318,13 +342,13 @@ public final class StarPipelineCompiler {
         if (packed) {
             PackedJoinKey key = PackedJoinKey.of(j, out, catalog);
             dimensions.add(new StarPipeline.Dimension(key.keyedBuild(), buildFields.size(), true, true,
-                    mostRows(j.build()), null, null));
+                    mostRows(j.build()), false, null, null));
             steps.add(new Step.Filter(key.guard()));
-            steps.add(new Step.Probe(d, key.probe(), true));
+            steps.add(new Step.Probe(d, key.probe(), true, false));
         } else {
             dimensions.add(new StarPipeline.Dimension(j.build(), j.buildKeys()[0], !j.dense(),
                     j.dense() ? j.denseRange() : mostRows(j.build())));
-            steps.add(new Step.Probe(d, out.get(j.probeKeys()[0]), !j.dense()));
+            steps.add(new Step.Probe(d, out.get(j.probeKeys()[0]), !j.dense(), anti));
         }
         List<Expr> combined = new ArrayList<>(out);
         for (int c = 0; c < buildFields.size(); c++) {
@@ -334,6 +358,75 @@ public final class StarPipelineCompiler {
             steps.add(new Step.Filter(substitute(j.residual(), combined)));
         }
         return j.kind() == JoinKind.INNER ? combined : out;
+    }
+
+    /**
+     * An INNER or SEMI join on no keys whose build side has at most one row, the value of a scalar
+     * subquery (TPC-H Q22's average balance, Q11's share of the total), or a LEFT one whose build
+     * side has exactly one: a dense dimension of one code, 0, which every row probes, so its
+     * columns read like constants and a build without a row leaves no row.
+     */
+    private List<Expr> scalarJoin(HashJoinNode j) throws Unsupported {
+        if (j.kind() == JoinKind.LEFT ? !oneRow(j.build(), true) : !oneRow(j.build(), false)) {
+            throw new Unsupported(j.kind() == JoinKind.LEFT ? "a LEFT join" : "a join on no keys to more than one row");
+        }
+        List<Expr> out = new ArrayList<>(walk(j.probe()));
+        List<Field> buildFields = j.build().output();
+        List<Expr> columns = new ArrayList<>();
+        List<String> names = new ArrayList<>();
+        for (int c = 0; c < buildFields.size(); c++) {
+            columns.add(new ColumnRef(c, buildFields.get(c).type(), buildFields.get(c).nullable()));
+            names.add(buildFields.get(c).name());
+        }
+        Literal code = new Literal(0L, DataType.BIGINT);
+        columns.add(code);
+        names.add("$code");
+        int d = dimensions.size();
+        dimensions.add(new StarPipeline.Dimension(new ProjectNode(j.build(), columns, names), buildFields.size(), false, 1));
+        steps.add(new Step.Probe(d, code, false, false));
+        List<Expr> combined = new ArrayList<>(out);
+        for (int c = 0; c < buildFields.size(); c++) {
+            combined.add(ref(new ColumnOrigin.Dim(d, c, buildFields.get(c).type(), buildFields.get(c).nullable())));
+        }
+        if (j.residual() != null) {
+            steps.add(new Step.Filter(substitute(j.residual(), combined)));
+        }
+        return j.kind() == JoinKind.SEMI ? out : combined;
+    }
+
+    /**
+     * Whether {@code node} yields at most one row ({@code exactly}: one row): an aggregation without
+     * group keys, projected (or filtered, which may leave none).
+     */
+    private static boolean oneRow(PlanNode node, boolean exactly) {
+        return switch (node) {
+            case AggregateNode a -> a.groupKeys().length == 0;
+            case ProjectNode p -> oneRow(p.input(), exactly);
+            case FilterNode f -> !exactly && oneRow(f.input(), false);
+            default -> false;
+        };
+    }
+
+    /**
+     * A dense SEMI or ANTI join that marks its probe side, the pipeline's fact rows, by the build
+     * side's codes pointing at them (TPC-H Q4's orders with a late lineitem, Q22's customers
+     * without an order): the build side becomes a dimension over the fact's rows, present where
+     * some build row points, which the GPU builds and the pipeline probes with its own row ids.
+     */
+    private List<Expr> markingJoin(HashJoinNode j) throws Unsupported {
+        String kind = (j.kind() == JoinKind.ANTI ? "an " : "a ") + j.kind() + " join marking its probe side";
+        if (!j.dense() || j.residual() != null) {
+            throw new Unsupported(kind + (j.dense() ? " with a condition beyond its keys" : " by hash"));
+        }
+        List<Expr> out = walk(j.probe());
+        if (!(out.get(j.probeKeys()[0]) instanceof ColumnRef key && sources.get(key.index()) instanceof ColumnOrigin.RowId)) {
+            throw new Unsupported(kind + " by other rows than the pipeline's table's");
+        }
+        int d = dimensions.size();
+        dimensions.add(new StarPipeline.Dimension(j.build(), j.buildKeys()[0], false, false, j.denseRange(), true, null,
+                null));
+        steps.add(new Step.Probe(d, out.get(j.probeKeys()[0]), false, j.kind() == JoinKind.ANTI));
+        return out;
     }
 
     /** A hash join the GPU can probe on one key: of the same integer, date or decimal representation on both sides. */
