@@ -23,7 +23,8 @@ import org.junit.jupiter.api.Tag;
 /**
  * On the GPU host: predicates of a string column that codes alone do not decide (LIKE, NOT LIKE,
  * SUBSTRING, order comparisons, IS NULL, inside CASE), on the fact table and on a dimension built
- * on the GPU, give the CPU backend's answers, NULL strings included, and run on the GPU.
+ * on the GPU, and group keys computed from one string column (SUBSTRING, UPPER, CHAR_LENGTH,
+ * CASE), give the CPU backend's answers, NULL strings included, and run on the GPU.
  */
 @Tag("gpu")
 class GpuStringPredicateTest {
@@ -89,7 +90,11 @@ class GpuStringPredicateTest {
         "SELECT COUNT(*), MIN(grp) FROM s WHERE txt > 'q' AND txt <= 'x5'",
         "SELECT grp, COUNT(*) FROM s WHERE (txt LIKE '%q%') IS NOT TRUE GROUP BY grp",
         "SELECT grp, COUNT(*) FROM s JOIN d ON s.dk = d.dk WHERE dname LIKE 'ü%' GROUP BY grp",
-        "SELECT grp, SUM(CASE WHEN dname NOT LIKE '%x%' THEN s.dk ELSE 0 END) FROM s JOIN d ON s.dk = d.dk GROUP BY grp"
+        "SELECT grp, SUM(CASE WHEN dname NOT LIKE '%x%' THEN s.dk ELSE 0 END) FROM s JOIN d ON s.dk = d.dk GROUP BY grp",
+        "SELECT SUBSTRING(txt FROM 1 FOR 2), COUNT(*), SUM(dk) FROM s GROUP BY SUBSTRING(txt FROM 1 FOR 2)",
+        "SELECT grp, CHAR_LENGTH(txt), COUNT(*) FROM s WHERE grp < 4 GROUP BY grp, CHAR_LENGTH(txt)",
+        "SELECT UPPER(SUBSTRING(txt FROM 2 FOR 1)) AS c, MIN(s.dk) FROM s JOIN d ON s.dk = d.dk WHERE dname LIKE '%q%' GROUP BY c",
+        "SELECT CASE WHEN txt LIKE 'ab%' THEN 'ab' WHEN txt IS NULL THEN 'none' ELSE 'other' END AS k, COUNT(*) FROM s GROUP BY 1"
     })
     void answersPerDictionaryEntryAgreeWithTheCpu(String sql) {
         assertTrue(GpuResults.assertSameOnGpu(db, gpu, sql, sql), "did not run on the GPU: " + db.explain(sql));

@@ -14,7 +14,10 @@ import dev.starling.storage.Dictionary;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** A string predicate's answers per dictionary entry are the CPU evaluator's, a NULL string's last. */
+/**
+ * A string predicate's answers per dictionary entry are the CPU evaluator's, a NULL string's last;
+ * a group key's ranks number its distinct values, NULL one of them.
+ */
 class DictionaryAnswersTest {
     private static final byte F = DictionaryAnswers.FALSE;
     private static final byte T = DictionaryAnswers.TRUE;
@@ -67,5 +70,22 @@ class DictionaryAnswersTest {
             assertEquals(i % 7 == 0 ? T : F, answers[i], values[i]);
         }
         assertEquals(N, answers[values.length]);
+    }
+
+    @Test
+    void aGroupKeyRanksItsDistinctValuesInOrderOfFirstEntry() {
+        String[] values = new String[100_000];
+        for (int i = 0; i < values.length; i++) {
+            values[i] = (char) ('a' + i % 3) + "-" + i;
+        }
+        Expr firstTwo = call(Call.Op.SUBSTRING, DataType.VARCHAR, STRING, new Literal(1L, DataType.INTEGER),
+                new Literal(2L, DataType.INTEGER));
+        DictionaryAnswers.Ranks ranks = DictionaryAnswers.ranks(firstTwo, DataType.VARCHAR, StrDict.of(Dictionary.of(values)));
+        assertEquals(values.length + 1, ranks.rank().length);
+        for (int i = 0; i < values.length; i++) {
+            assertEquals(i % 3, ranks.rank()[i], values[i]);
+        }
+        assertEquals(3, ranks.rank()[values.length], "a NULL string has a value of its own, NULL");
+        assertArrayEquals(new int[] {0, 1, 2, values.length}, ranks.firstEntry());
     }
 }

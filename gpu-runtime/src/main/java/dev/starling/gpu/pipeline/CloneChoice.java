@@ -82,7 +82,7 @@ public record CloneChoice(AccessMode mode, int factColumn, int dimension, CloneS
             return -1;
         }
         StarPipeline.GroupKey key = pipeline.keys().get(0);
-        if (key.dimension() >= 0 || key.referenced() || key.range() != null) {
+        if (key.dimension() >= 0 || key.referenced() || key.factColumn() < 0) {
             return -1;
         }
         Column column = pipeline.fact().column(key.factColumn());

@@ -1,5 +1,6 @@
 package dev.starling.gpu.pipeline;
 
+import dev.starling.exec.eval.DictionaryAnswers;
 import dev.starling.exec.eval.ExprCompiler;
 import dev.starling.exec.expr.ColumnRef;
 import dev.starling.exec.expr.Expr;
@@ -12,6 +13,7 @@ import dev.starling.exec.vector.Vector;
 import dev.starling.storage.Catalog;
 import dev.starling.storage.Column;
 import dev.starling.storage.DataType;
+import dev.starling.storage.Dictionary;
 import dev.starling.storage.LongIntMap;
 import java.util.ArrayList;
 import java.util.BitSet;
@@ -110,7 +112,7 @@ final class GroupLayout implements PipelineInputs.Contributions {
                 digit.referencedKey = referencedKeys.apply(first.factColumn());
                 digit.radix = digit.referencedKey.table().rowCount() + 1;
             } else {
-                digit.radix = first.factRadix(pipeline.fact());
+                digit.radix = first.factRadix(pipeline.fact(), pipeline.answers());
             }
             digit.multiplier = total;
             total = times(total, digit.radix);
@@ -131,7 +133,7 @@ final class GroupLayout implements PipelineInputs.Contributions {
             if (key.dimension() >= 0) {
                 dimensionDigits.merge(key.dimension(), leastDistinct(pipeline, key), Math::max);
             } else if (!key.referenced()) {
-                total = times(total, key.factRadix(pipeline.fact()));
+                total = times(total, key.factRadix(pipeline.fact(), pipeline.answers()));
             }
         }
         for (long digit : dimensionDigits.values()) {
@@ -347,6 +349,9 @@ final class GroupLayout implements PipelineInputs.Contributions {
                 }
             } else if (digit.referencedKey != null) {
                 out[digit.keys.get(0)] = referencedKey(digit.referencedKey, factColumn(digit).type(), values, digit.radix - 1);
+            } else if (pipeline.keys().get(digit.keys.get(0)).answer() >= 0) {
+                out[digit.keys.get(0)] = rankedKey(pipeline.answers().get(pipeline.keys().get(digit.keys.get(0)).answer()),
+                        values);
             } else {
                 out[digit.keys.get(0)] = factKey(pipeline.keys().get(digit.keys.get(0)), values, digit.radix - 1);
             }
@@ -363,6 +368,31 @@ final class GroupLayout implements PipelineInputs.Contributions {
         DataType type = column.type();
         return keyValues(type, digits, nullDigit, d -> min + d,
                 type.kind() == DataType.Kind.VARCHAR ? StrDict.of(column.dictionary()) : null);
+    }
+
+    /**
+     * A ranked key's values at ranks {@code digits}: its function evaluated over the first
+     * dictionary entry of each rank (the ranks were computed for the layout, and are kept), in a
+     * dictionary of those entries alone, since a string function maps its input's whole dictionary.
+     */
+    private Vector rankedKey(StarPipeline.StringFunction f, long[] digits) {
+        Column column = pipeline.fact().column(f.tableColumn());
+        StrDict dict = StrDict.of(column.dictionary());
+        int[] first = DictionaryAnswers.ranks(f.function(), column.type(), dict).firstEntry();
+        long[] codes = new long[digits.length];
+        boolean[] nulls = new boolean[digits.length];
+        Map<Integer, Integer> localCode = new HashMap<>();
+        List<String> strings = new ArrayList<>();
+        for (int i = 0; i < digits.length; i++) {
+            int entry = first[(int) digits[i]];
+            nulls[i] = entry == dict.size();
+            codes[i] = nulls[i] ? 0 : localCode.computeIfAbsent(entry, e -> {
+                strings.add(dict.get(e));
+                return strings.size() - 1;
+            });
+        }
+        Vector entries = Vector.ofCodes(column.type(), codes, nulls, StrDict.of(Dictionary.of(strings.toArray(String[]::new))));
+        return ExprCompiler.compile(f.function()).eval(new Batch(new Vector[] {entries}, digits.length));
     }
 
     /** The referenced key values at codes {@code digits}, read from those rows of the key's table. */

@@ -16,7 +16,8 @@ enum Opcode {
     LOAD_KEY,
     /**
      * dst = string predicate a's answer (TRUE, FALSE or NULL) for the string whose code is in b,
-     * its entry past the dictionary's where b is NULL.
+     * its entry past the dictionary's where b is NULL; with imm 1, a group key's answer, the rank
+     * of its value (never NULL).
      */
     LOAD_ANSWER,
     /** dst = constant a. */

@@ -174,24 +174,41 @@ final class PipelineInputs implements AutoCloseable {
     }
 
     /**
-     * Each string predicate's answers, a byte per entry of its column's dictionary and one for a
-     * NULL string, computed here by the CPU evaluator for the table version the pipeline reads. A
-     * predicate that fails for some entry (a CAST of a string that is no number) goes to the CPU,
-     * which fails, or not, as the rows it meets decide.
+     * Each string function's answers, an entry per entry of its column's dictionary and one for a
+     * NULL string (a predicate's byte, a group key's 32-bit rank), computed here by the CPU
+     * evaluator for the table version the pipeline reads.
      */
     private void uploadAnswers() throws Unsupported {
-        for (StarPipeline.StringPredicate p : pipeline.answers()) {
-            Column column = pipeline.fact().column(p.tableColumn());
-            byte[] entries;
-            try {
-                entries = DictionaryAnswers.of(p.predicate(), column.type(), StrDict.of(column.dictionary()));
-            } catch (RuntimeException e) {
-                throw new Unsupported("a string predicate that fails for some string of " + column.name() + ": "
-                        + e.getMessage());
-            }
-            DeviceBuffer b = arrays.upload(entries, "answers of " + p.predicate() + " per string of " + column.name());
+        for (StarPipeline.StringFunction f : pipeline.answers()) {
+            Column column = pipeline.fact().column(f.tableColumn());
+            DeviceBuffer b = f.ranks() ? arrays.upload(keyRanks(pipeline.fact(), f).rank(), "ranks of " + f.function())
+                    : arrays.upload(predicateAnswers(pipeline.fact(), f), "answers of " + f.function());
             uploadedBytes += b.bytes();
-            answers.add(new StarKernelInput.Key(b.address(), 1, entries.length));
+            answers.add(new StarKernelInput.Key(b.address(), f.ranks() ? 4 : 1, column.dictionary().size() + 1L));
+        }
+    }
+
+    /** String predicate {@code f}'s answers per entry of its column of {@code fact} ({@link DictionaryAnswers#of}). */
+    static byte[] predicateAnswers(Table fact, StarPipeline.StringFunction f) throws Unsupported {
+        Column column = fact.column(f.tableColumn());
+        return answered(column, () -> DictionaryAnswers.of(f.function(), column.type(), StrDict.of(column.dictionary())));
+    }
+
+    /** Group key {@code f}'s ranks per entry of its column of {@code fact} ({@link DictionaryAnswers#ranks}). */
+    static DictionaryAnswers.Ranks keyRanks(Table fact, StarPipeline.StringFunction f) throws Unsupported {
+        Column column = fact.column(f.tableColumn());
+        return answered(column, () -> DictionaryAnswers.ranks(f.function(), column.type(), StrDict.of(column.dictionary())));
+    }
+
+    /**
+     * {@code answers} of a string function of {@code column}; one that fails for some entry (a CAST
+     * of a string that is no number) goes to the CPU, which fails, or not, as the rows it meets decide.
+     */
+    private static <T> T answered(Column column, java.util.function.Supplier<T> answers) throws Unsupported {
+        try {
+            return answers.get();
+        } catch (RuntimeException e) {
+            throw new Unsupported("a string function that fails for some string of " + column.name() + ": " + e.getMessage());
         }
     }
 

@@ -31,7 +31,7 @@ final class ProgramBuilder {
     private final Map<Expr, Integer> registers = new HashMap<>();
     private final List<Integer> factColumns = new ArrayList<>();
     private final List<Integer> keyColumns = new ArrayList<>();
-    private final List<StarPipeline.StringPredicate> answers = new ArrayList<>();
+    private final List<StarPipeline.StringFunction> answers = new ArrayList<>();
     private final List<StarPipeline.DimColumn> dimColumns = new ArrayList<>();
     private final Map<Integer, Integer> dimKeyRegister = new HashMap<>();
     private int nextRegister;
@@ -83,6 +83,16 @@ final class ProgramBuilder {
         return groupKey(emit(Opcode.LOAD_FACT, fresh(), slot(factColumns, tableColumn), 0, 0));
     }
 
+    /**
+     * A group key that is an expression of one fact string column: its digit is the rank of its
+     * value, which the host gives each dictionary entry. Returns the index of its answers and of
+     * its three constants.
+     */
+    int[] rankedGroupKey(Expr e) throws Unsupported {
+        int register = loadAnswer(e, true);
+        return new int[] {answers.size() - 1, groupKey(register)};
+    }
+
     private int groupKey(int register) {
         int at = constants.size();
         constants.add(0L);
@@ -112,7 +122,7 @@ final class ProgramBuilder {
         return keyColumns;
     }
 
-    List<StarPipeline.StringPredicate> answers() {
+    List<StarPipeline.StringFunction> answers() {
         return answers;
     }
 
@@ -125,7 +135,7 @@ final class ProgramBuilder {
         Integer r = registers.get(e);
         if (r == null) {
             int d = DimensionExprs.dimensionOf(e, sources);
-            r = d >= 0 ? loadDimension(d, e) : answeredByDictionary(e) ? loadAnswer(e) : compile(e);
+            r = d >= 0 ? loadDimension(d, e) : answeredByDictionary(e) ? loadAnswer(e, false) : compile(e);
             registers.put(e, r);
         }
         return r;
@@ -197,14 +207,15 @@ final class ProgramBuilder {
         };
     }
 
-    private int loadAnswer(Expr e) throws Unsupported {
+    /** {@code e}, of one fact string column, answered per dictionary entry: a predicate's answer, or ({@code ranks}) its value's rank. */
+    private int loadAnswer(Expr e, boolean ranks) throws Unsupported {
         int column = ExprCompiler.columnsOf(e)[0];
         ColumnOrigin.Fact f = (ColumnOrigin.Fact) sources.get(column);
         List<Expr> asColumnZero = new ArrayList<>(Collections.nCopies(column + 1, null));
         asColumnZero.set(column, new ColumnRef(0, f.type(), f.nullable()));
-        answers.add(new StarPipeline.StringPredicate(f.tableColumn(), StarPipelineCompiler.substitute(e, asColumnZero)));
+        answers.add(new StarPipeline.StringFunction(f.tableColumn(), StarPipelineCompiler.substitute(e, asColumnZero), ranks));
         int codes = register(new ColumnRef(column, f.type(), f.nullable()));
-        return emit(Opcode.LOAD_ANSWER, fresh(), answers.size() - 1, codes, 0);
+        return emit(Opcode.LOAD_ANSWER, fresh(), answers.size() - 1, codes, ranks ? 1 : 0);
     }
 
     private int literal(Literal l) throws Unsupported {

@@ -109,7 +109,7 @@ final class RowProgramSource {
             case LOAD_ROW -> value[d][i] = row[i];
             case LOAD_DIM -> load(d, i, "dimcol" + a, input.dimColumns().get(a).nullable(), value[b][i], alive[i]);
             case LOAD_KEY -> loadKey(d, a, b, i);
-            case LOAD_ANSWER -> loadAnswer(d, a, b, i);
+            case LOAD_ANSWER -> loadAnswer(d, a, b, imm == 1, i);
             case CONST -> value[d][i] = "c" + a;
             case CONST_NULL -> {
                 value[d][i] = "0ll";
@@ -228,18 +228,22 @@ final class RowProgramSource {
     }
 
     /**
-     * String predicate {@code answer}'s answer for the code in register {@code code} (a byte per
-     * dictionary entry: 0 FALSE, 1 TRUE, 2 NULL; the last entry a NULL string's). A code past the
-     * dictionary gives the pipeline back.
+     * String function {@code answer}'s answer for the code in register {@code code} (the last entry
+     * a NULL string's): a predicate's byte (0 FALSE, 1 TRUE, 2 NULL), or ({@code rank}) a group
+     * key's rank, 32-bit. A code past the dictionary gives the pipeline back.
      */
-    private void loadAnswer(int d, int answer, int code, int i) {
+    private void loadAnswer(int d, int answer, int code, boolean rank, int i) {
         String index = nulls[code][i] == null ? value[code][i]
                 : out.let("long long", String.format("%s ? answer%d_rows - 1 : %s", nulls[code][i], answer, value[code][i]));
         String inRange = out.bool(String.format("(uint64_t)%s < (uint64_t)answer%d_rows", index, answer));
         flag(CudaWriter.not(inRange), KernelStatus.BAD_CODE, alive[i]);
         String entry = out.let("long long", String.format("loadValue(answer%d, %s, %s)", answer, index,
                 out.and(alive[i], inRange)));
-        bool(d, i, entry + " == 1", out.bool(entry + " == 2"));
+        if (rank) {
+            value[d][i] = entry;
+        } else {
+            bool(d, i, entry + " == 1", out.bool(entry + " == 2"));
+        }
     }
 
     /** A live row goes on only where dense dimension {@code dim} has a row for its key; that row joins its group id. */

@@ -17,7 +17,7 @@ import java.util.Optional;
  * group keys and aggregate states, or output registers, map back to {@code node}'s output.
  * {@code factColumns} are the fact table columns the program loads, in the order of its
  * LOAD_FACT operands; {@code keyColumns} the dense-coded foreign key columns whose key values it
- * reads, in LOAD_KEY operand order; {@code answers} the predicates of fact string columns it reads
+ * reads, in LOAD_KEY operand order; {@code answers} the expressions of fact string columns it reads
  * answered per dictionary entry, in LOAD_ANSWER operand order; {@code dimColumns} the dimension expressions it loads, in
  * LOAD_DIM operand order.
  */
@@ -26,7 +26,7 @@ public record StarPipeline(
         ScanNode factScan,
         List<Integer> factColumns,
         List<Integer> keyColumns,
-        List<StringPredicate> answers,
+        List<StringFunction> answers,
         List<Dimension> dimensions,
         List<DimColumn> dimColumns,
         int[] code,
@@ -51,8 +51,9 @@ public record StarPipeline(
         long groups = 1;
         for (GroupKey key : keys) {
             if (key.dimension() < 0) {
-                ColumnStats stats = key.range() != null ? null : fact().column(key.factColumn()).stats();
-                long distinct = stats == null ? key.range().range() : Math.max(1, stats.distinct() + (stats.nulls() > 0 ? 1 : 0));
+                ColumnStats stats = key.factColumn() < 0 ? null : fact().column(key.factColumn()).stats();
+                long distinct = stats == null ? key.factRadix(fact(), answers)
+                        : Math.max(1, stats.distinct() + (stats.nulls() > 0 ? 1 : 0));
                 groups = groups > Long.MAX_VALUE / distinct ? Long.MAX_VALUE : groups * distinct;
             }
         }
@@ -190,11 +191,12 @@ public record StarPipeline(
     record DimColumn(int dimension, Expr expr) { }
 
     /**
-     * A boolean expression of fact string column {@code tableColumn} (its column 0 in {@code
-     * predicate}) that the host answers once per entry of the column's dictionary
-     * ({@code DictionaryAnswers}) and the kernel reads by each row's code.
+     * An expression of fact string column {@code tableColumn} (its column 0 in {@code function})
+     * that the host answers once per entry of the column's dictionary ({@code DictionaryAnswers})
+     * and the kernel reads by each row's code: a predicate's TRUE, FALSE or NULL, or ({@code
+     * ranks}) a group key's value as its rank among the values of all entries.
      */
-    record StringPredicate(int tableColumn, Expr predicate) { }
+    record StringFunction(int tableColumn, Expr function, boolean ranks) { }
 
     /** An aggregate slot of the kernel. */
     record Slot(AggKind kind, int register, int filter) { }
@@ -205,11 +207,25 @@ public record StarPipeline(
      * (for a foreign key's {@code referenced} key values: its code) minus its minimum is the key's
      * digit, with constants at {@code constant} (minimum, range, multiplier) filled in at run time;
      * or, with {@code range} (else null), {@code expr} over the fact's columns, whose values lie in
-     * that range (TPC-H's {@code l_year}), its digit the value less the range's least.
+     * that range (TPC-H's {@code l_year}), its digit the value less the range's least; or, with
+     * {@code answer} (else -1), {@code expr} over one fact string column, its digit the rank of
+     * its value that answer {@code answer} gives the row's string (TPC-H Q22's country code).
      */
-    record GroupKey(int dimension, Expr expr, int factColumn, int constant, boolean referenced, KeyValueRange range) {
-        /** A fact key whose digits run from its least value to its greatest, then one for NULL: how many. */
-        long factRadix(Table fact) {
+    record GroupKey(int dimension, Expr expr, int factColumn, int constant, boolean referenced, KeyValueRange range,
+                    int answer) {
+        /**
+         * A fact key whose digits run from its least value to its greatest, then one for NULL, or a
+         * ranked key's distinct values (NULL among them): how many.
+         */
+        long factRadix(Table fact, List<StringFunction> answers) {
+            if (answer >= 0) {
+                try {
+                    return PipelineInputs.keyRanks(fact, answers.get(answer)).firstEntry().length;
+                } catch (Unsupported e) {
+                    // the run hands the pipeline back; until then, one value per entry and one for a NULL string
+                    return fact.column(answers.get(answer).tableColumn()).dictionary().size() + 1L;
+                }
+            }
             if (range != null) {
                 return range.range() == Long.MAX_VALUE ? Long.MAX_VALUE : range.range() + 1;
             }
@@ -219,9 +235,9 @@ public record StarPipeline(
             return stats.rows() == stats.nulls() ? 1 : values == 0 || values == Long.MAX_VALUE ? Long.MAX_VALUE : values + 1;
         }
 
-        /** A fact key's least value (as stored: codes for strings). */
+        /** A fact key's least value (as stored: codes for strings; ranks start at 0). */
         long factMin(Table fact) {
-            return range != null ? range.min() : fact.column(factColumn).stats().min();
+            return answer >= 0 ? 0 : range != null ? range.min() : fact.column(factColumn).stats().min();
         }
     }
 

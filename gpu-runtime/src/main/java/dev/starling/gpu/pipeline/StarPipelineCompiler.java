@@ -1,5 +1,6 @@
 package dev.starling.gpu.pipeline;
 
+import dev.starling.exec.eval.ExprCompiler;
 import dev.starling.exec.expr.Call;
 import dev.starling.exec.expr.ColumnRef;
 import dev.starling.exec.expr.Expr;
@@ -264,7 +265,7 @@ public final class StarPipelineCompiler {
         for (StarPipeline.GroupKey key : keys) {
             projectedKeys.add(key.dimension() < 0 ? key
                     : new StarPipeline.GroupKey(key.dimension(), projection.add(key.dimension(), key.expr()), -1, -1, false,
-                            null));
+                            null, -1));
         }
         return assemble(node, program, projection, slots, projectedKeys, calls, List.of());
     }
@@ -456,20 +457,28 @@ public final class StarPipelineCompiler {
     private StarPipeline.GroupKey groupKey(Expr e, ProgramBuilder program) throws Unsupported {
         int d = DimensionExprs.dimensionOf(e, sources);
         if (d >= 0) {
-            return new StarPipeline.GroupKey(d, DimensionExprs.toBuildColumns(e, sources), -1, -1, false, null);
+            return new StarPipeline.GroupKey(d, DimensionExprs.toBuildColumns(e, sources), -1, -1, false, null, -1);
         }
         if (e instanceof ColumnRef c && sources.get(c.index()) instanceof ColumnOrigin.Fact f
                 && f.type().kind() != DataType.Kind.DOUBLE && fact.table().column(f.tableColumn()).stats() != null) {
-            return new StarPipeline.GroupKey(-1, null, f.tableColumn(), program.factGroupKey(e), false, null);
+            return new StarPipeline.GroupKey(-1, null, f.tableColumn(), program.factGroupKey(e), false, null, -1);
         }
         if (e instanceof ColumnRef c && sources.get(c.index()) instanceof ColumnOrigin.FactKey k) {
-            return new StarPipeline.GroupKey(-1, null, k.tableColumn(), program.codeGroupKey(k.tableColumn()), true, null);
+            return new StarPipeline.GroupKey(-1, null, k.tableColumn(), program.codeGroupKey(k.tableColumn()), true, null,
+                    -1);
+        }
+        int[] columns = ExprCompiler.columnsOf(e);
+        if (columns.length == 1 && sources.get(columns[0]) instanceof ColumnOrigin.Fact f
+                && f.type().kind() == DataType.Kind.VARCHAR) {
+            int[] ranked = program.rankedGroupKey(e);
+            return new StarPipeline.GroupKey(-1, e, -1, ranked[1], false, null, ranked[0]);
         }
         var range = KeyValueRange.of(e, this::factValueStats);
         if (range.isPresent()) {
-            return new StarPipeline.GroupKey(-1, e, -1, program.factGroupKey(e), false, range.get());
+            return new StarPipeline.GroupKey(-1, e, -1, program.factGroupKey(e), false, range.get(), -1);
         }
-        throw new Unsupported("a group key computed from several tables, or from fact columns without a known range");
+        throw new Unsupported("a group key computed from several tables, or from fact columns (but one string column) "
+                + "without a known range");
     }
 
     /** The value statistics of pipeline column {@code c} when it is the fact table's (a foreign key's: its referenced key's). */
