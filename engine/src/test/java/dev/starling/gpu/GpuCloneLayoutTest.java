@@ -1,9 +1,7 @@
 package dev.starling.gpu;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import dev.starling.engine.Starling;
 import dev.starling.storage.gen.ZipfCodes;
 import dev.starling.storage.Catalog;
 import dev.starling.storage.ColumnSchema;
@@ -13,9 +11,9 @@ import dev.starling.storage.TableBuilder;
 import dev.starling.storage.TableSchema;
 import java.util.List;
 import java.util.Random;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -29,15 +27,12 @@ import org.junit.jupiter.params.provider.CsvSource;
 @Tag("gpu")
 class GpuCloneLayoutTest {
     private static final int ROWS = 3_000_000;
-    private static Starling db;
-    private static GpuBackend gpu;
+    @RegisterExtension
+    static final GpuEngine ENGINE = new GpuEngine();
 
     @BeforeAll
     static void data() {
-        db = Starling.inMemory();
-        gpu = db.gpu().orElse(null);
-        assumeTrue(gpu != null, "no GPU");
-        Catalog c = db.catalog();
+        Catalog c = ENGINE.db().catalog();
         TableBuilder d = new TableBuilder(new TableSchema("d", List.of(
                 new ColumnSchema("k", DataType.INTEGER, false),
                 new ColumnSchema("v", DataType.INTEGER, false),
@@ -83,21 +78,14 @@ class GpuCloneLayoutTest {
         c.put(f.build());
     }
 
-    @AfterAll
-    static void close() {
-        if (db != null) {
-            db.close();
-        }
-    }
-
     @ParameterizedTest
     @CsvSource({
         "on, 1, 0", "on, 2, 0", "on, 4, 16", "on, 12, 0", "auto, 2, 0", "off, 2, 0"
     })
     void countsAgreeWithTheCpu(String clones, double budget, int window) {
-        db.query("SET clone_layouts = " + clones);
-        db.query("SET clone_budget = " + budget);
-        db.query("SET clone_window = " + window);
+        ENGINE.db().query("SET clone_layouts = " + clones);
+        ENGINE.db().query("SET clone_budget = " + budget);
+        ENGINE.db().query("SET clone_window = " + window);
         for (String sql : List.of(
                 "SELECT a, COUNT(*) FROM f GROUP BY a",
                 "SELECT z, COUNT(*), COUNT(b) FROM f WHERE b <> 3 OR a IS NULL GROUP BY z",
@@ -105,14 +93,14 @@ class GpuCloneLayoutTest {
                 "SELECT COUNT(*) FROM f JOIN d ON f.fu = d.k WHERE d.v <> 3",
                 "SELECT d.g, COUNT(*), SUM(f.b) FROM f JOIN d ON f.fz = d.k WHERE d.v > 1 GROUP BY d.g")) {
             String label = sql + " [clone_layouts " + clones + ", budget " + budget + ", window " + window + "]";
-            db.setBackendMode(dev.starling.exec.BackendMode.GPU);
-            String plan = db.explain(sql);
+            ENGINE.db().setBackendMode(dev.starling.exec.BackendMode.GPU);
+            String plan = ENGINE.db().explain(sql);
             if (clones.equals("on")) {
                 assertTrue(plan.contains("clone layout of f."), label + ": " + plan);
             } else if (clones.equals("off")) {
                 assertTrue(!plan.contains("clone layout"), label + ": " + plan);
             }
-            assertTrue(GpuResults.assertSameOnGpu(db, gpu, label, sql), label + ": did not run on the GPU: " + plan);
+            assertTrue(GpuResults.assertSameOnGpu(ENGINE.db(), ENGINE.gpu(), label, sql), label + ": did not run on the GPU: " + plan);
         }
     }
 }

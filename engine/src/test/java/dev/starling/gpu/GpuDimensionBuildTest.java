@@ -1,9 +1,7 @@
 package dev.starling.gpu;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import dev.starling.engine.Starling;
 import dev.starling.exec.BackendMode;
 import dev.starling.storage.Catalog;
 import dev.starling.storage.ColumnSchema;
@@ -14,9 +12,9 @@ import dev.starling.storage.TableBuilder;
 import dev.starling.storage.TableSchema;
 import java.util.List;
 import java.util.Random;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -30,15 +28,12 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 @Tag("gpu")
 class GpuDimensionBuildTest {
-    private static Starling db;
-    private static GpuBackend gpu;
+    @RegisterExtension
+    static final GpuEngine ENGINE = new GpuEngine();
 
     @BeforeAll
     static void data() {
-        db = Starling.inMemory();
-        gpu = db.gpu().orElse(null);
-        assumeTrue(gpu != null, "no GPU");
-        Catalog c = db.catalog();
+        Catalog c = ENGINE.db().catalog();
         c.put(small(c));
         c.put(dimension(c, 150_000));
         c.put(fact(c, 400_000, 150_000));
@@ -116,13 +111,6 @@ class GpuDimensionBuildTest {
         }
     }
 
-    @AfterAll
-    static void close() {
-        if (db != null) {
-            db.close();
-        }
-    }
-
     @ParameterizedTest
     @ValueSource(strings = {
         // columns of every width, with NULLs, read by the fact pipeline; a boolean dimension-only filter
@@ -148,10 +136,10 @@ class GpuDimensionBuildTest {
                 + "GROUP BY EXTRACT(YEAR FROM dship), sname"
     })
     void agreesWithTheCpu(String sql) {
-        db.setBackendMode(BackendMode.GPU);
-        String explained = db.explain(sql);
-        db.setBackendMode(BackendMode.AUTO);
+        ENGINE.db().setBackendMode(BackendMode.GPU);
+        String explained = ENGINE.db().explain(sql);
+        ENGINE.db().setBackendMode(BackendMode.AUTO);
         assertTrue(explained.contains("dimensions built on the GPU: dd"), explained);
-        assertTrue(GpuResults.assertSameOnGpu(db, gpu, sql, sql), "did not run on the GPU: " + explained);
+        assertTrue(GpuResults.assertSameOnGpu(ENGINE.db(), ENGINE.gpu(), sql, sql), "did not run on the GPU: " + explained);
     }
 }

@@ -2,9 +2,7 @@ package dev.starling.gpu;
 
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import dev.starling.engine.Starling;
 import dev.starling.storage.Catalog;
 import dev.starling.storage.ColumnSchema;
 import dev.starling.storage.DataType;
@@ -13,10 +11,10 @@ import dev.starling.storage.TableBuilder;
 import dev.starling.storage.TableSchema;
 import java.util.List;
 import java.util.Random;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -29,15 +27,12 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 @Tag("gpu")
 class GpuEdgeCaseTest {
-    private static Starling db;
-    private static GpuBackend gpu;
+    @RegisterExtension
+    static final GpuEngine ENGINE = new GpuEngine();
 
     @BeforeAll
     static void data() {
-        db = Starling.inMemory();
-        gpu = db.gpu().orElse(null);
-        assumeTrue(gpu != null, "no GPU");
-        Catalog c = db.catalog();
+        Catalog c = ENGINE.db().catalog();
         TableSchema dim = new TableSchema("d", List.of(
                 new ColumnSchema("d_key", DataType.INTEGER, false),
                 new ColumnSchema("d_grp", DataType.varchar(10), true),
@@ -185,13 +180,6 @@ class GpuEdgeCaseTest {
         return b.build();
     }
 
-    @AfterAll
-    static void close() {
-        if (db != null) {
-            db.close();
-        }
-    }
-
     @ParameterizedTest
     @ValueSource(strings = {
         "SELECT d_grp, COUNT(*), COUNT(f_amt), SUM(f_amt), AVG(f_amt), MIN(f_x), MAX(f_n), MIN(f_amt) FROM f JOIN d ON f_key = d_key GROUP BY d_grp",
@@ -231,7 +219,7 @@ class GpuEdgeCaseTest {
                 + "GROUP BY w1.tag, w2.tag"
     })
     void agreesWithTheCpu(String sql) {
-        assertTrue(GpuResults.assertSameOnGpu(db, gpu, sql, sql), "did not run on the GPU: " + db.explain(sql));
+        assertTrue(GpuResults.assertSameOnGpu(ENGINE.db(), ENGINE.gpu(), sql, sql), "did not run on the GPU: " + ENGINE.db().explain(sql));
     }
 
     @ParameterizedTest
@@ -241,7 +229,7 @@ class GpuEdgeCaseTest {
         "SELECT f_id FROM f WHERE f_cat = 'nope'"
     })
     void selectedRowsAgreeWithTheCpu(String sql) {
-        assertTrue(GpuResults.assertSameOnGpu(db, gpu, sql, sql), "did not run on the GPU: " + db.explain(sql));
+        assertTrue(GpuResults.assertSameOnGpu(ENGINE.db(), ENGINE.gpu(), sql, sql), "did not run on the GPU: " + ENGINE.db().explain(sql));
     }
 
     @ParameterizedTest
@@ -250,6 +238,6 @@ class GpuEdgeCaseTest {
         "SELECT twice.w, COUNT(*) FROM f JOIN twice ON f_n = twice.n AND f_key = twice.k GROUP BY twice.w"
     })
     void aHashJoinWithDuplicateBuildKeysRunsOnTheCpu(String sql) {
-        assertFalse(GpuResults.assertSameOnGpu(db, gpu, sql, sql), "a join that multiplies rows ran on the GPU");
+        assertFalse(GpuResults.assertSameOnGpu(ENGINE.db(), ENGINE.gpu(), sql, sql), "a join that multiplies rows ran on the GPU");
     }
 }

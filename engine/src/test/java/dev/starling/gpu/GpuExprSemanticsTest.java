@@ -2,9 +2,7 @@ package dev.starling.gpu;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assumptions.abort;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import dev.starling.engine.Starling;
 import dev.starling.exec.BackendMode;
 import dev.starling.exec.QueryContext;
 import dev.starling.exec.Settings;
@@ -26,6 +24,7 @@ import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The expression IR's semantics cases on the GPU: each expression runs as a star pipeline's
@@ -36,16 +35,13 @@ import org.junit.jupiter.api.Tag;
 @Tag("gpu")
 class GpuExprSemanticsTest extends ExprSemantics {
     private static final Settings GPU = Settings.DEFAULT.withBackend(BackendMode.GPU);
-    private static Starling db;
-    private static GpuBackend gpu;
+    @RegisterExtension
+    static final GpuEngine ENGINE = new GpuEngine();
     private static Executor executor;
 
     @BeforeAll
     static void device() {
-        db = Starling.inMemory();
-        gpu = db.gpu().orElse(null);
-        assumeTrue(gpu != null, "no GPU");
-        executor = new Executor(2, db.catalog(), gpu);
+        executor = new Executor(2, ENGINE.db().catalog(), ENGINE.gpu());
     }
 
     @AfterAll
@@ -53,7 +49,6 @@ class GpuExprSemanticsTest extends ExprSemantics {
         if (executor != null) {
             executor.close();
         }
-        db.close();
     }
 
     @Override
@@ -64,12 +59,12 @@ class GpuExprSemanticsTest extends ExprSemantics {
             scanned.add(ScanColumn.value(c));
         }
         ProjectNode plan = new ProjectNode(new ScanNode(table, scanned, null), List.of(e), List.of("v"));
-        PipelineGraph graph = PipelineGraph.of(plan, gpu.planner(db.catalog()), GPU);
+        PipelineGraph graph = PipelineGraph.of(plan, ENGINE.gpu().planner(ENGINE.db().catalog()), GPU);
         PipelineGraph.Pipeline result = graph.pipelines().get(graph.pipelines().size() - 1);
         if (!result.placement().accelerated()) {
             abort("the GPU does not run " + e + ": " + result.placement().reason());
         }
-        long baseline = gpu.device().memory().used() - gpu.columnCache().residentBytes();
+        long baseline = ENGINE.gpu().device().memory().used() - ENGINE.gpu().columnCache().residentBytes();
         QueryContext ctx = new QueryContext(GPU);
         List<Object> out = new ArrayList<>();
         try {
@@ -77,7 +72,7 @@ class GpuExprSemanticsTest extends ExprSemantics {
                 out.add(row.get(0));
             }
         } finally {
-            assertEquals(baseline, gpu.device().memory().used() - gpu.columnCache().residentBytes(),
+            assertEquals(baseline, ENGINE.gpu().device().memory().used() - ENGINE.gpu().columnCache().residentBytes(),
                     "device memory not back to its baseline");
         }
         assertEquals(Map.of(result.id(), "gpu"), ctx.ranOn(), e + ": where the pipeline ran");
@@ -89,7 +84,7 @@ class GpuExprSemanticsTest extends ExprSemantics {
         for (int c = 0; c < columns.length; c++) {
             schema.add(new ColumnSchema("c" + c, columns[c].type(), true));
         }
-        TableBuilder b = new TableBuilder(new TableSchema("cases", schema, List.of(), List.of()), db.catalog());
+        TableBuilder b = new TableBuilder(new TableSchema("cases", schema, List.of(), List.of()), ENGINE.db().catalog());
         int rows = columns[0].isDouble() ? columns[0].doubles().length : columns[0].longs().length;
         for (int r = 0; r < rows; r++) {
             for (int c = 0; c < columns.length; c++) {

@@ -2,9 +2,7 @@ package dev.starling.gpu;
 
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import dev.starling.engine.Starling;
 import dev.starling.exec.BackendMode;
 import dev.starling.storage.Catalog;
 import dev.starling.storage.ColumnSchema;
@@ -13,10 +11,10 @@ import dev.starling.storage.TableBuilder;
 import dev.starling.storage.TableSchema;
 import java.util.List;
 import java.util.Random;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -28,15 +26,12 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 @Tag("gpu")
 class GpuHavingTest {
-    private static Starling db;
-    private static GpuBackend gpu;
+    @RegisterExtension
+    static final GpuEngine ENGINE = new GpuEngine();
 
     @BeforeAll
     static void data() {
-        db = Starling.inMemory();
-        gpu = db.gpu().orElse(null);
-        assumeTrue(gpu != null, "no GPU");
-        Catalog c = db.catalog();
+        Catalog c = ENGINE.db().catalog();
         TableSchema schema = new TableSchema("g", List.of(
                 new ColumnSchema("k", DataType.BIGINT, false),
                 new ColumnSchema("grp", DataType.INTEGER, false),
@@ -64,13 +59,6 @@ class GpuHavingTest {
         c.put(g.build());
     }
 
-    @AfterAll
-    static void close() {
-        if (db != null) {
-            db.close();
-        }
-    }
-
     @ParameterizedTest
     @ValueSource(strings = {
         // 100,000 dense groups
@@ -88,27 +76,27 @@ class GpuHavingTest {
         "SELECT k, SUM(amt) FROM g WHERE grp = 99 GROUP BY k HAVING SUM(amt) > 0"
     })
     void havingOnTheGpuAgreesWithTheCpu(String sql) {
-        db.setBackendMode(BackendMode.GPU);
+        ENGINE.db().setBackendMode(BackendMode.GPU);
         String explained;
         try {
-            explained = db.explain(sql);
+            explained = ENGINE.db().explain(sql);
         } finally {
-            db.setBackendMode(BackendMode.AUTO);
+            ENGINE.db().setBackendMode(BackendMode.AUTO);
         }
         assertTrue(explained.contains("applied to the groups on the GPU"), explained);
-        assertTrue(GpuResults.assertSameOnGpu(db, gpu, sql, sql), "did not run on the GPU: " + explained);
+        assertTrue(GpuResults.assertSameOnGpu(ENGINE.db(), ENGINE.gpu(), sql, sql), "did not run on the GPU: " + explained);
     }
 
     @Test
     void aSumPast64BitsIsReportedNotFilteredAway() {
         String sql = "SELECT grp, SUM(big) FROM g GROUP BY grp HAVING SUM(big) < 0";
         for (BackendMode mode : List.of(BackendMode.CPU, BackendMode.GPU)) {
-            db.setBackendMode(mode);
+            ENGINE.db().setBackendMode(mode);
             try {
-                ArithmeticException e = assertThrows(ArithmeticException.class, () -> db.query(sql), mode.name());
+                ArithmeticException e = assertThrows(ArithmeticException.class, () -> ENGINE.db().query(sql), mode.name());
                 assertTrue(e.getMessage().contains("SUM overflow"), e.getMessage());
             } finally {
-                db.setBackendMode(BackendMode.AUTO);
+                ENGINE.db().setBackendMode(BackendMode.AUTO);
             }
         }
     }

@@ -1,9 +1,7 @@
 package dev.starling.gpu;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import dev.starling.engine.Starling;
 import dev.starling.storage.Catalog;
 import dev.starling.storage.ColumnSchema;
 import dev.starling.storage.DataType;
@@ -12,9 +10,9 @@ import dev.starling.storage.TableBuilder;
 import dev.starling.storage.TableSchema;
 import java.util.List;
 import java.util.Random;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -28,15 +26,12 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 @Tag("gpu")
 class GpuSemiAntiJoinTest {
-    private static Starling db;
-    private static GpuBackend gpu;
+    @RegisterExtension
+    static final GpuEngine ENGINE = new GpuEngine();
 
     @BeforeAll
     static void data() {
-        db = Starling.inMemory();
-        gpu = db.gpu().orElse(null);
-        assumeTrue(gpu != null, "no GPU");
-        Catalog c = db.catalog();
+        Catalog c = ENGINE.db().catalog();
         Random random = new Random(5);
         TableBuilder parent = new TableBuilder(new TableSchema("p", List.of(
                 new ColumnSchema("pk", DataType.INTEGER, false),
@@ -76,13 +71,6 @@ class GpuSemiAntiJoinTest {
         c.put(child.build());
     }
 
-    @AfterAll
-    static void close() {
-        if (db != null) {
-            db.close();
-        }
-    }
-
     @ParameterizedTest
     @ValueSource(strings = {
         "SELECT grp, COUNT(*) FROM p WHERE EXISTS (SELECT * FROM ch WHERE ch.fk = p.pk AND ch.amt > 100) GROUP BY grp",
@@ -97,6 +85,6 @@ class GpuSemiAntiJoinTest {
         "SELECT COUNT(*) FROM p WHERE pk > (SELECT MAX(amt) FROM ch WHERE amt > 5000) OR grp = 1"
     })
     void agreeWithTheCpu(String sql) {
-        assertTrue(GpuResults.assertSameOnGpu(db, gpu, sql, sql), "did not run on the GPU: " + db.explain(sql));
+        assertTrue(GpuResults.assertSameOnGpu(ENGINE.db(), ENGINE.gpu(), sql, sql), "did not run on the GPU: " + ENGINE.db().explain(sql));
     }
 }

@@ -2,9 +2,7 @@ package dev.starling.gpu;
 
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import dev.starling.engine.Starling;
 import dev.starling.storage.Catalog;
 import dev.starling.storage.ColumnSchema;
 import dev.starling.storage.DataType;
@@ -13,9 +11,9 @@ import dev.starling.storage.TableBuilder;
 import dev.starling.storage.TableSchema;
 import java.util.List;
 import java.util.Random;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.Tag;
@@ -28,15 +26,12 @@ import org.junit.jupiter.api.Tag;
  */
 @Tag("gpu")
 class GpuStringPredicateTest {
-    private static Starling db;
-    private static GpuBackend gpu;
+    @RegisterExtension
+    static final GpuEngine ENGINE = new GpuEngine();
 
     @BeforeAll
     static void data() {
-        db = Starling.inMemory();
-        gpu = db.gpu().orElse(null);
-        assumeTrue(gpu != null, "no GPU");
-        Catalog c = db.catalog();
+        Catalog c = ENGINE.db().catalog();
         String[] syllables = {"ab", "cd", "x", "é", "special", "requests", "q", "ü"};
         TableBuilder dim = new TableBuilder(new TableSchema("d", List.of(
                 new ColumnSchema("dk", DataType.INTEGER, false),
@@ -74,13 +69,6 @@ class GpuStringPredicateTest {
         c.put(fact.build());
     }
 
-    @AfterAll
-    static void close() {
-        if (db != null) {
-            db.close();
-        }
-    }
-
     @ParameterizedTest
     @ValueSource(strings = {
         "SELECT grp, COUNT(*) FROM s WHERE txt LIKE '%ab%cd%' GROUP BY grp",
@@ -97,7 +85,7 @@ class GpuStringPredicateTest {
         "SELECT CASE WHEN txt LIKE 'ab%' THEN 'ab' WHEN txt IS NULL THEN 'none' ELSE 'other' END AS k, COUNT(*) FROM s GROUP BY 1"
     })
     void answersPerDictionaryEntryAgreeWithTheCpu(String sql) {
-        assertTrue(GpuResults.assertSameOnGpu(db, gpu, sql, sql), "did not run on the GPU: " + db.explain(sql));
+        assertTrue(GpuResults.assertSameOnGpu(ENGINE.db(), ENGINE.gpu(), sql, sql), "did not run on the GPU: " + ENGINE.db().explain(sql));
     }
 
     /**
@@ -107,6 +95,6 @@ class GpuStringPredicateTest {
     @Test
     void aPredicateFailingForSomeStringsGoesToTheCpu() {
         String sql = "SELECT COUNT(*) FROM s WHERE grp = 99 AND CAST(txt AS INTEGER) > 5";
-        assertFalse(GpuResults.assertSameOnGpu(db, gpu, sql, sql), "the GPU answered it");
+        assertFalse(GpuResults.assertSameOnGpu(ENGINE.db(), ENGINE.gpu(), sql, sql), "the GPU answered it");
     }
 }

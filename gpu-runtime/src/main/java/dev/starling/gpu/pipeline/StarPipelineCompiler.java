@@ -351,6 +351,16 @@ public final class StarPipelineCompiler {
                     j.dense() ? j.denseRange() : mostRows(j.build())));
             steps.add(new Step.Probe(d, out.get(j.probeKeys()[0]), !j.dense(), anti));
         }
+        return output(j, out, d);
+    }
+
+    /**
+     * The output of join {@code j} over its probe side's columns {@code out}, its build side read
+     * as dimension {@code d}: with the build columns for an INNER or LEFT join; its residual
+     * condition filters the rows.
+     */
+    private List<Expr> output(HashJoinNode j, List<Expr> out, int d) throws Unsupported {
+        List<Field> buildFields = j.build().output();
         List<Expr> combined = new ArrayList<>(out);
         for (int c = 0; c < buildFields.size(); c++) {
             combined.add(ref(new ColumnOrigin.Dim(d, c, buildFields.get(c).type(), buildFields.get(c).nullable())));
@@ -358,7 +368,7 @@ public final class StarPipelineCompiler {
         if (j.residual() != null) {
             steps.add(new Step.Filter(substitute(j.residual(), combined)));
         }
-        return j.kind() == JoinKind.INNER ? combined : out;
+        return j.kind() == JoinKind.INNER || j.kind() == JoinKind.LEFT ? combined : out;
     }
 
     /**
@@ -385,14 +395,7 @@ public final class StarPipelineCompiler {
         int d = dimensions.size();
         dimensions.add(new StarPipeline.Dimension(new ProjectNode(j.build(), columns, names), buildFields.size(), false, 1));
         steps.add(new Step.Probe(d, code, false, false));
-        List<Expr> combined = new ArrayList<>(out);
-        for (int c = 0; c < buildFields.size(); c++) {
-            combined.add(ref(new ColumnOrigin.Dim(d, c, buildFields.get(c).type(), buildFields.get(c).nullable())));
-        }
-        if (j.residual() != null) {
-            steps.add(new Step.Filter(substitute(j.residual(), combined)));
-        }
-        return j.kind() == JoinKind.SEMI ? out : combined;
+        return output(j, out, d);
     }
 
     /**
