@@ -29,11 +29,7 @@ public final class DictionaryAnswers {
     public static final byte FALSE = 0;
     public static final byte TRUE = 1;
     public static final byte NULL = 2;
-    /**
-     * Entries a task answers at a time (a multiple of {@link Batch#ROWS}, so that every batch but the
-     * NULL string's starts at a multiple of it); tasks take every so many slices, so that each ends
-     * about when the others do.
-     */
+    /** Entries a task answers at a time; tasks take every so many slices, so that each ends about when the others do. */
     private static final int SLICE = 1 << 16;
 
     /** Predicates whose answers are kept per dictionary, the least recently asked going first. */
@@ -58,8 +54,8 @@ public final class DictionaryAnswers {
     public static byte[] of(Expr predicate, DataType stringType, StrDict dict) {
         return kept(KEPT, dict, predicate, () -> {
             byte[] out = new byte[dict.size() + 1];
-            evaluate(predicate, stringType, dict, (at, v) -> {
-                for (int i = 0, rows = at == dict.size() ? 1 : Math.min(Batch.ROWS, dict.size() - at); i < rows; i++) {
+            evaluate(predicate, stringType, dict, (at, rows, v) -> {
+                for (int i = 0; i < rows; i++) {
                     out[at + i] = v.isNull(i) ? NULL : v.getLong(i) != 0 ? TRUE : FALSE;
                 }
             });
@@ -70,25 +66,23 @@ public final class DictionaryAnswers {
     /** The ranks of group key {@code key}'s values per code of {@code dict} (see {@link Ranks}); shared, callers only read it. */
     public static Ranks ranks(Expr key, DataType stringType, StrDict dict) {
         return kept(KEPT_RANKS, dict, key, () -> {
-            int n = dict.size();
-            int batches = (n + Batch.ROWS - 1) / Batch.ROWS;
-            Vector[] values = new Vector[batches + 1];
-            evaluate(key, stringType, dict, (at, v) -> values[at == n ? batches : at / Batch.ROWS] = v);
-            int[] rank = new int[n + 1];
+            Object[] values = new Object[dict.size() + 1];
+            evaluate(key, stringType, dict, (at, rows, v) -> {
+                for (int i = 0; i < rows; i++) {
+                    Object value = v.value(i);
+                    // grouping takes -0.0 and 0.0 as one value, and NULL as one more
+                    values[at + i] = value == null ? Ranks.class : value instanceof Double d ? d + 0.0 : value;
+                }
+            });
+            int[] rank = new int[values.length];
             List<Integer> first = new ArrayList<>();
             Map<Object, Integer> ids = new HashMap<>();
-            for (int b = 0; b <= batches; b++) {
-                int at = b == batches ? n : b * Batch.ROWS;
-                for (int i = 0, rows = b == batches ? 1 : Math.min(Batch.ROWS, n - at); i < rows; i++) {
-                    Object value = values[b].value(i);
-                    // grouping takes -0.0 and 0.0 as one value, and NULL as one more
-                    Object same = value == null ? Ranks.class : value instanceof Double d ? d + 0.0 : value;
-                    int entry = at + i;
-                    rank[entry] = ids.computeIfAbsent(same, x -> {
-                        first.add(entry);
-                        return first.size() - 1;
-                    });
-                }
+            for (int entry = 0; entry < values.length; entry++) {
+                int at = entry;
+                rank[entry] = ids.computeIfAbsent(values[entry], x -> {
+                    first.add(at);
+                    return first.size() - 1;
+                });
             }
             return new Ranks(rank, first.stream().mapToInt(Integer::intValue).toArray());
         });
@@ -119,7 +113,7 @@ public final class DictionaryAnswers {
     /**
      * Evaluates {@code expression} over every code of {@code dict}, a batch at a time, in parallel,
      * then over a NULL string: {@code out} gets each batch's first code (the dictionary's size for
-     * the NULL string) and its values; batches never overlap.
+     * the NULL string), its rows and its values; batches never overlap.
      */
     private static void evaluate(Expr expression, DataType stringType, StrDict dict, BatchAnswers out) {
         int n = dict.size();
@@ -136,11 +130,11 @@ public final class DictionaryAnswers {
                     for (int i = 0; i < rows; i++) {
                         codes[i] = from + i;
                     }
-                    out.accept(from, eval(e, Vector.ofCodes(stringType, codes, null, dict)));
+                    out.accept(from, rows, eval(e, Vector.ofCodes(stringType, codes, null, dict)));
                 }
             }
         });
-        out.accept(n, eval(ExprCompiler.compile(expression),
+        out.accept(n, 1, eval(ExprCompiler.compile(expression),
                 Vector.ofCodes(stringType, new long[1], new boolean[] {true}, dict)));
     }
 
@@ -148,8 +142,8 @@ public final class DictionaryAnswers {
         return e.eval(new Batch(new Vector[] {strings}, strings.longs().length));
     }
 
-    /** The values of the codes from {@code at} on (its arrays may be longer than the batch). */
+    /** The values of {@code rows} codes from {@code at} on (their arrays may be longer). */
     private interface BatchAnswers {
-        void accept(int at, Vector values);
+        void accept(int at, int rows, Vector values);
     }
 }

@@ -267,7 +267,7 @@ final class RowProgramSource {
      * row for its key (a NULL key finds none); it adds nothing to the group id.
      */
     private void probeAnti(int key, int dim, int i) {
-        String searching = nulls[key][i] == null ? alive[i] : out.and(alive[i], CudaWriter.not(nulls[key][i]));
+        String searching = searching(key, i);
         String inRange = out.bool(String.format("(uint64_t)%s < (uint64_t)dim%d_range", value[key][i], dim));
         flag(CudaWriter.not(inRange), KernelStatus.BAD_CODE, searching);
         rejectFound(dim, value[key][i], out.and(searching, inRange), i);
@@ -275,9 +275,13 @@ final class RowProgramSource {
 
     /** An ANTI join's hashed probe: a live row goes on only where dimension {@code dim}'s table has no row for its key. */
     private void probeHashAnti(int key, int dim, int i) {
-        String searching = nulls[key][i] == null ? alive[i] : out.and(alive[i], CudaWriter.not(nulls[key][i]));
-        String index = find(key, dim, searching, i);
-        rejectFound(dim, index, out.and(searching, out.bool(index + " >= 0")), i);
+        String index = find(key, dim, searching(key, i), i);
+        rejectFound(dim, index, out.bool(index + " >= 0"), i);
+    }
+
+    /** Whether the row looks its key in register {@code key} up: alive, the key not NULL (which finds no row). */
+    private String searching(int key, int i) {
+        return nulls[key][i] == null ? alive[i] : out.and(alive[i], CudaWriter.not(nulls[key][i]));
     }
 
     /** Rejects the row where dimension {@code dim}'s row {@code index}, read where {@code look} holds, passed its filters. */
@@ -305,7 +309,7 @@ final class RowProgramSource {
      * gets the found row's index, which the dimension's contribution and columns are indexed by.
      */
     private void probeHash(int d, int key, int dim, int i) {
-        String searching = nulls[key][i] == null ? alive[i] : out.and(alive[i], CudaWriter.not(nulls[key][i]));
+        String searching = searching(key, i);
         String index = find(key, dim, searching, i);
         alive[i] = out.and(searching, out.bool(index + " >= 0"));
         contribute(dim, index, i);

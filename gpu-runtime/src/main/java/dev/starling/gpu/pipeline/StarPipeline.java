@@ -51,9 +51,15 @@ public record StarPipeline(
         long groups = 1;
         for (GroupKey key : keys) {
             if (key.dimension() < 0) {
-                ColumnStats stats = key.factColumn() < 0 ? null : fact().column(key.factColumn()).stats();
-                long distinct = stats == null ? key.factRadix(fact(), answers)
-                        : Math.max(1, stats.distinct() + (stats.nulls() > 0 ? 1 : 0));
+                long distinct;
+                if (key.range() != null) {
+                    distinct = key.range().range();
+                } else if (key.answer() >= 0) {
+                    distinct = key.factRadix(fact(), answers);
+                } else {
+                    ColumnStats stats = fact().column(key.factColumn()).stats();
+                    distinct = Math.max(1, stats.distinct() + (stats.nulls() > 0 ? 1 : 0));
+                }
                 groups = groups > Long.MAX_VALUE / distinct ? Long.MAX_VALUE : groups * distinct;
             }
         }
