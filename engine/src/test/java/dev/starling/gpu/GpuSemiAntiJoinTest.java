@@ -22,7 +22,9 @@ import org.junit.jupiter.params.provider.ValueSource;
  * at the pipeline's rows) is built on the GPU from the larger table's codes, NULL and filtered
  * rows included; an ANTI join probing a filtered dimension keeps the rows that find none, NULL
  * keys among them. A join on no keys to a scalar subquery's one row reads it like a constant,
- * NULL included.
+ * NULL included. A SEMI or ANTI join between two tables' foreign keys to one table (TPC-H Q21's
+ * lineitem rows of one order) marks that table's codes, and a condition comparing a column of each
+ * side reads the extremes of the build side's column at the code, NULLs taking no part.
  */
 @Tag("gpu")
 class GpuSemiAntiJoinTest {
@@ -69,6 +71,23 @@ class GpuSemiAntiJoinTest {
             child.endRow();
         }
         c.put(child.build());
+        TableBuilder line = new TableBuilder(new TableSchema("li", List.of(
+                new ColumnSchema("fk", DataType.INTEGER, false),
+                new ColumnSchema("sup", DataType.INTEGER, true),
+                new ColumnSchema("flag", DataType.INTEGER, false)), List.of(),
+                List.of(new ForeignKey(List.of("fk"), "p", List.of("pk")))), c);
+        for (int r = 0; r < 100_000; r++) {
+            // about five lines per parent, a few suppliers each, some unknown
+            line.setLong(0, 3L * random.nextInt(15_000) + 1);
+            if (r % 13 == 0) {
+                line.setNull(1);
+            } else {
+                line.setLong(1, random.nextInt(4));
+            }
+            line.setLong(2, r % 3);
+            line.endRow();
+        }
+        c.put(line.build());
     }
 
     @ParameterizedTest
@@ -82,7 +101,20 @@ class GpuSemiAntiJoinTest {
         "SELECT COUNT(*), SUM(amt) FROM ch WHERE NOT EXISTS (SELECT * FROM p WHERE p.pk = ch.fk AND (grp = 3 OR tag IS NULL))",
         "SELECT COUNT(*) FROM ch WHERE EXISTS (SELECT * FROM p WHERE p.pk = ch.fk AND p.grp = 2) AND amt > 500",
         "SELECT grp, COUNT(*), SUM(pk) FROM p WHERE pk > (SELECT AVG(amt) * 40 FROM ch) GROUP BY grp",
-        "SELECT COUNT(*) FROM p WHERE pk > (SELECT MAX(amt) FROM ch WHERE amt > 5000) OR grp = 1"
+        "SELECT COUNT(*) FROM p WHERE pk > (SELECT MAX(amt) FROM ch WHERE amt > 5000) OR grp = 1",
+        "SELECT flag, COUNT(*) FROM li l1 WHERE flag < 2 AND EXISTS (SELECT * FROM li l2 WHERE l2.fk = l1.fk "
+                + "AND l2.sup <> l1.sup) AND NOT EXISTS (SELECT * FROM li l3 WHERE l3.fk = l1.fk AND l3.sup <> l1.sup "
+                + "AND l3.flag = 1) GROUP BY flag",
+        "SELECT flag, COUNT(*) FROM li l1 WHERE sup > 1 AND NOT EXISTS (SELECT * FROM li l2 WHERE l2.fk = l1.fk "
+                + "AND l2.sup >= l1.sup AND l2.flag = 2) GROUP BY flag",
+        "SELECT p.grp, COUNT(*) FROM li l1 JOIN p ON l1.fk = p.pk WHERE p.tag LIKE 'late%' AND NOT EXISTS "
+                + "(SELECT * FROM li l2 WHERE l2.fk = l1.fk AND l2.sup <> l1.sup) GROUP BY p.grp",
+        "SELECT COUNT(*) FROM li l1 WHERE flag = 1 AND NOT EXISTS (SELECT * FROM li l2 WHERE l1.fk = l2.fk "
+                + "AND l1.sup <= l2.sup AND l2.flag <> 1)",
+        "SELECT COUNT(*), SUM(sup) FROM li l1 WHERE flag = 0 AND EXISTS (SELECT * FROM li l2 WHERE l2.fk = l1.fk "
+                + "AND l2.sup < l1.sup)",
+        "SELECT sup, COUNT(*) FROM li l1 WHERE EXISTS (SELECT * FROM li l2 WHERE l2.fk = l1.fk AND l2.flag = 2) "
+                + "GROUP BY sup"
     })
     void agreeWithTheCpu(String sql) {
         assertTrue(GpuResults.assertSameOnGpu(ENGINE.db(), ENGINE.gpu(), sql, sql), "did not run on the GPU: " + ENGINE.db().explain(sql));

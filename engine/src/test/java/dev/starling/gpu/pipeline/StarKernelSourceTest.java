@@ -98,31 +98,43 @@ class StarKernelSourceTest {
         assertTrue(pipelines.size() >= 13 + 8 + 2 + 4, pipelines.size() + " pipelines");
         List<StarPipeline.Dimension> gpuBuilds = pipelines.stream().flatMap(p -> p.dimensions().stream())
                 .filter(StarPipeline.Dimension::builtOnGpu).toList();
+        assertTrue(pipelines.stream().anyMatch(p -> p.dimColumns().stream().anyMatch(c -> c.extreme() != null)),
+                "TPC-H Q21's EXISTS and NOT EXISTS with l_suppkey <> l_suppkey read the extremes of marking builds");
         assertTrue(gpuBuilds.size() >= 10 && gpuBuilds.stream().anyMatch(b -> !b.gpuBuild().outputs().isEmpty())
                 && gpuBuilds.stream().anyMatch(b -> b.valueDigit() != null),
                 gpuBuilds.size() + " dimensions built on the GPU, some with digits of their keys' values");
         List<String> kernels = new ArrayList<>();
         assertTrue(gpuBuilds.stream().anyMatch(StarPipeline.Dimension::marks),
                 "marking joins (TPC-H Q4, Q22) build their marks on the GPU");
-        for (StarPipeline.Dimension b : gpuBuilds) {
-            int digit = b.valueDigit() == null ? -1 : b.valueDigit().register();
-            int at = b.marks() ? ((StarPipeline.Output.Value) b.gpuBuild().outputs().get(0)).register() : -1;
-            for (boolean nullable : new boolean[] {false, true}) {
-                kernels.add(StarKernelSource.generate(input(b.gpuBuild(), nullable, StarKernelInput.Accumulators.BY_ROW,
-                        false, digit, at), 4));
+        for (StarPipeline p : pipelines) {
+            for (int d = 0; d < p.dimensions().size(); d++) {
+                StarPipeline.Dimension b = p.dimensions().get(d);
+                if (!b.builtOnGpu()) {
+                    continue;
+                }
+                int at = d;
+                List<AggKind> extremes = p.dimColumns().stream().filter(c -> c.dimension() == at)
+                        .map(StarPipeline.DimColumn::extreme).filter(java.util.Objects::nonNull).toList();
+                int digit = b.valueDigit() == null ? -1 : b.valueDigit().register();
+                List<StarPipeline.Output> outputs = b.gpuBuild().outputs();
+                int code = b.marks() ? ((StarPipeline.Output.Value) outputs.get(outputs.size() - 1)).register() : -1;
+                for (boolean nullable : new boolean[] {false, true}) {
+                    kernels.add(StarKernelSource.generate(input(b.gpuBuild(), nullable, StarKernelInput.Accumulators.BY_ROW,
+                            false, digit, code, extremes), 4));
+                }
             }
         }
         for (StarPipeline p : pipelines) {
             for (boolean nullable : new boolean[] {false, true}) {
                 for (StarKernelInput.Accumulators mode : modes(p)) {
                     for (int items : StarKernelSource.ITEMS) {
-                        kernels.add(StarKernelSource.generate(input(p, nullable, mode, false, -1, -1), items));
+                        kernels.add(StarKernelSource.generate(input(p, nullable, mode, false, -1, -1, List.of()), items));
                     }
                 }
             }
             if (p.dimensions().stream().anyMatch(StarPipeline.Dimension::hashed)) {
                 for (int items : StarKernelSource.ITEMS) {
-                    kernels.add(StarKernelSource.generate(input(p, true, modes(p).get(0), true, -1, -1), items));
+                    kernels.add(StarKernelSource.generate(input(p, true, modes(p).get(0), true, -1, -1, List.of()), items));
                 }
             }
         }
@@ -163,10 +175,11 @@ class StarKernelSourceTest {
 
     /**
      * {@code matched}: hashed dimensions found by a partitioned join beforehand; {@code digit}: a
-     * dimension build's digit register, or -1 (its row); {@code at}: a marking build's code register, or -1.
+     * dimension build's digit register, or -1 (its row); {@code at}: a marking build's code register, or -1;
+     * {@code extremes}: the folds of a marking build's outputs.
      */
     private static StarKernelInput input(StarPipeline p, boolean nullable, StarKernelInput.Accumulators mode, boolean matched,
-                                         int digit, int at) {
+                                         int digit, int at, List<AggKind> extremes) {
         long nulls = nullable ? 1 : 0;
         List<StarKernelInput.Column> fact = p.factColumns().stream()
                 .map(c -> new StarKernelInput.Column(1, nulls, p.fact().column(c).type().physical().width)).toList();
@@ -195,7 +208,8 @@ class StarKernelSourceTest {
                 .map(c -> new StarKernelInput.Column(1, nulls, c.expr().type().physical().width)).toList();
         boolean byRow = mode == StarKernelInput.Accumulators.BY_ROW;
         // a selection's outputs 8 bytes a row with NULL flags; a dimension's as wide as their types, flags where NULLs can be
-        List<StarKernelInput.Output> outputs = p.outputs().stream()
+        // a marking build's last output is its code, which it writes at, not out
+        List<StarKernelInput.Output> outputs = p.outputs().stream().limit(p.outputs().size() - (at >= 0 ? 1 : 0))
                 .filter(o -> !(o instanceof StarPipeline.Output.Constant))
                 .map(o -> new StarKernelInput.Output(switch (o) {
                     case StarPipeline.Output.Value v -> v.register();
@@ -209,7 +223,7 @@ class StarKernelSourceTest {
         StarKernelInput.GroupTable table = mode == StarKernelInput.Accumulators.HASHED
                 ? new StarKernelInput.GroupTable(1, 57) : null;
         return new StarKernelInput(p.code(), p.constants().length, fact, keys, answers, dims, dimColumns, p.slots(), outputs, mode,
-                clones, table, byRow ? new StarKernelInput.RowWrites(1, wide, 3, digit, 7, at, 1000) : null, 1, 1, 1, 1000,
+                clones, table, byRow ? new StarKernelInput.RowWrites(1, wide, 3, digit, 7, at, 1000, extremes) : null, 1, 1, 1, 1000,
                 p.keys().isEmpty() ? 1 : 128);
     }
 

@@ -46,7 +46,7 @@ public final class PipelineGraph {
 
     private static final Placement BUILT_ON_CPU = Placement.cpu("join tables are built on the CPU");
     private static final String BUILT_ON_GPU = "built on the GPU by the pipeline it feeds, its rows by index";
-    private static final String MARKING_ON_GPU = "marks the rows of the pipeline it feeds on the GPU, by their index";
+    private static final String MARKING_ON_GPU = "marks the rows of the pipeline it feeds on the GPU, at the codes its keys hold";
     private static final String MARKED_ON_GPU = "scanned on the GPU by the pipeline it feeds, which reads its marks";
     private static final String ON_BOTH = ", and on the CPU for the CPU workers' joins";
 

@@ -73,6 +73,22 @@ public final class DeviceBuffer implements AutoCloseable {
         Cuda.check(JCudaDriver.cuMemsetD8(pointer, value, length), "cuMemsetD8");
     }
 
+    /** Sets every {@code width}-byte word (4 or 8) of the buffer to {@code value}'s low {@code width} bytes. */
+    public void fill(long value, int width) {
+        checkRange(0, bytes);
+        if (width == 4) {
+            Cuda.check(JCudaDriver.cuMemsetD32(pointer, (int) value, bytes / 4), "cuMemsetD32");
+        } else if (width == 8) {
+            // each little-endian half as a column of 32-bit words 8 bytes apart
+            long words = bytes / 8;
+            Cuda.check(JCudaDriver.cuMemsetD2D32(pointer, 8, (int) value, 1, words), "cuMemsetD2D32");
+            Cuda.check(JCudaDriver.cuMemsetD2D32(pointer.withByteOffset(4), 8, (int) (value >>> 32), 1, words),
+                    "cuMemsetD2D32");
+        } else {
+            throw new IllegalArgumentException("words of " + width + " bytes");
+        }
+    }
+
     private void checkRange(long offset, long length) {
         if (closed) {
             throw new IllegalStateException("device buffer already freed");

@@ -21,6 +21,14 @@ sealed interface ColumnOrigin {
      */
     record RowId(DataType type) implements ColumnOrigin { }
 
-    /** Column {@code buildColumn} of the rows of dimension {@code dimension}. */
-    record Dim(int dimension, int buildColumn, DataType type, boolean nullable) implements ColumnOrigin { }
+    /**
+     * Column {@code buildColumn} of the rows of dimension {@code dimension}; with {@code extreme}
+     * (MIN_I or MAX_I, else null), of a dimension of extremes, the least or greatest value of that
+     * column over the build rows at the code, the fold's identity where none is.
+     */
+    record Dim(int dimension, int buildColumn, DataType type, boolean nullable, AggKind extreme) implements ColumnOrigin {
+        Dim(int dimension, int buildColumn, DataType type, boolean nullable) {
+            this(dimension, buildColumn, type, nullable, null);
+        }
+    }
 }

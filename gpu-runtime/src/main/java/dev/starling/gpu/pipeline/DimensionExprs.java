@@ -40,6 +40,13 @@ final class DimensionExprs {
         };
     }
 
+    /** Whether {@code e} reads a dimension's extremes (a {@link ColumnOrigin.Dim} with an extreme). */
+    static boolean readsExtremes(Expr e, List<ColumnOrigin> sources) {
+        Set<Integer> refs = new TreeSet<>();
+        collectRefs(e, refs);
+        return refs.stream().anyMatch(r -> sources.get(r) instanceof ColumnOrigin.Dim d && d.extreme() != null);
+    }
+
     static void collectRefs(Expr e, Set<Integer> out) {
         switch (e) {
             case ColumnRef c -> out.add(c.index());

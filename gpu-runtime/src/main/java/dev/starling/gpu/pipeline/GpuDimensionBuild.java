@@ -7,6 +7,7 @@ import dev.starling.gpu.cuda.DeviceBuffer;
 import dev.starling.gpu.cuda.GpuDevice;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * A dense dimension built on the GPU ({@link StarPipeline.Dimension#gpuBuild}): one launch of its
@@ -29,13 +30,18 @@ record GpuDimensionBuild(long contributions, List<StarKernelInput.Column> column
                                  List<StarPipeline.DimColumn> read, DeviceArrays arrays, boolean wide, long multiplier,
                                  DeviceInputs inputs) throws Unsupported {
         StarPipeline build = dim.gpuBuild();
+        List<AggKind> extremes = read.stream().map(StarPipeline.DimColumn::extreme).filter(Objects::nonNull).toList();
         DeviceBuffer contributions = arrays.allocate(dim.range() * (wide ? 8 : 4), "dimension group contributions");
-        contributions.fill((byte) 0xff, contributions.bytes());
+        // missing (-1) until a row passes; a dimension of extremes has every code, its identities where no row is
+        contributions.fill(extremes.isEmpty() ? (byte) 0xff : 0, contributions.bytes());
         List<StarKernelInput.Output> outputs = new ArrayList<>();
         List<StarKernelInput.Column> columns = new ArrayList<>();
         for (int o = 0; o < read.size(); o++) {
             int width = read.get(o).expr().type().physical().width;
             DeviceBuffer values = arrays.allocate(dim.range() * width, "dimension column");
+            if (read.get(o).extreme() != null) {
+                fillIdentity(device, values, width, read.get(o).extreme());
+            }
             long nulls = read.get(o).expr().nullable() ? arrays.allocate(dim.range(), "dimension column NULL flags").address() : 0;
             int register = ((StarPipeline.Output.Value) build.outputs().get(o)).register();
             outputs.add(new StarKernelInput.Output(register, values.address(), nulls, width));
@@ -50,7 +56,7 @@ record GpuDimensionBuild(long contributions, List<StarKernelInput.Column> column
                     List.of(), List.of(), List.of(), outputs, StarKernelInput.Accumulators.BY_ROW, null, null,
                     new StarKernelInput.RowWrites(contributions.address(), wide, multiplier,
                             dim.valueDigit() == null ? -1 : dim.valueDigit().register(),
-                            dim.valueDigit() == null ? 0 : dim.valueDigit().radix(), markedAt(dim), dim.range()),
+                            dim.valueDigit() == null ? 0 : dim.valueDigit().radix(), markedAt(dim), dim.range(), extremes),
                     constants.address(),
                     status.address(), 0, build.fact().rowCount(), 0);
             StarKernelLauncher.launch(device, StarKernelLauncher.compile(device, input), input, 0);
@@ -62,8 +68,16 @@ record GpuDimensionBuild(long contributions, List<StarKernelInput.Column> column
         return new GpuDimensionBuild(contributions.address(), columns);
     }
 
-    /** The register of a marking build's code, its pipeline's one output; -1 for a build written at its rows. */
+    /** The register of a marking build's code, its pipeline's last output; -1 for a build written at its rows. */
     private static int markedAt(StarPipeline.Dimension dim) {
-        return dim.marks() ? ((StarPipeline.Output.Value) dim.gpuBuild().outputs().get(0)).register() : -1;
+        List<StarPipeline.Output> outputs = dim.gpuBuild().outputs();
+        return dim.marks() ? ((StarPipeline.Output.Value) outputs.get(outputs.size() - 1)).register() : -1;
+    }
+
+    /** Sets every value of {@code column} ({@code width} bytes each) to the identity of fold {@code extreme}. */
+    private static void fillIdentity(GpuDevice device, DeviceBuffer column, int width, AggKind extreme) {
+        long identity = extreme == AggKind.MIN_I ? (width == 8 ? Long.MAX_VALUE : Integer.MAX_VALUE)
+                : (width == 8 ? Long.MIN_VALUE : Integer.MIN_VALUE);
+        column.fill(identity, width);
     }
 }

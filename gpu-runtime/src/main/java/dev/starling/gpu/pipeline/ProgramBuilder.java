@@ -176,7 +176,14 @@ final class ProgramBuilder {
             throw new Unsupported("a string from a dimension used above its join other than as a group key");
         }
         int slot = dimColumns.size();
-        dimColumns.add(new StarPipeline.DimColumn(d, DimensionExprs.toBuildColumns(e, sources)));
+        if (e instanceof ColumnRef c && sources.get(c.index()) instanceof ColumnOrigin.Dim dim && dim.extreme() != null) {
+            dimColumns.add(new StarPipeline.DimColumn(d, DimensionExprs.toBuildColumns(e, sources), dim.extreme()));
+        } else if (DimensionExprs.readsExtremes(e, sources)) {
+            // extremes are known once every build row is folded, after the build computes its expressions
+            throw new Unsupported("an expression over a dimension's extremes");
+        } else {
+            dimColumns.add(new StarPipeline.DimColumn(d, DimensionExprs.toBuildColumns(e, sources)));
+        }
         return emit(Opcode.LOAD_DIM, fresh(), slot, dimKeyRegister.get(d), 0);
     }
 

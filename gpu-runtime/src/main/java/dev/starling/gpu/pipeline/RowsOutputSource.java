@@ -33,12 +33,12 @@ final class RowsOutputSource {
      * contribution (its row index, or the digit the program computed, times the multiplier) at its
      * own index; the host set every contribution to -1 before, so a row that failed reads as missing.
      * A marking build's row writes 0 at the code it points to: rows pointing at one code write the
-     * same, so their races are harmless.
+     * same, so their races are harmless; or it folds its outputs into the extremes at the code.
      */
     void writeByRow(RowProgramSource rows, StarKernelInput.RowWrites writes) {
         for (int i = 0; i < rows.alive.length; i++) {
             if (writes.at() >= 0) {
-                mark(rows, writes.at(), i);
+                mark(rows, writes, i);
                 continue;
             }
             out.open("if (%s)", rows.alive[i]);
@@ -54,12 +54,23 @@ final class RowsOutputSource {
         }
     }
 
-    private void mark(RowProgramSource rows, int at, int i) {
-        String code = rows.value[at][i];
-        String isNull = rows.nulls[at][i];
+    private void mark(RowProgramSource rows, StarKernelInput.RowWrites writes, int i) {
+        String code = rows.value[writes.at()][i];
+        String isNull = rows.nulls[writes.at()][i];
         out.open("if (%s)", isNull == null ? rows.alive[i] : rows.alive[i] + " && !" + isNull);
         out.open("if ((unsigned long long)%s < (unsigned long long)contribution_positions)", code);
-        out.line("contributions[%s] = 0;", code);
+        if (writes.extremes().isEmpty()) {
+            out.line("contributions[%s] = 0;", code);
+        }
+        for (int o = 0; o < outputs.size(); o++) {
+            StarKernelInput.Output output = outputs.get(o);
+            String value = rows.value[output.register()][i];
+            String valueNull = rows.nulls[output.register()][i];
+            String c = output.width() == 8 ? "long long" : "int";
+            String fold = writes.extremes().get(o) == AggKind.MIN_I ? "atomicMin" : "atomicMax";
+            out.line("%s%s((%s*)&out%d[%s], (%s)%s);", valueNull == null ? "" : "if (!" + valueNull + ") ", fold, c, o,
+                    code, c, value);
+        }
         out.close();
         out.line("else status |= %s;", KernelStatus.BAD_CODE.macro());
         out.close();

@@ -40,8 +40,15 @@ record StarKernelInput(int[] code, int constantCount, List<Column> fact, List<Ke
      * {@code radix} (values outside the ranges the statistics gave) hands the pipeline back. A
      * marking build ({@code at} not -1) writes 0, present, at the code in register {@code at}
      * instead of at its row, skipping a NULL code; one at or past {@code positions} hands it back.
+     * With {@code extremes} (one per output, MIN_I or MAX_I), it writes no mark (every code is
+     * present) but folds each output's value, not NULL, into the least or greatest at the code.
      */
-    record RowWrites(long contributions, boolean wide, long multiplier, int digit, long radix, int at, long positions) { }
+    record RowWrites(long contributions, boolean wide, long multiplier, int digit, long radix, int at, long positions,
+                     List<AggKind> extremes) {
+        RowWrites {
+            extremes = List.copyOf(extremes);
+        }
+    }
 
     /** A group hash table's key words ({@code groups} of them, 2^(64 - shift)), EMPTY_GROUP where free. */
     record GroupTable(long keys, int shift) { }

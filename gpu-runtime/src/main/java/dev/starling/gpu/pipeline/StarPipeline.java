@@ -157,9 +157,10 @@ public record StarPipeline(
      * as that pipeline, which writes each row's group contribution and the columns the kernel
      * reads at the row's code, in device memory. {@code packedKey}: a hashed dimension's key packs
      * the several key columns of its join into one value ({@link PackedJoinKey}); {@code marks}: a
-     * marking join's build side, whose rows sit at the codes of the pipeline's table that their
-     * foreign key holds (many at one code: the dimension only tells whether one is there), built on
-     * the GPU; {@code valueDigit}: for a dimension built on the GPU whose group keys are not its
+     * marking join's build side, built on the GPU, whose rows sit at the codes their foreign key
+     * holds (many at one code), codes of a table the pipeline's rows are or point to: the dimension
+     * tells whether a row is there, or, when the pipeline reads extremes of its columns
+     * ({@link DimColumn#extreme}), has every code and holds the extremes; {@code valueDigit}: for a dimension built on the GPU whose group keys are not its
      * table's key, the digit its build computes from their values (else null).
      */
     public record Dimension(PlanNode build, int keyColumn, boolean hashed, boolean packedKey, long range,
@@ -193,8 +194,16 @@ public record StarPipeline(
     /** Group key {@code key} (its index among the pipeline's), never NULL, from {@code min} to min + range - 1. */
     public record KeyRange(int key, long min, long range) { }
 
-    /** Values per code of dimension {@code dimension}: {@code expr} over its build columns. */
-    record DimColumn(int dimension, Expr expr) { }
+    /**
+     * Values per code of dimension {@code dimension}: {@code expr} over its build columns, or, with
+     * {@code extreme} (MIN_I or MAX_I, else null), the least or greatest value of that column
+     * ({@code expr} a reference to it) over the build rows at the code.
+     */
+    record DimColumn(int dimension, Expr expr, AggKind extreme) {
+        DimColumn(int dimension, Expr expr) {
+            this(dimension, expr, null);
+        }
+    }
 
     /**
      * An expression of fact string column {@code tableColumn} (its column 0 in {@code function})

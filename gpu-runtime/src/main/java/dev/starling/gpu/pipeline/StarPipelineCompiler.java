@@ -109,7 +109,7 @@ public final class StarPipelineCompiler {
             throws Unsupported {
         List<StarPipeline.DimColumn> dimColumns = new ArrayList<>();
         for (StarPipeline.DimColumn dc : program.dimColumns()) {
-            dimColumns.add(new StarPipeline.DimColumn(dc.dimension(), projection.add(dc.dimension(), dc.expr())));
+            dimColumns.add(new StarPipeline.DimColumn(dc.dimension(), projection.add(dc.dimension(), dc.expr()), dc.extreme()));
         }
         List<StarPipeline.Dimension> dims = projection.dimensions();
         if (node instanceof AggregateNode) {
@@ -154,7 +154,7 @@ public final class StarPipelineCompiler {
             StarPipeline.ValueDigit valueDigit = null;
             if (!dim.hashed() && (byRow || !ranges.isEmpty())) {
                 int at = d;
-                List<Expr> read = columns.stream().filter(c -> c.dimension() == at).map(StarPipeline.DimColumn::expr).toList();
+                List<StarPipeline.DimColumn> read = columns.stream().filter(c -> c.dimension() == at).toList();
                 Expr digit = ranges.isEmpty() ? null : digit(dim, ranges, keys);
                 try {
                     gpuBuild = new StarPipelineCompiler(catalog).buildDimension(unprojected.build(), unprojected.keyColumn(),
@@ -212,30 +212,38 @@ public final class StarPipelineCompiler {
      * and projected, keyed by its row ids; its outputs are {@code columns} (over the build's
      * columns) and, when not null, {@code digit} (the dimension's group digit, last). A marking
      * join's build side ({@code marks}) is keyed by a foreign key's codes instead, which many of its
-     * rows may share: it only tells where a row is, so its one output is that code.
+     * rows may share: it tells where a row is, and the values {@code columns} fold into extremes
+     * there, so its outputs are their values and, last, that code.
      */
-    private StarPipeline buildDimension(PlanNode build, int keyColumn, boolean marks, List<Expr> columns, Expr digit)
-            throws Unsupported {
+    private StarPipeline buildDimension(PlanNode build, int keyColumn, boolean marks, List<StarPipeline.DimColumn> columns,
+                                        Expr digit) throws Unsupported {
         List<Expr> in = walk(build);
         if (!dimensions.isEmpty()) {
             throw new Unsupported("a join inside a dimension's build side");
         }
-        boolean byRowId = in.get(keyColumn) instanceof ColumnRef key && sources.get(key.index()) instanceof ColumnOrigin.RowId;
-        if (marks == byRowId || marks && (!columns.isEmpty() || digit != null)) {
+        Expr key = in.get(keyColumn);
+        boolean byRowId = key instanceof ColumnRef k && sources.get(k.index()) instanceof ColumnOrigin.RowId;
+        if (marks ? byRowId || digit != null || !columns.stream().allMatch(c -> c.extreme() != null)
+                : !byRowId || columns.stream().anyMatch(c -> c.extreme() != null)) {
             throw new Unsupported(marks ? "a marking join whose build side is not keyed by codes alone"
                     : "a dimension whose codes are not its table's rows");
         }
+        if (key instanceof ColumnRef k && sources.get(k.index()) instanceof ColumnOrigin.FactKey f) {
+            key = ref(new ColumnOrigin.Fact(f.tableColumn(), DataType.INTEGER, f.nullable()));
+        }
         ProgramBuilder program = program();
         List<StarPipeline.Output> outputs = new ArrayList<>();
-        List<Expr> computed = new ArrayList<>(columns);
+        List<Expr> computed = new ArrayList<>();
+        for (StarPipeline.DimColumn column : columns) {
+            computed.add(substitute(column.expr(), in));
+        }
         if (digit != null) {
-            computed.add(digit);
+            computed.add(substitute(digit, in));
         }
         if (marks) {
-            computed.add(in.get(keyColumn));
+            computed.add(key);
         }
-        for (Expr column : computed) {
-            Expr e = substitute(column, in);
+        for (Expr e : computed) {
             if (e.type().kind() == DataType.Kind.VARCHAR) {
                 throw new Unsupported("a string column of a dimension");
             }
@@ -320,10 +328,10 @@ public final class StarPipelineCompiler {
     }
 
     private List<Expr> join(HashJoinNode j) throws Unsupported {
-        if (j.markProbe()) {
-            return markingJoin(j);
-        }
         boolean anti = j.kind() == JoinKind.ANTI;
+        if (j.markProbe() || (anti || j.kind() == JoinKind.SEMI) && !j.dense() && buildKeyReference(j).isPresent()) {
+            return joinByCodes(j);
+        }
         if (j.probeKeys().length == 0 && !anti) {
             return scalarJoin(j);
         }
@@ -412,25 +420,151 @@ public final class StarPipelineCompiler {
     }
 
     /**
-     * A dense SEMI or ANTI join that marks its probe side, the pipeline's fact rows, by the build
-     * side's codes pointing at them (TPC-H Q4's orders with a late lineitem, Q22's customers
-     * without an order): the build side becomes a dimension over the fact's rows, present where
-     * some build row points, which the GPU builds and the pipeline probes with its own row ids.
+     * A SEMI or ANTI join whose two sides hold the same code of one table: the pipeline's own, whose
+     * rows the plan's dense marking join names by index (TPC-H Q4's orders with a late lineitem,
+     * Q22's customers without an order), or one both sides' foreign keys reference (Q21's lineitem
+     * rows by their orders), whichever side the CPU would hash. The build side becomes a dimension
+     * over that table's codes, which the GPU builds and the pipeline probes with its rows' codes:
+     * present where some build row points, or, for a condition comparing a build column with a
+     * value of the row, the extremes of that column at each code, which tell whether some build row
+     * there satisfies it ({@link #extremes}).
      */
-    private List<Expr> markingJoin(HashJoinNode j) throws Unsupported {
-        String kind = (j.kind() == JoinKind.ANTI ? "an " : "a ") + j.kind() + " join marking its probe side";
-        if (!j.dense() || j.residual() != null) {
-            throw new Unsupported(kind + (j.dense() ? " with a condition beyond its keys" : " by hash"));
+    private List<Expr> joinByCodes(HashJoinNode j) throws Unsupported {
+        String kind = (j.kind() == JoinKind.ANTI ? "an " : "a ") + j.kind() + " join"
+                + (j.markProbe() ? " marking its probe side" : "");
+        if (j.probeKeys().length != 1) {
+            throw new Unsupported(kind + " on several keys");
         }
         List<Expr> out = walk(j.probe());
-        if (!(out.get(j.probeKeys()[0]) instanceof ColumnRef key && sources.get(key.index()) instanceof ColumnOrigin.RowId)) {
-            throw new Unsupported(kind + " by other rows than the pipeline's table's");
-        }
+        Expr code = markedCode(j, out.get(j.probeKeys()[0]), kind);
+        boolean anti = j.kind() == JoinKind.ANTI;
         int d = dimensions.size();
-        dimensions.add(new StarPipeline.Dimension(j.build(), j.buildKeys()[0], false, false, j.denseRange(), true, null,
-                null));
-        steps.add(new Step.Probe(d, out.get(j.probeKeys()[0]), false, j.kind() == JoinKind.ANTI));
+        dimensions.add(new StarPipeline.Dimension(j.build(), j.buildKeys()[0], false, false, markedCodes(j, code), true,
+                null, null));
+        if (j.residual() == null) {
+            steps.add(new Step.Probe(d, code, false, anti));
+            return out;
+        }
+        if (anti && code.nullable()) {
+            // the probe drops a NULL key, which an ANTI join keeps
+            throw new Unsupported(kind + " on a nullable key with a condition beyond it");
+        }
+        Expr exists = extremes(j, out, d, kind);
+        steps.add(new Step.Probe(d, code, false, false));
+        steps.add(new Step.Filter(anti ? new Call(Call.Op.IS_NOT_TRUE, List.of(exists), DataType.BOOLEAN, false) : exists));
         return out;
+    }
+
+    /**
+     * The code join {@code j}'s probe key {@code key} (over the pipeline's columns) holds: the
+     * pipeline's row index, for the plan's dense marking join; else a code of the table the build
+     * key's foreign key references: the code of a foreign key to it, or, for its key read from a
+     * dimension of its rows (the plan may join through the table), the code that dimension was
+     * probed with.
+     */
+    private Expr markedCode(HashJoinNode j, Expr key, String kind) throws Unsupported {
+        if (key instanceof ColumnRef r && sources.get(r.index()) instanceof ColumnOrigin.RowId && j.dense()) {
+            return key;
+        }
+        Optional<Column.DenseReference> target = j.dense() ? Optional.empty() : buildKeyReference(j);
+        if (target.isPresent() && key instanceof ColumnRef r) {
+            switch (sources.get(r.index())) {
+                case ColumnOrigin.FactKey k when target.get().equals(fact.table().column(k.tableColumn()).denseReference()) -> {
+                    return ref(new ColumnOrigin.Fact(k.tableColumn(), DataType.INTEGER, k.nullable()));
+                }
+                case ColumnOrigin.Dim d when d.extreme() == null && keysRowsOf(d, target.get()) -> {
+                    for (Step step : steps) {
+                        if (step instanceof Step.Probe p && p.dimension() == d.dimension()) {
+                            return p.key();
+                        }
+                    }
+                }
+                default -> { }
+            }
+        }
+        throw new Unsupported(kind + " on other keys than codes of one table");
+    }
+
+    /**
+     * Whether column {@code d} of a dense dimension is key {@code ref} of the table whose rows the
+     * dimension holds by row id, so the code the dimension was probed with is the key's.
+     */
+    private boolean keysRowsOf(ColumnOrigin.Dim d, Column.DenseReference ref) {
+        StarPipeline.Dimension dim = dimensions.get(d.dimension());
+        if (dim.hashed() || dim.marks()) {
+            return false;
+        }
+        var rows = ScanColumnOrigin.of(dim.build(), dim.keyColumn());
+        var column = ScanColumnOrigin.of(dim.build(), d.buildColumn());
+        if (rows.isEmpty() || column.isEmpty() || rows.get().scan() != column.get().scan()) {
+            return false;
+        }
+        ScanNode scan = rows.get().scan();
+        return scan.columns().get(rows.get().column()).mode() == ScanNode.ScanColumn.Mode.ROW_ID
+                && scan.table().name().equals(ref.table())
+                && column.get().valueColumn().filter(c -> c == scan.table().column(ref.keyColumn())).isPresent();
+    }
+
+    /** The table and key that join {@code j}'s one build key references, when it is a dense-coded foreign key's values. */
+    private static Optional<Column.DenseReference> buildKeyReference(HashJoinNode j) {
+        return j.buildKeys().length != 1 ? Optional.empty()
+                : ScanColumnOrigin.of(j.build(), j.buildKeys()[0]).flatMap(ScanColumnOrigin::valueColumn)
+                        .filter(Column::isDenseCoded).map(Column::denseReference);
+    }
+
+    /** How many codes marking join {@code j}'s dimension has: the rows of the table {@code code} indexes. */
+    private long markedCodes(HashJoinNode j, Expr code) {
+        if (j.dense()) {
+            return j.denseRange();
+        }
+        var k = (ColumnOrigin.Fact) sources.get(((ColumnRef) code).index());
+        return catalog.require(fact.table().column(k.tableColumn()).denseReference().table()).rowCount();
+    }
+
+    /**
+     * Whether some build row of marking join {@code j} at the row's code satisfies its condition, a
+     * comparison of build column x with the row's value y, as a test of the least and greatest x
+     * there (dimension {@code d}'s extremes, their identities where no row is, so no row satisfies):
+     * x <> y for some row where the least is below y or the greatest above it, x < y where the
+     * least is, and so on. Rows with a NULL x take no part, as in the join.
+     */
+    private Expr extremes(HashJoinNode j, List<Expr> out, int d, String kind) throws Unsupported {
+        int probeWidth = j.probe().output().size();
+        if (!(j.residual() instanceof Call c && c.args().size() == 2 && c.args().get(0) instanceof ColumnRef a
+                && c.args().get(1) instanceof ColumnRef b && (a.index() < probeWidth) != (b.index() < probeWidth))) {
+            throw new Unsupported(kind + " with a condition other than a comparison of a column of each side");
+        }
+        boolean buildFirst = a.index() >= probeWidth;
+        Call.Op op = buildFirst ? c.op() : switch (c.op()) {
+            case LT -> Call.Op.GT;
+            case LE -> Call.Op.GE;
+            case GT -> Call.Op.LT;
+            case GE -> Call.Op.LE;
+            default -> c.op();
+        };
+        int column = (buildFirst ? a : b).index() - probeWidth;
+        Expr y = out.get((buildFirst ? b : a).index());
+        DataType type = j.build().output().get(column).type();
+        boolean comparable = type.kind() == y.type().kind()
+                && (type.kind() != DataType.Kind.DECIMAL || type.scale() == y.type().scale());
+        if (!comparable || !(type.isIntegral() || type.kind() == DataType.Kind.DATE || type.kind() == DataType.Kind.DECIMAL)
+                || (type.physical().width != 4 && type.physical().width != 8)
+                || !List.of(Call.Op.NE, Call.Op.LT, Call.Op.LE, Call.Op.GT, Call.Op.GE).contains(op)) {
+            throw new Unsupported(kind + " with the condition " + c.op() + " on " + type + " and " + y.type());
+        }
+        Expr least = ref(new ColumnOrigin.Dim(d, column, type, false, AggKind.MIN_I));
+        Expr greatest = ref(new ColumnOrigin.Dim(d, column, type, false, AggKind.MAX_I));
+        boolean nullable = y.nullable();
+        return switch (op) {
+            case NE -> new Call(Call.Op.OR, List.of(compare(Call.Op.LT, least, y), compare(Call.Op.GT, greatest, y)),
+                    DataType.BOOLEAN, nullable);
+            case LT, LE -> compare(op, least, y);
+            default -> compare(op, greatest, y);
+        };
+    }
+
+    private static Expr compare(Call.Op op, Expr left, Expr right) {
+        return new Call(op, List.of(left, right), DataType.BOOLEAN, left.nullable() || right.nullable());
     }
 
     /** A hash join the GPU can probe on one key: of the same integer, date or decimal representation on both sides. */
