@@ -50,6 +50,11 @@ final class ColumnReader {
         return type;
     }
 
+    /** The dictionary of a string column's values, else null. */
+    StrDict dictionary() {
+        return dict;
+    }
+
     /**
      * Rows {@code offset + sel[i]} (or {@code offset + i} when {@code sel} is null; positions
      * ascend) of chunk {@code chunkIndex}, whose first row is row {@code chunkStart} of the table.

@@ -13,7 +13,6 @@ import dev.starling.gpu.cuda.DeviceBuffer;
 import dev.starling.gpu.cuda.GpuDevice;
 import dev.starling.gpu.hybrid.SpillBuffer;
 import java.nio.ByteBuffer;
-import java.nio.LongBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -222,46 +221,50 @@ final class AggregateKernel implements AutoCloseable {
             long[] counts = new long[n];
             long[] longs = new long[n];
             double[] doubles = new double[n];
-            for (int i = 0; i < n; i++) {
-                counts[i] = words.word(i, call.countSlot(), 0);
-                if (call.valueSlot() >= 0) {
-                    long lo = words.word(i, call.valueSlot(), 0);
-                    if (pipeline.slots().get(call.valueSlot()).kind() == AggKind.SUM_I
-                            && words.word(i, call.valueSlot(), 1) != (lo >> 63)) {
-                        throw new ArithmeticException("SUM overflow: the sum exceeds the 64-bit range of "
-                                + calls.get(c).type());
+            boolean sums = call.valueSlot() >= 0 && pipeline.slots().get(call.valueSlot()).kind() == AggKind.SUM_I;
+            boolean[] overflow = {false};
+            Slices.forEach(n, (from, to) -> {
+                for (int i = from; i < to; i++) {
+                    counts[i] = words.word(i, call.countSlot(), 0);
+                    if (call.valueSlot() >= 0) {
+                        long lo = words.word(i, call.valueSlot(), 0);
+                        if (sums && words.word(i, call.valueSlot(), 1) != (lo >> 63)) {
+                            overflow[0] = true;
+                        }
+                        longs[i] = lo;
+                        doubles[i] = Double.longBitsToDouble(lo);
                     }
-                    longs[i] = lo;
-                    doubles[i] = Double.longBitsToDouble(lo);
                 }
+            });
+            if (overflow[0]) {
+                throw new ArithmeticException("SUM overflow: the sum exceeds the 64-bit range of " + calls.get(c).type());
             }
             out.add(new GroupStates.CallStates(counts, longs, doubles));
         }
         return new GroupStates(keys, n, out);
     }
 
-    /** The groups read back, by their ids, and where word {@code w} (0 or 1) of a group's slot state is. */
-    private record StateWords(long[] ids, LongBuffer words, WordIndex index) {
+    /**
+     * The groups read back, by their ids, and their states' words: group {@code i}'s state of slot
+     * {@code s} at {@code start(i) + s * slotStep}, its high word next. Compacted records hold the
+     * id, then the slots' states; the states as they lie on the device, each slot's groups in turn.
+     */
+    private record StateWords(long[] ids, long[] words, boolean records, int stride, long slotStep) {
         long word(int group, int slot, int w) {
-            return words.get(index.of(group, slot, w));
+            long start = records ? (long) group * stride + 1 : ids[group] * 2;
+            return words[(int) (start + slot * slotStep + w)];
         }
-    }
-
-    @FunctionalInterface
-    private interface WordIndex {
-        int of(int group, int slot, int w);
     }
 
     /** Every group's states as they lie, slot after slot, keeping those with rows (all of them without GROUP BY). */
     private StateWords everyGroup() {
         int slots = pipeline.slots().size();
-        ByteBuffer bytes = DeviceArrays.buffer(groups * slots * 16);
-        states.download(Pointer.to(bytes), bytes.limit());
-        LongBuffer words = bytes.asLongBuffer();
+        long[] words = new long[Math.toIntExact(groups * slots * 2)];
+        states.download(Pointer.to(words), words.length * 8L);
         boolean scalar = pipeline.keys().isEmpty();
-        long[] ids = java.util.stream.LongStream.range(0, groups).filter(g -> scalar || words.get((int) (g * 2)) != 0)
+        long[] ids = java.util.stream.LongStream.range(0, groups).filter(g -> scalar || words[(int) (g * 2)] != 0)
                 .toArray();
-        return new StateWords(ids, words, (group, slot, w) -> (int) (((long) slot * groups + ids[group]) * 2 + w));
+        return new StateWords(ids, words, false, 0, groups * 2);
     }
 
     /**
@@ -277,24 +280,26 @@ final class AggregateKernel implements AutoCloseable {
                     : new Terms(scratch.upload(having.words(), "HAVING terms").address(), having.terms().size());
             Compacted c = compact(terms, count, Math.min(groups, FIRST_ROOM));
             if (c.records() == null) {
-                if (c.groups() * stride * 8 > Integer.MAX_VALUE) {
+                if (c.groups() * stride > Integer.MAX_VALUE - 8) {
                     throw new Unsupported(c.groups() + " groups, more than one read-back holds");
                 }
                 count.clear();
                 c = compact(terms, count, c.groups());
             }
             int n = (int) c.groups();
-            LongBuffer words = c.records().asLongBuffer();
+            long[] words = c.records();
             long[] ids = new long[n];
-            for (int i = 0; i < n; i++) {
-                ids[i] = words.get(i * stride);
-            }
-            return new StateWords(ids, words, (group, slot, w) -> group * stride + 1 + 2 * slot + w);
+            Slices.forEach(n, (from, to) -> {
+                for (int i = from; i < to; i++) {
+                    ids[i] = words[i * stride];
+                }
+            });
+            return new StateWords(ids, words, true, stride, 2);
         }
     }
 
     /** How many groups have rows, and their records when they all had room (else null). */
-    private record Compacted(long groups, ByteBuffer records) { }
+    private record Compacted(long groups, long[] records) { }
 
     /** A HAVING condition's terms in device memory ({@code GroupTerm}s at {@code address}), or none. */
     private record Terms(long address, int count) { }
@@ -325,8 +330,8 @@ final class AggregateKernel implements AutoCloseable {
             if (n[0] > room) {
                 return new Compacted(n[0], null);
             }
-            ByteBuffer out = DeviceArrays.buffer(n[0] * (1 + 2 * pipeline.slots().size()) * 8);
-            records.download(Pointer.to(out), out.limit());
+            long[] out = new long[Math.toIntExact(n[0] * (1 + 2 * pipeline.slots().size()))];
+            records.download(Pointer.to(out), out.length * 8L);
             return new Compacted(n[0], out);
         }
     }

@@ -319,9 +319,11 @@ final class GroupLayout implements PipelineInputs.Contributions {
         Vector[] out = new Vector[pipeline.keys().size()];
         for (Digit digit : digits) {
             long[] values = new long[n];
-            for (int i = 0; i < n; i++) {
-                values[i] = ids[i] / digit.multiplier % digit.radix;
-            }
+            Slices.forEach(n, (from, to) -> {
+                for (int i = from; i < to; i++) {
+                    values[i] = ids[i] / digit.multiplier % digit.radix;
+                }
+            });
             if (digit.tableRows) {
                 PlanNode build = pipeline.dimensions().get(digit.dimension).build();
                 List<Expr> exprs = digit.keys.stream().map(k -> pipeline.keys().get(k).expr()).toList();
@@ -341,9 +343,11 @@ final class GroupLayout implements PipelineInputs.Contributions {
                 }
             } else if (digit.dimension >= 0) {
                 int[] rows = new int[n];
-                for (int i = 0; i < n; i++) {
-                    rows[i] = digit.firstRow[(int) values[i]];
-                }
+                Slices.forEach(n, (from, to) -> {
+                    for (int i = from; i < to; i++) {
+                        rows[i] = digit.firstRow[(int) values[i]];
+                    }
+                });
                 for (int k : digit.keys) {
                     out[k] = digit.values.get(k).gather(rows, n);
                 }
