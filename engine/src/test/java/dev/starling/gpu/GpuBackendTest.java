@@ -8,6 +8,7 @@ import dev.starling.storage.gen.SsbGenerator;
 import dev.starling.storage.gen.SsbQueries;
 import dev.starling.storage.gen.TpchGenerator;
 import dev.starling.storage.gen.TpchQueries;
+import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 import org.junit.jupiter.api.Tag;
@@ -50,6 +51,14 @@ class GpuBackendTest {
                 }
             }
             assertTrue(ran.containsAll(GpuPipelineCoverageTest.TPCH_ON_GPU), "ran on the GPU: " + ran);
+            for (String exists : List.of("EXISTS", "NOT EXISTS")) {
+                // joined by the code the customer dimension was probed with, itself read from the orders dimension
+                String sql = "SELECT COUNT(*), SUM(l1.l_quantity) FROM lineitem l1 JOIN orders ON l1.l_orderkey = o_orderkey "
+                        + "JOIN customer ON o_custkey = c_custkey WHERE c_mktsegment = 'BUILDING' AND " + exists
+                        + " (SELECT * FROM orders o2 WHERE o2.o_custkey = c_custkey AND o2.o_orderdate > l1.l_shipdate)";
+                assertTrue(GpuResults.assertSameOnGpu(db, gpu, exists + " by a dimension's code, SF " + sf, sql),
+                        "did not run on the GPU: " + db.explain(sql));
+            }
             gpu.columnCache().clear();
         }
     }

@@ -58,6 +58,15 @@ class StarKernelSourceTest {
             for (int q = 1; q <= TpchQueries.COUNT; q++) {
                 compileAll(tpchPlanner, tpch.catalog(), TpchQueries.query(q), pipelines);
             }
+            int beforeSnowflake = pipelines.size();
+            // the subquery's key is customer's, a dimension probed with a code read from the orders dimension
+            for (String exists : List.of("EXISTS", "NOT EXISTS")) {
+                compileAll(tpchPlanner, tpch.catalog(), "SELECT COUNT(*) FROM lineitem l1 JOIN orders ON l1.l_orderkey = "
+                        + "o_orderkey JOIN customer ON o_custkey = c_custkey WHERE c_mktsegment = 'BUILDING' AND " + exists
+                        + " (SELECT * FROM orders o2 WHERE o2.o_custkey = c_custkey AND o2.o_orderdate > l1.l_shipdate)",
+                        pipelines);
+            }
+            assertEquals(beforeSnowflake + 2, pipelines.size(), "joins by the codes a dimension was probed with compile");
         }
         try (Starling own = Starling.inMemory()) {
             own.query("CREATE TABLE h (code INT NOT NULL, name VARCHAR(10), weight DECIMAL(5,2))");

@@ -26,12 +26,16 @@ public final class ScanRows {
     public static Batch at(ScanNode scan, BitSet columns, long[] rows, Catalog catalog) {
         int n = rows.length;
         // each row with its place, as one number: the row in the high half, the place in the low (both fit 31 bits)
+        Table table = scan.table();
         long[] keyed = new long[n];
         for (int i = 0; i < n; i++) {
+            if (rows[i] < 0 || rows[i] >= table.rowCount()) {
+                throw new IndexOutOfBoundsException("row " + rows[i] + " of " + table.name() + ", which has "
+                        + table.rowCount());
+            }
             keyed[i] = rows[i] << 32 | i;
         }
         java.util.Arrays.parallelSort(keyed);
-        Table table = scan.table();
         int chunks = table.chunkCount();
         long[] chunkStart = new long[chunks + 1];
         int[] firstAsked = new int[chunks + 1];

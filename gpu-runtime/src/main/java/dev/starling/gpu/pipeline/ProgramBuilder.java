@@ -135,7 +135,9 @@ final class ProgramBuilder {
         Integer r = registers.get(e);
         if (r == null) {
             int d = DimensionExprs.dimensionOf(e, sources);
-            r = d >= 0 ? loadDimension(d, e) : answeredByDictionary(e) ? loadAnswer(e, false) : compile(e);
+            // extremes are known once every build row is folded, after the build computes its expressions
+            boolean perDimensionRow = d >= 0 && !(e instanceof Call && DimensionExprs.readsExtremes(e, sources));
+            r = perDimensionRow ? loadDimension(d, e) : answeredByDictionary(e) ? loadAnswer(e, false) : compile(e);
             registers.put(e, r);
         }
         return r;
@@ -170,20 +172,17 @@ final class ProgramBuilder {
         return at;
     }
 
-    /** A dimension-only expression: computed per dimension row on the CPU, read by code here. */
+    /**
+     * A dimension-only expression, computed per dimension row on the CPU, or a dimension's extreme,
+     * folded by its build: read by code here.
+     */
     private int loadDimension(int d, Expr e) throws Unsupported {
         if (e.type().kind() == DataType.Kind.VARCHAR) {
             throw new Unsupported("a string from a dimension used above its join other than as a group key");
         }
         int slot = dimColumns.size();
-        if (e instanceof ColumnRef c && sources.get(c.index()) instanceof ColumnOrigin.Dim dim && dim.extreme() != null) {
-            dimColumns.add(new StarPipeline.DimColumn(d, DimensionExprs.toBuildColumns(e, sources), dim.extreme()));
-        } else if (DimensionExprs.readsExtremes(e, sources)) {
-            // extremes are known once every build row is folded, after the build computes its expressions
-            throw new Unsupported("an expression over a dimension's extremes");
-        } else {
-            dimColumns.add(new StarPipeline.DimColumn(d, DimensionExprs.toBuildColumns(e, sources)));
-        }
+        AggKind extreme = e instanceof ColumnRef c && sources.get(c.index()) instanceof ColumnOrigin.Dim dim ? dim.extreme() : null;
+        dimColumns.add(new StarPipeline.DimColumn(d, DimensionExprs.toBuildColumns(e, sources), extreme));
         return emit(Opcode.LOAD_DIM, fresh(), slot, dimKeyRegister.get(d), 0);
     }
 

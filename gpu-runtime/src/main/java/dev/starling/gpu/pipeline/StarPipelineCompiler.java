@@ -40,6 +40,8 @@ public final class StarPipelineCompiler {
     private final List<StarPipeline.Dimension> dimensions = new ArrayList<>();
     private final Catalog catalog;
     private ScanNode fact;
+    /** Compiling a selection, whose dimensions the GPU does not build (so no marks). */
+    private boolean selection;
 
     private sealed interface Step {
         record Filter(Expr predicate) implements Step { }
@@ -63,6 +65,7 @@ public final class StarPipelineCompiler {
     }
 
     private StarPipeline buildRows(PlanNode top) throws Unsupported {
+        selection = true;
         List<Expr> out = walk(top);
         ProgramBuilder program = program();
         DimensionProjection projection = new DimensionProjection(dimensions);
@@ -328,10 +331,12 @@ public final class StarPipelineCompiler {
     }
 
     private List<Expr> join(HashJoinNode j) throws Unsupported {
-        boolean anti = j.kind() == JoinKind.ANTI;
-        if (j.markProbe() || (anti || j.kind() == JoinKind.SEMI) && !j.dense() && buildKeyReference(j).isPresent()) {
-            return joinByCodes(j);
+        if (j.markProbe()) {
+            return joinByCodes(j, walk(j.probe())).orElseThrow(() -> new Unsupported(describe(j)
+                    + " on other keys than codes of one table, or with a condition other than a comparison of a column"
+                    + " of each side"));
         }
+        boolean anti = j.kind() == JoinKind.ANTI;
         if (j.probeKeys().length == 0 && !anti) {
             return scalarJoin(j);
         }
@@ -339,13 +344,19 @@ public final class StarPipelineCompiler {
             throw new Unsupported("a LEFT join");
         }
         boolean packed = j.probeKeys().length > 1;
+        List<Expr> out = new ArrayList<>(walk(j.probe()));
+        if ((anti || j.kind() == JoinKind.SEMI) && !j.dense() && !selection) {
+            Optional<List<Expr>> byCodes = joinByCodes(j, out);
+            if (byCodes.isPresent()) {
+                return byCodes.get();
+            }
+        }
         if (anti && (packed || j.residual() != null)) {
             throw new Unsupported("an ANTI join " + (packed ? "on several keys" : "with a condition beyond its keys"));
         }
         if (!j.dense() && !packed) {
             hashable(j);
         }
-        List<Expr> out = new ArrayList<>(walk(j.probe()));
         int d = dimensions.size();
         List<Field> buildFields = j.build().output();
         if (packed) {
@@ -427,32 +438,51 @@ public final class StarPipelineCompiler {
      * over that table's codes, which the GPU builds and the pipeline probes with its rows' codes:
      * present where some build row points, or, for a condition comparing a build column with a
      * value of the row, the extremes of that column at each code, which tell whether some build row
-     * there satisfies it ({@link #extremes}).
+     * there satisfies it ({@link ExtremeTest}). {@code out}: the probe side's columns, walked.
+     * Empty, changing nothing, where the keys are not such codes, the build side is not one
+     * table's scan, or the condition not such a comparison.
      */
-    private List<Expr> joinByCodes(HashJoinNode j) throws Unsupported {
-        String kind = (j.kind() == JoinKind.ANTI ? "an " : "a ") + j.kind() + " join"
-                + (j.markProbe() ? " marking its probe side" : "");
-        if (j.probeKeys().length != 1) {
-            throw new Unsupported(kind + " on several keys");
+    private Optional<List<Expr>> joinByCodes(HashJoinNode j, List<Expr> out) throws Unsupported {
+        if (j.probeKeys().length != 1 || !scansOneTable(j.build())) {
+            return Optional.empty();
         }
-        List<Expr> out = walk(j.probe());
-        Expr code = markedCode(j, out.get(j.probeKeys()[0]), kind);
+        Optional<Expr> code = markedCode(j, out.get(j.probeKeys()[0]));
+        Optional<ExtremeTest> test = j.residual() == null ? Optional.empty() : ExtremeTest.of(j, out);
         boolean anti = j.kind() == JoinKind.ANTI;
-        int d = dimensions.size();
-        dimensions.add(new StarPipeline.Dimension(j.build(), j.buildKeys()[0], false, false, markedCodes(j, code), true,
-                null, null));
-        if (j.residual() == null) {
-            steps.add(new Step.Probe(d, code, false, anti));
-            return out;
+        if (code.isEmpty() || j.residual() != null && test.isEmpty()) {
+            return Optional.empty();
         }
-        if (anti && code.nullable()) {
+        if (anti && j.residual() != null && code.get().nullable()) {
             // the probe drops a NULL key, which an ANTI join keeps
-            throw new Unsupported(kind + " on a nullable key with a condition beyond it");
+            throw new Unsupported(describe(j) + " on a nullable key with a condition beyond it");
         }
-        Expr exists = extremes(j, out, d, kind);
-        steps.add(new Step.Probe(d, code, false, false));
+        int d = dimensions.size();
+        long codes = j.dense() ? j.denseRange() : catalog.require(buildKeyReference(j).orElseThrow().table()).rowCount();
+        dimensions.add(new StarPipeline.Dimension(j.build(), j.buildKeys()[0], false, false, codes, true, null, null));
+        if (test.isEmpty()) {
+            steps.add(new Step.Probe(d, code.get(), false, anti));
+            return Optional.of(out);
+        }
+        Expr exists = test.get().exists(ref(new ColumnOrigin.Dim(d, test.get().column(), test.get().type(), false,
+                AggKind.MIN_I)), ref(new ColumnOrigin.Dim(d, test.get().column(), test.get().type(), false, AggKind.MAX_I)));
+        steps.add(new Step.Probe(d, code.get(), false, false));
         steps.add(new Step.Filter(anti ? new Call(Call.Op.IS_NOT_TRUE, List.of(exists), DataType.BOOLEAN, false) : exists));
-        return out;
+        return Optional.of(out);
+    }
+
+    /** "a SEMI join", "an ANTI join marking its probe side", for EXPLAIN's reasons. */
+    private static String describe(HashJoinNode j) {
+        return (j.kind() == JoinKind.ANTI ? "an " : "a ") + j.kind() + " join" + (j.markProbe() ? " marking its probe side" : "");
+    }
+
+    /** Whether {@code node} scans one table, filtered and projected: what a dimension built on the GPU may be. */
+    private static boolean scansOneTable(PlanNode node) {
+        return switch (node) {
+            case ScanNode s -> true;
+            case FilterNode f -> scansOneTable(f.input());
+            case ProjectNode p -> scansOneTable(p.input());
+            default -> false;
+        };
     }
 
     /**
@@ -462,27 +492,24 @@ public final class StarPipelineCompiler {
      * dimension of its rows (the plan may join through the table), the code that dimension was
      * probed with.
      */
-    private Expr markedCode(HashJoinNode j, Expr key, String kind) throws Unsupported {
+    private Optional<Expr> markedCode(HashJoinNode j, Expr key) {
         if (key instanceof ColumnRef r && sources.get(r.index()) instanceof ColumnOrigin.RowId && j.dense()) {
-            return key;
+            return Optional.of(key);
         }
         Optional<Column.DenseReference> target = j.dense() ? Optional.empty() : buildKeyReference(j);
         if (target.isPresent() && key instanceof ColumnRef r) {
             switch (sources.get(r.index())) {
                 case ColumnOrigin.FactKey k when target.get().equals(fact.table().column(k.tableColumn()).denseReference()) -> {
-                    return ref(new ColumnOrigin.Fact(k.tableColumn(), DataType.INTEGER, k.nullable()));
+                    return Optional.of(ref(new ColumnOrigin.Fact(k.tableColumn(), DataType.INTEGER, k.nullable())));
                 }
                 case ColumnOrigin.Dim d when d.extreme() == null && keysRowsOf(d, target.get()) -> {
-                    for (Step step : steps) {
-                        if (step instanceof Step.Probe p && p.dimension() == d.dimension()) {
-                            return p.key();
-                        }
-                    }
+                    return steps.stream().filter(s -> s instanceof Step.Probe p && p.dimension() == d.dimension())
+                            .map(s -> ((Step.Probe) s).key()).findFirst();
                 }
                 default -> { }
             }
         }
-        throw new Unsupported(kind + " on other keys than codes of one table");
+        return Optional.empty();
     }
 
     /**
@@ -512,59 +539,70 @@ public final class StarPipelineCompiler {
                         .filter(Column::isDenseCoded).map(Column::denseReference);
     }
 
-    /** How many codes marking join {@code j}'s dimension has: the rows of the table {@code code} indexes. */
-    private long markedCodes(HashJoinNode j, Expr code) {
-        if (j.dense()) {
-            return j.denseRange();
-        }
-        var k = (ColumnOrigin.Fact) sources.get(((ColumnRef) code).index());
-        return catalog.require(fact.table().column(k.tableColumn()).denseReference().table()).rowCount();
-    }
-
     /**
-     * Whether some build row of marking join {@code j} at the row's code satisfies its condition, a
-     * comparison of build column x with the row's value y, as a test of the least and greatest x
-     * there (dimension {@code d}'s extremes, their identities where no row is, so no row satisfies):
-     * x <> y for some row where the least is below y or the greatest above it, x < y where the
-     * least is, and so on. Rows with a NULL x take no part, as in the join.
+     * A condition beyond a SEMI or ANTI join's key that compares build column {@code column} (of
+     * {@code type}) with the row's value {@code y} by {@code op} (the build column first), answered
+     * per code by the least and greatest of the column over the build rows there. Rows with a NULL
+     * column take no part, as in the join; where none is, the extremes are the folds' identities,
+     * the least above the greatest.
      */
-    private Expr extremes(HashJoinNode j, List<Expr> out, int d, String kind) throws Unsupported {
-        int probeWidth = j.probe().output().size();
-        if (!(j.residual() instanceof Call c && c.args().size() == 2 && c.args().get(0) instanceof ColumnRef a
-                && c.args().get(1) instanceof ColumnRef b && (a.index() < probeWidth) != (b.index() < probeWidth))) {
-            throw new Unsupported(kind + " with a condition other than a comparison of a column of each side");
-        }
-        boolean buildFirst = a.index() >= probeWidth;
-        Call.Op op = buildFirst ? c.op() : switch (c.op()) {
-            case LT -> Call.Op.GT;
-            case LE -> Call.Op.GE;
-            case GT -> Call.Op.LT;
-            case GE -> Call.Op.LE;
-            default -> c.op();
-        };
-        int column = (buildFirst ? a : b).index() - probeWidth;
-        Expr y = out.get((buildFirst ? b : a).index());
-        DataType type = j.build().output().get(column).type();
-        boolean comparable = type.kind() == y.type().kind()
-                && (type.kind() != DataType.Kind.DECIMAL || type.scale() == y.type().scale());
-        if (!comparable || !(type.isIntegral() || type.kind() == DataType.Kind.DATE || type.kind() == DataType.Kind.DECIMAL)
-                || (type.physical().width != 4 && type.physical().width != 8)
-                || !List.of(Call.Op.NE, Call.Op.LT, Call.Op.LE, Call.Op.GT, Call.Op.GE).contains(op)) {
-            throw new Unsupported(kind + " with the condition " + c.op() + " on " + type + " and " + y.type());
-        }
-        Expr least = ref(new ColumnOrigin.Dim(d, column, type, false, AggKind.MIN_I));
-        Expr greatest = ref(new ColumnOrigin.Dim(d, column, type, false, AggKind.MAX_I));
-        boolean nullable = y.nullable();
-        return switch (op) {
-            case NE -> new Call(Call.Op.OR, List.of(compare(Call.Op.LT, least, y), compare(Call.Op.GT, greatest, y)),
-                    DataType.BOOLEAN, nullable);
-            case LT, LE -> compare(op, least, y);
-            default -> compare(op, greatest, y);
-        };
-    }
+    private record ExtremeTest(Call.Op op, int column, DataType type, Expr y) {
+        private static final List<Call.Op> OPS = List.of(Call.Op.NE, Call.Op.LT, Call.Op.LE, Call.Op.GT, Call.Op.GE);
 
-    private static Expr compare(Call.Op op, Expr left, Expr right) {
-        return new Call(op, List.of(left, right), DataType.BOOLEAN, left.nullable() || right.nullable());
+        /** The test of join {@code j}'s condition over the pipeline's columns {@code out}, if it has that form. */
+        static Optional<ExtremeTest> of(HashJoinNode j, List<Expr> out) {
+            int probeWidth = j.probe().output().size();
+            if (!(j.residual() instanceof Call c && c.args().size() == 2 && c.args().get(0) instanceof ColumnRef a
+                    && c.args().get(1) instanceof ColumnRef b && (a.index() < probeWidth) != (b.index() < probeWidth))) {
+                return Optional.empty();
+            }
+            boolean buildFirst = a.index() >= probeWidth;
+            Call.Op op = buildFirst ? c.op() : switch (c.op()) {
+                case LT -> Call.Op.GT;
+                case LE -> Call.Op.GE;
+                case GT -> Call.Op.LT;
+                case GE -> Call.Op.LE;
+                default -> c.op();
+            };
+            int column = (buildFirst ? a : b).index() - probeWidth;
+            Expr y = out.get((buildFirst ? b : a).index());
+            DataType type = j.build().output().get(column).type();
+            boolean comparable = type.kind() == y.type().kind()
+                    && (type.kind() != DataType.Kind.DECIMAL || type.scale() == y.type().scale());
+            boolean folds = type.isIntegral() || type.kind() == DataType.Kind.DATE || type.kind() == DataType.Kind.DECIMAL;
+            int width = type.physical().width;
+            return comparable && folds && (width == 4 || width == 8) && OPS.contains(op)
+                    ? Optional.of(new ExtremeTest(op, column, type, y)) : Optional.empty();
+        }
+
+        /**
+         * Whether some build row satisfies it, from the extremes at the row's code: x <> y where
+         * the least is below y or the greatest above it, x < y where the least is below, and so on;
+         * x <= y and x >= y also need a row (the least not above the greatest), since an identity
+         * may equal y.
+         */
+        Expr exists(Expr least, Expr greatest) {
+            Expr someRow = compare(Call.Op.LE, least, greatest);
+            return switch (op) {
+                case NE -> or(compare(Call.Op.LT, least, y), compare(Call.Op.GT, greatest, y));
+                case LT -> compare(op, least, y);
+                case GT -> compare(op, greatest, y);
+                case LE -> and(someRow, compare(op, least, y));
+                default -> and(someRow, compare(op, greatest, y));
+            };
+        }
+
+        private static Expr compare(Call.Op op, Expr left, Expr right) {
+            return new Call(op, List.of(left, right), DataType.BOOLEAN, left.nullable() || right.nullable());
+        }
+
+        private static Expr or(Expr a, Expr b) {
+            return new Call(Call.Op.OR, List.of(a, b), DataType.BOOLEAN, a.nullable() || b.nullable());
+        }
+
+        private static Expr and(Expr a, Expr b) {
+            return new Call(Call.Op.AND, List.of(a, b), DataType.BOOLEAN, a.nullable() || b.nullable());
+        }
     }
 
     /** A hash join the GPU can probe on one key: of the same integer, date or decimal representation on both sides. */
