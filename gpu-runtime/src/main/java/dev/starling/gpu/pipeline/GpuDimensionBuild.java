@@ -40,7 +40,7 @@ record GpuDimensionBuild(long contributions, List<StarKernelInput.Column> column
             int width = read.get(o).expr().type().physical().width;
             DeviceBuffer values = arrays.allocate(dim.range() * width, "dimension column");
             if (read.get(o).extreme() != null) {
-                fillIdentity(device, values, width, read.get(o).extreme());
+                fillIdentity(values, width, read.get(o).extreme());
             }
             long nulls = read.get(o).expr().nullable() ? arrays.allocate(dim.range(), "dimension column NULL flags").address() : 0;
             int register = ((StarPipeline.Output.Value) build.outputs().get(o)).register();
@@ -75,7 +75,7 @@ record GpuDimensionBuild(long contributions, List<StarKernelInput.Column> column
     }
 
     /** Sets every value of {@code column} ({@code width} bytes each) to the identity of fold {@code extreme}. */
-    private static void fillIdentity(GpuDevice device, DeviceBuffer column, int width, AggKind extreme) {
+    private static void fillIdentity(DeviceBuffer column, int width, AggKind extreme) {
         long identity = extreme == AggKind.MIN_I ? (width == 8 ? Long.MAX_VALUE : Integer.MAX_VALUE)
                 : (width == 8 ? Long.MIN_VALUE : Integer.MIN_VALUE);
         column.fill(identity, width);

@@ -160,8 +160,9 @@ public record StarPipeline(
      * marking join's build side, built on the GPU, whose rows sit at the codes their foreign key
      * holds (many at one code), codes of a table the pipeline's rows are or point to: the dimension
      * tells whether a row is there, or, when the pipeline reads extremes of its columns
-     * ({@link DimColumn#extreme}), has every code and holds the extremes; {@code valueDigit}: for a dimension built on the GPU whose group keys are not its
-     * table's key, the digit its build computes from their values (else null).
+     * ({@link DimColumn#extreme}), has every code and holds the extremes; {@code valueDigit}: for a
+     * dimension built on the GPU whose group keys are not its table's key, the digit its build
+     * computes from their values (else null).
      */
     public record Dimension(PlanNode build, int keyColumn, boolean hashed, boolean packedKey, long range,
                             boolean marks, StarPipeline gpuBuild, ValueDigit valueDigit) {

@@ -232,7 +232,7 @@ public final class StarPipelineCompiler {
                     : "a dimension whose codes are not its table's rows");
         }
         if (key instanceof ColumnRef k && sources.get(k.index()) instanceof ColumnOrigin.FactKey f) {
-            key = ref(new ColumnOrigin.Fact(f.tableColumn(), DataType.INTEGER, f.nullable()));
+            key = codes(f);
         }
         ProgramBuilder program = program();
         List<StarPipeline.Output> outputs = new ArrayList<>();
@@ -500,7 +500,7 @@ public final class StarPipelineCompiler {
         if (target.isPresent() && key instanceof ColumnRef r) {
             switch (sources.get(r.index())) {
                 case ColumnOrigin.FactKey k when target.get().equals(fact.table().column(k.tableColumn()).denseReference()) -> {
-                    return Optional.of(ref(new ColumnOrigin.Fact(k.tableColumn(), DataType.INTEGER, k.nullable())));
+                    return Optional.of(codes(k));
                 }
                 case ColumnOrigin.Dim d when d.extreme() == null && keysRowsOf(d, target.get()) -> {
                     return steps.stream().filter(s -> s instanceof Step.Probe p && p.dimension() == d.dimension())
@@ -708,6 +708,11 @@ public final class StarPipelineCompiler {
             case ColumnOrigin.Dim d -> d.nullable();
         };
         return new ColumnRef(sources.size() - 1, s.type(), nullable);
+    }
+
+    /** The dense codes foreign key {@code key} stores, instead of the key values they point at. */
+    private Expr codes(ColumnOrigin.FactKey key) {
+        return ref(new ColumnOrigin.Fact(key.tableColumn(), DataType.INTEGER, key.nullable()));
     }
 
     /** {@code e} with its column references replaced by the expressions of {@code inputs}. */
