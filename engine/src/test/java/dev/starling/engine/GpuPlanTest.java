@@ -196,15 +196,17 @@ class GpuPlanTest {
     }
 
     /**
-     * Build sides run on the CPU unless the GPU pipeline they feed builds them (and says so; a
-     * marking join's two sides go together); a pipeline left on the CPU under a forced GPU says why.
+     * Build sides run on the CPU unless the GPU pipeline they feed builds them, or streams them,
+     * their join's sides swapped (and says so; a marking join's two sides go together); a pipeline
+     * left on the CPU under a forced GPU says why.
      */
     private static void assertBuildsOnTheCpuAndEveryCpuPipelineSaysWhy(PipelineGraph graph) {
         for (Pipeline p : graph.pipelines()) {
             if (!p.role().offered()) {
                 String reason = p.placement().reason();
                 assertTrue(p.placement().device().equals("cpu") || switch (p.role()) {
-                    case JOIN_BUILD -> reason.startsWith("built on the GPU by the pipeline it feeds");
+                    case JOIN_BUILD -> reason.startsWith("built on the GPU by the pipeline it feeds")
+                            || reason.startsWith("streamed on the GPU by the pipeline it feeds");
                     case MARKING_BUILD -> reason.startsWith("marks the rows of the pipeline it feeds on the GPU");
                     case MARKED_PROBE -> reason.startsWith("scanned on the GPU by the pipeline it feeds");
                     default -> false;

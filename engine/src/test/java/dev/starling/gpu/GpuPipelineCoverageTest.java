@@ -97,10 +97,16 @@ class GpuPipelineCoverageTest {
             List<AggregateNode> q12 = aggregates(planner.plan(TpchQueries.query(12)).plan());
             String orders = moving.aggregate(q12.get(q12.size() - 1), null, Settings.DEFAULT).describe();
             assertTrue(orders.startsWith("backend=gpu") && orders.contains("dimensions built on the GPU: orders"), orders);
-            // Q18: lineitem probing its subquery's orders by a hash join, whose table the CPU would build and the link carry.
+            // Q18: lineitem probing its subquery's orders by a hash join, whose table the GPU builds from orders' columns.
             String subquery = moving.aggregate(aggregates(planner.plan(TpchQueries.query(18)).plan()).get(0), null,
                     Settings.DEFAULT).describe();
-            assertTrue(subquery.contains("costs more than the GPU saves"), subquery);
+            assertTrue(subquery.startsWith("backend=gpu") && subquery.contains("dimensions built on the GPU: orders"), subquery);
+            // lineitem probing an aggregation of itself by two keys: groups the CPU would build and the link carry,
+            // as many as lineitem's rows
+            String byGroups = moving.aggregate(aggregates(planner.plan("SELECT COUNT(*), SUM(q) FROM lineitem JOIN "
+                    + "(SELECT l_orderkey AS k, l_suppkey AS n, MAX(l_quantity) AS q FROM lineitem GROUP BY l_orderkey, "
+                    + "l_suppkey) g ON l_orderkey = k AND l_suppkey = n").plan()).get(0), null, Settings.DEFAULT).describe();
+            assertTrue(byGroups.contains("costs more than the GPU saves"), byGroups);
             // Q18: lineitem grouped by l_orderkey, 300,000 groups for 1.2M rows, each read back and finished on the CPU.
             List<String> q18 = aggregates(planner.plan(TpchQueries.query(18)).plan()).stream()
                     .map(a -> resident.aggregate(a, null, Settings.DEFAULT).describe()).toList();

@@ -2,6 +2,7 @@ package dev.starling.exec.accel;
 
 import dev.starling.exec.plan.PlanNode;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * What the planner decided for a pipeline it placed on the accelerator (the compiled pipeline and
@@ -19,10 +20,11 @@ public interface DevicePlan {
     List<PlanNode> inputs();
 
     /**
-     * Whether the accelerator builds join build side {@code build} itself (then it is not one of
-     * {@link #inputs}); none unless the plan says so.
+     * How the accelerator builds join build side {@code build} itself (then it is not one of
+     * {@link #inputs}), for EXPLAIN; empty, as for every build unless the plan says so, when the
+     * CPU builds it.
      */
-    default boolean buildsOnDevice(PlanNode build) {
-        return false;
+    default Optional<String> deviceBuild(PlanNode build) {
+        return Optional.empty();
     }
 }

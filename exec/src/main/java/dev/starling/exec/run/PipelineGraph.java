@@ -45,7 +45,6 @@ public final class PipelineGraph {
     public record Pipeline(int id, PlanNode top, Role role, Placement placement) { }
 
     private static final Placement BUILT_ON_CPU = Placement.cpu("join tables are built on the CPU");
-    private static final String BUILT_ON_GPU = "built on the GPU by the pipeline it feeds, its rows by index";
     private static final String MARKING_ON_GPU = "marks the rows of the pipeline it feeds on the GPU, at the codes its keys hold";
     private static final String MARKED_ON_GPU = "scanned on the GPU by the pipeline it feeds, which reads its marks";
     private static final String ON_BOTH = ", and on the CPU for the CPU workers' joins";
@@ -96,7 +95,7 @@ public final class PipelineGraph {
                 case UnionNode u -> placer.rows(input, settings);
                 case HashJoinNode j when j.markProbe() -> builtOnDevice(j.build(), within,
                         first ? MARKED_ON_GPU : MARKING_ON_GPU);
-                case HashJoinNode j when !first -> builtOnDevice(input, within, BUILT_ON_GPU);
+                case HashJoinNode j when !first -> builtOnDevice(input, within, null);
                 default -> null;
             };
             Role role = switch (node) {
@@ -117,14 +116,16 @@ public final class PipelineGraph {
     /**
      * Where a join input of a pipeline placed {@code within} runs, for join build side {@code build}
      * (a marking join's two sides go with its build side): by the accelerator when its plan builds
-     * it ({@code reason}; and, when the CPU workers share the pipeline, on the CPU for their joins
-     * too), else on the CPU.
+     * it ({@code reason}, else the plan's; and, when the CPU workers share the pipeline, on the CPU
+     * for their joins too), else on the CPU.
      */
     private static Placement builtOnDevice(PlanNode build, Placement within, String reason) {
-        if (!within.accelerated() || !within.plan().buildsOnDevice(build)) {
+        Optional<String> how = within.accelerated() ? within.plan().deviceBuild(build) : Optional.empty();
+        if (how.isEmpty()) {
             return BUILT_ON_CPU;
         }
-        return within.shared() ? Placement.both(reason + ON_BOTH, within.plan()) : Placement.gpu(reason, within.plan());
+        String why = reason == null ? how.get() : reason;
+        return within.shared() ? Placement.both(why + ON_BOTH, within.plan()) : Placement.gpu(why, within.plan());
     }
 
     /** The join inputs the accelerator runs itself for the pipeline it was handed as {@code plan}. */

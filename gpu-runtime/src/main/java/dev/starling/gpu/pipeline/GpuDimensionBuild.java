@@ -15,11 +15,14 @@ import java.util.Objects;
  * resident for the next query), which writes, at the index of each row that passes its filters,
  * the row's group contribution (the index, or the digit it computes from its keys' values, times
  * its digit's multiplier; 0 when no group key is from it) and the columns the fact pipeline reads; every other contribution stays -1, so the
- * fact pipeline's probe drops the rows that point there. Nothing crosses the link but the table's
- * columns the first time they are read and the program's constants.
- * {@code contributions} and {@code columns} live in the fact pipeline's arrays, as long as its run.
+ * fact pipeline's probe drops the rows that point there. A hashed dimension's build also writes
+ * each passing row's join key ({@code keys}, 64-bit, its NULL flag set for every row that did not
+ * pass), from which its hash table is built; the probe then finds a key's row index there. Nothing
+ * crosses the link but the table's columns the first time they are read and the program's constants.
+ * {@code contributions}, {@code columns} and {@code keys} (null for a dense dimension) live in the
+ * fact pipeline's arrays, as long as its run.
  */
-record GpuDimensionBuild(long contributions, List<StarKernelInput.Column> columns) {
+record GpuDimensionBuild(long contributions, List<StarKernelInput.Column> columns, StarKernelInput.Column keys) {
 
     /**
      * Builds {@code dim}, whose contributions are 64-bit when {@code wide}, into {@code arrays};
@@ -47,6 +50,16 @@ record GpuDimensionBuild(long contributions, List<StarKernelInput.Column> column
             outputs.add(new StarKernelInput.Output(register, values.address(), nulls, width));
             columns.add(new StarKernelInput.Column(values.address(), nulls, width));
         }
+        StarKernelInput.Column keys = null;
+        if (dim.hashed()) {
+            DeviceBuffer values = arrays.allocate(dim.range() * 8, "dimension join keys");
+            DeviceBuffer passed = arrays.allocate(dim.range(), "dimension join key NULL flags");
+            // a row that does not pass leaves its flag set, so the hash table leaves it out like a NULL key
+            passed.fill((byte) 1, passed.bytes());
+            keys = new StarKernelInput.Column(values.address(), passed.address(), 8);
+            int register = ((StarPipeline.Output.Value) build.outputs().get(build.outputs().size() - 1)).register();
+            outputs.add(new StarKernelInput.Output(register, keys.values(), keys.nulls(), 8));
+        }
         try (PipelineInputs in = PipelineInputs.upload(device, cache, build, List.of(),
                 PipelineInputs.referencedKeys(build, inputs), (d, r) -> 0, OversizedJoin.AUTO, 0, SharedTables.NONE,
                 inputs)) {
@@ -65,7 +78,7 @@ record GpuDimensionBuild(long contributions, List<StarKernelInput.Column> column
                 throw new Unsupported("building " + build.fact().name() + " on the GPU: " + met);
             }
         }
-        return new GpuDimensionBuild(contributions.address(), columns);
+        return new GpuDimensionBuild(contributions.address(), columns, keys);
     }
 
     /** The register of a marking build's code, its pipeline's last output; -1 for a build written at its rows. */

@@ -14,8 +14,9 @@ import jcuda.driver.JCudaDriver;
  * A hashed dimension's join table built on the GPU ({@code hash_build.cu}): the build rows' keys
  * (and NULL flags) cross the link once, 8 bytes a row, and threads insert them into the table in
  * device memory, where the host would write a table twice as many slots wide at random (a cache
- * miss a key) and then copy all of it. The layout is {@link DimensionHashTable}'s, so the kernels
- * probe it alike. Empty when the host must build it after all: the table does not fit the budget
+ * miss a key) and then copy all of it; a dimension built on the GPU ({@link GpuDimensionBuild})
+ * writes its keys in device memory, and nothing crosses. The layout is {@link DimensionHashTable}'s,
+ * so the kernels probe it alike. Empty when the host must build it after all: the table does not fit the budget
  * (the host then places it hybrid or partitioned), or a key is the kernel's empty-slot marker (or,
  * which its sizing rules out, the table fills up).
  */
@@ -33,8 +34,6 @@ final class GpuHashTableBuild {
      */
     static Optional<StarKernelInput.HashTable> build(GpuDevice device, DeviceArrays arrays, int d, Vector keys, int rows)
             throws Unsupported {
-        long capacity = DimensionHashTable.capacity(rows);
-        int shift = 64 - Long.numberOfTrailingZeros(capacity);
         try (DeviceArrays input = new DeviceArrays(device.memory())) {
             DeviceBuffer keyWords = input.allocate(Math.max(8, 8L * rows), "dimension " + d + " build keys");
             if (rows > 0) {
@@ -42,7 +41,23 @@ final class GpuHashTableBuild {
             }
             DeviceBuffer nulls = keys.nulls() == null ? null : input.upload(flags(keys.nulls(), rows),
                     "dimension " + d + " build key NULLs");
-            DeviceBuffer status = input.upload(new int[] {0}, "dimension " + d + " hash build status");
+            return build(device, arrays, d, new StarKernelInput.Column(keyWords.address(),
+                    nulls == null ? 0 : nulls.address(), 8), rows);
+        } catch (GpuOutOfMemoryException e) {
+            return Optional.empty();
+        }
+    }
+
+    /**
+     * The same over keys already in device memory: 64-bit words, and NULL flags where {@code keys}
+     * has them (a row whose flag is set is left out, as a NULL key matches nothing).
+     */
+    static Optional<StarKernelInput.HashTable> build(GpuDevice device, DeviceArrays arrays, int d,
+                                                     StarKernelInput.Column keys, long rows) throws Unsupported {
+        long capacity = DimensionHashTable.capacity(rows);
+        int shift = 64 - Long.numberOfTrailingZeros(capacity);
+        try (DeviceArrays scratch = new DeviceArrays(device.memory())) {
+            DeviceBuffer status = scratch.upload(new int[] {0}, "dimension " + d + " hash build status");
             // last, so that a table past the budget has taken nothing
             DeviceBuffer slots = arrays.allocate(capacity * DimensionHashTable.SLOT_BYTES, "dimension " + d + " hash table");
             device.makeCurrent();
@@ -50,10 +65,9 @@ final class GpuHashTableBuild {
             launch(device, "init_hash_slots", blocks(device, capacity, threads), threads,
                     Pointer.to(Pointer.to(new long[] {slots.address()}), Pointer.to(new long[] {capacity})));
             launch(device, "build_hash_table", blocks(device, rows, threads), threads,
-                    Pointer.to(Pointer.to(new long[] {keyWords.address()}),
-                            Pointer.to(new long[] {nulls == null ? 0 : nulls.address()}), Pointer.to(new long[] {rows}),
-                            Pointer.to(new long[] {slots.address()}), Pointer.to(new int[] {shift}),
-                            Pointer.to(status.pointer())));
+                    Pointer.to(Pointer.to(new long[] {keys.values()}), Pointer.to(new long[] {keys.nulls()}),
+                            Pointer.to(new long[] {rows}), Pointer.to(new long[] {slots.address()}),
+                            Pointer.to(new int[] {shift}), Pointer.to(status.pointer())));
             device.synchronize("build_hash_table");
             int[] failed = new int[1];
             status.download(Pointer.to(failed), 4);

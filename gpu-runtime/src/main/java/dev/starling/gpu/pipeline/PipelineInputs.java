@@ -223,7 +223,9 @@ final class PipelineInputs implements AutoCloseable {
                 GpuDimensionBuild built = GpuDimensionBuild.run(device, cache, dim,
                         pipeline.dimColumns().stream().filter(c -> c.dimension() == at).toList(), arrays, wide,
                         contribution.rowMultiplier(d), inputs);
-                dims.add(new StarKernelInput.Dimension(built.contributions(), dim.range(), wide));
+                dims.add(dim.hashed()
+                        ? new StarKernelInput.Dimension(built.contributions(), dim.range(), gpuBuiltTable(d, built), -1, null, wide)
+                        : new StarKernelInput.Dimension(built.contributions(), dim.range(), wide));
                 gpuBuilt.put(d, built.columns().iterator());
                 continue;
             }
@@ -257,6 +259,17 @@ final class PipelineInputs implements AutoCloseable {
             var written = gpuBuilt.get(dc.dimension());
             dimColumns.add(written != null ? written.next() : dimColumn(dc, dimRows.get(dc.dimension())));
         }
+    }
+
+    /**
+     * The hash table of hashed dimension {@code d}, built on the GPU, over the keys its build wrote
+     * at its table's rows; a table that does not fit, or a key the table cannot hold, leaves the
+     * pipeline to the CPU.
+     */
+    private StarKernelInput.HashTable gpuBuiltTable(int d, GpuDimensionBuild built) throws Unsupported {
+        return GpuHashTableBuild.build(device, arrays, d, built.keys(), pipeline.dimensions().get(d).range())
+                .orElseThrow(() -> new Unsupported("the hash table of join " + d + ", past the device memory budget or "
+                        + "holding the key " + Long.MIN_VALUE));
     }
 
     /** Dimension {@code d}'s contributions by position, -1 where no built row is. */

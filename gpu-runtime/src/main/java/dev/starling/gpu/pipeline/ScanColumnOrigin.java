@@ -1,6 +1,7 @@
 package dev.starling.gpu.pipeline;
 
 import dev.starling.exec.expr.ColumnRef;
+import dev.starling.exec.plan.AggregateNode;
 import dev.starling.exec.plan.FilterNode;
 import dev.starling.exec.plan.HashJoinNode;
 import dev.starling.exec.plan.JoinKind;
@@ -12,9 +13,10 @@ import java.util.Optional;
 
 /**
  * Where an output column of a plan comes from unchanged: column {@code column} of {@code scan}'s
- * output, passed on by projections, and through filters (or the scan's own; {@code filtered}) and
- * joins ({@code joined}), which keep or drop rows but change no value. What a dimension's key is
- * worth (unique, how many values, in what range) follows from it.
+ * output, passed on by projections, and through filters (or the scan's own; {@code filtered}),
+ * joins ({@code joined}), which keep or drop rows but change no value, and aggregations as a group
+ * key (counted as both: their rows are not the table's). What a dimension's key is worth (unique,
+ * how many values, in what range) follows from it.
  */
 record ScanColumnOrigin(ScanNode scan, int column, boolean filtered, boolean joined) {
 
@@ -34,6 +36,8 @@ record ScanColumnOrigin(ScanNode scan, int column, boolean filtered, boolean joi
                         : j.kind() == JoinKind.INNER ? trace(j.build(), column - probeWidth, filtered, true)
                         : Optional.empty();
             }
+            case AggregateNode a -> column < a.groupKeys().length
+                    ? trace(a.input(), a.groupKeys()[column], true, true) : Optional.empty();
             case ScanNode s -> Optional.of(new ScanColumnOrigin(s, column, filtered || s.filter() != null, joined));
             default -> Optional.empty();
         };

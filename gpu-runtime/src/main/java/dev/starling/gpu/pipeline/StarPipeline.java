@@ -46,6 +46,12 @@ public record StarPipeline(
         return (AggregateNode) node;
     }
 
+    /** The same pipeline with dimensions {@code dims} instead (built elsewhere, the same in the kernel's eyes). */
+    public StarPipeline withDimensions(List<Dimension> dims) {
+        return new StarPipeline(node, factScan, factColumns, keyColumns, answers, List.copyOf(dims), dimColumns, code,
+                constants, slots, keys, calls, outputs);
+    }
+
     /** At most how many groups the fact column keys form on their own (their distinct values, NULL one more). */
     public long factKeyGroups() {
         long groups = 1;
@@ -172,6 +178,11 @@ public record StarPipeline(
 
         public boolean builtOnGpu() {
             return gpuBuild != null;
+        }
+
+        /** The same dimension with its rows produced on the CPU (not a marking one, which only the GPU builds). */
+        public Dimension builtOnCpu() {
+            return new Dimension(build, keyColumn, hashed, packedKey, range, false, null, null);
         }
     }
 

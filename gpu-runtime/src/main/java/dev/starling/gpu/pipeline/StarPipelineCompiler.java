@@ -40,7 +40,7 @@ public final class StarPipelineCompiler {
     private final List<StarPipeline.Dimension> dimensions = new ArrayList<>();
     private final Catalog catalog;
     private ScanNode fact;
-    /** Compiling a selection, whose dimensions the GPU does not build (so no marks). */
+    /** Compiling a selection, whose output reads its dimensions' rows by position (so no marks, which have none). */
     private boolean selection;
 
     private sealed interface Step {
@@ -114,10 +114,7 @@ public final class StarPipelineCompiler {
         for (StarPipeline.DimColumn dc : program.dimColumns()) {
             dimColumns.add(new StarPipeline.DimColumn(dc.dimension(), projection.add(dc.dimension(), dc.expr()), dc.extreme()));
         }
-        List<StarPipeline.Dimension> dims = projection.dimensions();
-        if (node instanceof AggregateNode) {
-            dims = withGpuBuilds(dims, program.dimColumns(), keys);
-        }
+        List<StarPipeline.Dimension> dims = withGpuBuilds(projection.dimensions(), program.dimColumns(), keys);
         for (StarPipeline.Dimension dim : dims) {
             if (dim.marks() && !dim.builtOnGpu()) {
                 throw new Unsupported("a marking join whose build side the GPU cannot run");
@@ -130,8 +127,9 @@ public final class StarPipelineCompiler {
     }
 
     /**
-     * {@code dims} (projected), each dense one built on the GPU where it can be: its build side
-     * compiles to a pipeline over one table whose rows are its codes, and its group keys, if any,
+     * {@code dims} (projected), each built on the GPU where it can be: its build side compiles to a
+     * pipeline over one table whose rows are its codes (or, for a hashed one, the positions its hash
+     * table finds), and its group keys, if any,
      * include that table's primary key (their digit is then the row, which the GPU writes without
      * ranking anything) or each lie within a range its column statistics give (the digit is then
      * computed from their values, {@link StarPipeline.ValueDigit}). {@code columns}: the dimension
@@ -155,13 +153,16 @@ public final class StarPipelineCompiler {
             List<StarPipeline.KeyRange> ranges = byRow ? List.of() : keyRanges(dim, own, keys);
             StarPipeline gpuBuild = null;
             StarPipeline.ValueDigit valueDigit = null;
-            if (!dim.hashed() && (byRow || !ranges.isEmpty())) {
+            if (byRow || !ranges.isEmpty()) {
                 int at = d;
                 List<StarPipeline.DimColumn> read = columns.stream().filter(c -> c.dimension() == at).toList();
                 Expr digit = ranges.isEmpty() ? null : digit(dim, ranges, keys);
                 try {
                     gpuBuild = new StarPipelineCompiler(catalog).buildDimension(unprojected.build(), unprojected.keyColumn(),
-                            dim.marks(), read, digit);
+                            dim.marks(), dim.hashed(), read, digit);
+                    if (dim.hashed() && gpuBuild.fact().rowCount() != dim.range()) {
+                        throw new Unsupported("a hashed dimension whose rows are not its table's");
+                    }
                     if (digit != null) {
                         var computed = (StarPipeline.Output.Value) gpuBuild.outputs().get(read.size());
                         valueDigit = new StarPipeline.ValueDigit(computed.register(), ranges);
@@ -211,27 +212,30 @@ public final class StarPipelineCompiler {
     }
 
     /**
-     * A dense dimension's build side as a pipeline the GPU runs by row: one table scanned, filtered
-     * and projected, keyed by its row ids; its outputs are {@code columns} (over the build's
-     * columns) and, when not null, {@code digit} (the dimension's group digit, last). A marking
-     * join's build side ({@code marks}) is keyed by a foreign key's codes instead, which many of its
-     * rows may share: it tells where a row is, and the values {@code columns} fold into extremes
-     * there, so its outputs are their values and, last, that code.
+     * A dimension's build side as a pipeline the GPU runs by row: one table scanned, filtered and
+     * projected; its outputs are {@code columns} (over the build's columns) and, when not null,
+     * {@code digit} (the dimension's group digit). A dense dimension is keyed by its table's row ids.
+     * A hashed one ({@code hashed}) writes its rows at their row ids too, and, last, its join key,
+     * from which its hash table is built. A marking join's build side ({@code marks}) is keyed by a
+     * foreign key's codes instead, which many of its rows may share: it tells where a row is, and
+     * the values {@code columns} fold into extremes there, so its outputs are their values and,
+     * last, that code.
      */
-    private StarPipeline buildDimension(PlanNode build, int keyColumn, boolean marks, List<StarPipeline.DimColumn> columns,
-                                        Expr digit) throws Unsupported {
+    private StarPipeline buildDimension(PlanNode build, int keyColumn, boolean marks, boolean hashed,
+                                        List<StarPipeline.DimColumn> columns, Expr digit) throws Unsupported {
         List<Expr> in = walk(build);
         if (!dimensions.isEmpty()) {
             throw new Unsupported("a join inside a dimension's build side");
         }
         Expr key = in.get(keyColumn);
         boolean byRowId = key instanceof ColumnRef k && sources.get(k.index()) instanceof ColumnOrigin.RowId;
+        boolean extremes = columns.stream().anyMatch(c -> c.extreme() != null);
         if (marks ? byRowId || digit != null || !columns.stream().allMatch(c -> c.extreme() != null)
-                : !byRowId || columns.stream().anyMatch(c -> c.extreme() != null)) {
+                : extremes || !hashed && !byRowId) {
             throw new Unsupported(marks ? "a marking join whose build side is not keyed by codes alone"
                     : "a dimension whose codes are not its table's rows");
         }
-        if (key instanceof ColumnRef k && sources.get(k.index()) instanceof ColumnOrigin.FactKey f) {
+        if (marks && key instanceof ColumnRef k && sources.get(k.index()) instanceof ColumnOrigin.FactKey f) {
             key = codes(f);
         }
         ProgramBuilder program = program();
@@ -243,7 +247,7 @@ public final class StarPipelineCompiler {
         if (digit != null) {
             computed.add(substitute(digit, in));
         }
-        if (marks) {
+        if (marks || hashed) {
             computed.add(key);
         }
         for (Expr e : computed) {
@@ -340,6 +344,13 @@ public final class StarPipelineCompiler {
         if (j.probeKeys().length == 0 && !anti) {
             return scalarJoin(j);
         }
+        Optional<HashJoinNode> onOneKey = onUniqueKey(j);
+        if (onOneKey.isPresent()) {
+            return join(onOneKey.get());
+        }
+        if (j.kind() == JoinKind.INNER && !j.dense() && !streams(j.probe()) && streams(j.build())) {
+            return swapped(j);
+        }
         if (j.kind() == JoinKind.LEFT) {
             throw new Unsupported("a LEFT join");
         }
@@ -371,6 +382,96 @@ public final class StarPipelineCompiler {
             steps.add(new Step.Probe(d, out.get(j.probeKeys()[0]), !j.dense(), anti));
         }
         return output(j, out, d);
+    }
+
+    /**
+     * INNER join {@code j} with its sides' work swapped: the pipeline streams its build side and
+     * probes the rows of its probe side, which is no pipeline the GPU streams (an aggregation's
+     * groups: TPC-H Q17's average quantity per part, Q20's shipped quantity per part and supplier),
+     * as a hashed dimension, whose keys must then be unique. The output keeps the join's column order.
+     */
+    private List<Expr> swapped(HashJoinNode j) throws Unsupported {
+        List<Field> probeFields = j.probe().output();
+        List<Field> buildFields = j.build().output();
+        int p = probeFields.size();
+        int b = buildFields.size();
+        Expr residual = null;
+        if (j.residual() != null) {
+            List<Expr> mirrored = new ArrayList<>();
+            for (int c = 0; c < p + b; c++) {
+                Field f = c < p ? probeFields.get(c) : buildFields.get(c - p);
+                mirrored.add(new ColumnRef(c < p ? b + c : c - p, f.type(), f.nullable()));
+            }
+            residual = substitute(j.residual(), mirrored);
+        }
+        List<Expr> out = join(new HashJoinNode(j.build(), j.probe(), JoinKind.INNER, j.buildKeys(), j.probeKeys(),
+                residual, false, 0));
+        List<Expr> inOrder = new ArrayList<>(out.subList(b, b + p));
+        inOrder.addAll(out.subList(0, b));
+        return inOrder;
+    }
+
+    /**
+     * Join {@code j} on several keys, one of whose build keys is unique over its build side (a
+     * primary key, an aggregation's one group key: TPC-H Q2's least cost per part), on that key
+     * alone, the other pairs of keys (each of one type) equalities of its condition: a build row
+     * matches on all of them or on none but that key, so the one key finds the only row that can.
+     */
+    private static Optional<HashJoinNode> onUniqueKey(HashJoinNode j) {
+        int n = j.probeKeys().length;
+        if (n < 2 || j.dense() || j.markProbe()) {
+            return Optional.empty();
+        }
+        List<Field> probe = j.probe().output();
+        List<Field> build = j.build().output();
+        for (int k = 0; k < n; k++) {
+            if (!unique(j.build(), j.buildKeys()[k])) {
+                continue;
+            }
+            List<Expr> conditions = new ArrayList<>();
+            for (int other = 0; other < n; other++) {
+                Field p = probe.get(j.probeKeys()[other]);
+                Field b = build.get(j.buildKeys()[other]);
+                if (other != k && p.type().equals(b.type())) {
+                    conditions.add(new Call(Call.Op.EQ, List.of(new ColumnRef(j.probeKeys()[other], p.type(), p.nullable()),
+                            new ColumnRef(probe.size() + j.buildKeys()[other], b.type(), b.nullable())), DataType.BOOLEAN,
+                            p.nullable() || b.nullable()));
+                }
+            }
+            if (conditions.size() != n - 1) {
+                return Optional.empty();
+            }
+            if (j.residual() != null) {
+                conditions.add(j.residual());
+            }
+            Expr residual = new Call(Call.Op.AND, conditions, DataType.BOOLEAN, conditions.stream().anyMatch(Expr::nullable));
+            return Optional.of(new HashJoinNode(j.probe(), j.build(), j.kind(), new int[] {j.probeKeys()[k]},
+                    new int[] {j.buildKeys()[k]}, residual, false, 0));
+        }
+        return Optional.empty();
+    }
+
+    /** Whether column {@code column} of {@code node}'s rows differs on each: its table's primary key, or an aggregation's one group key. */
+    private static boolean unique(PlanNode node, int column) {
+        return switch (node) {
+            case ProjectNode p -> p.expressions().get(column) instanceof ColumnRef r && unique(p.input(), r.index());
+            case FilterNode f -> unique(f.input(), column);
+            case AggregateNode a -> a.groupKeys().length == 1 && column == 0;
+            case ScanNode s -> s.columns().get(column).mode() == ScanNode.ScanColumn.Mode.VALUE
+                    && s.table().schema().primaryKey().equals(List.of(s.table().column(s.columns().get(column).column()).name()));
+            default -> false;
+        };
+    }
+
+    /** Whether the pipeline can stream {@code node}'s rows from a scan (else it can only probe them). */
+    private static boolean streams(PlanNode node) {
+        return switch (node) {
+            case ScanNode s -> true;
+            case FilterNode f -> streams(f.input());
+            case ProjectNode p -> streams(p.input());
+            case HashJoinNode j -> streams(j.probe()) || j.kind() == JoinKind.INNER && !j.dense() && streams(j.build());
+            default -> false;
+        };
     }
 
     /**
@@ -620,8 +721,19 @@ public final class StarPipelineCompiler {
         }
     }
 
-    /** The most rows a build can produce: those of the largest table it scans (its joins are key joins). */
-    private static long mostRows(PlanNode build) {
+    /**
+     * The most rows a build can produce: those of the largest table it scans (its joins are key
+     * joins), or an aggregation's groups, which its keys' distinct values (and a NULL) bound.
+     */
+    private long mostRows(PlanNode build) {
+        if (build instanceof AggregateNode a) {
+            long groups = 1;
+            for (int k = 0; k < a.groupKeys().length && groups < Long.MAX_VALUE; k++) {
+                long distinct = ColumnValueStats.of(a, k, catalog).map(st -> st.distinct() + 1).orElse(Long.MAX_VALUE);
+                groups = groups > Long.MAX_VALUE / distinct ? Long.MAX_VALUE : groups * distinct;
+            }
+            return Math.min(groups, mostRows(a.input()));
+        }
         long rows = build instanceof ScanNode s ? s.table().rowCount() : 0;
         for (PlanNode input : build.inputs()) {
             rows = Math.max(rows, mostRows(input));

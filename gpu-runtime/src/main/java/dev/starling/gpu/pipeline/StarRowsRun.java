@@ -8,10 +8,12 @@ import dev.starling.exec.vector.Vector;
 import dev.starling.gpu.cache.GpuColumnCache;
 import dev.starling.gpu.cuda.DeviceBuffer;
 import dev.starling.gpu.cuda.GpuDevice;
+import dev.starling.storage.Catalog;
 import dev.starling.storage.DataType;
 import java.nio.ByteBuffer;
 import java.nio.LongBuffer;
 import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -21,7 +23,8 @@ import jcuda.Pointer;
  * Runs a selection ({@link StarPipeline} with outputs) on the GPU: the kernel writes the rows that
  * pass the filters and probes, compacted, and they come back as one batch — fact numbers as
  * computed, fact strings as dictionary codes, dimension expressions gathered on the host from the
- * built dimension rows the kernel found. The output room starts at {@link #FIRST_CAPACITY} rows;
+ * built dimension rows the kernel found (for a dimension built on the GPU, computed from its
+ * table's rows there). The output room starts at {@link #FIRST_CAPACITY} rows;
  * when more pass, the kernel runs once more with room for exactly as many.
  */
 public final class StarRowsRun extends PipelineRun<Batch> {
@@ -68,7 +71,7 @@ public final class StarRowsRun extends PipelineRun<Batch> {
                         counter.download(Pointer.to(count), 8);
                         if (count[0] <= capacity) {
                             long t3 = System.nanoTime();
-                            Batch rows = decode(written, (int) count[0], dimRows, in);
+                            Batch rows = decode(written, (int) count[0], dimRows, in, inputs.catalog());
                             stats = new RunStats(inputs.buildMillis() + ms(t1 - t0), 0, ms(t2 - t1), millis,
                                     ms(System.nanoTime() - t3), in.placeMillis(), in.factBytes(), in.uploadedBytes(),
                                     count[0], in.hostTableBytes(), in.partitionedJoins(), in.spilledBytes(), 0,
@@ -111,7 +114,7 @@ public final class StarRowsRun extends PipelineRun<Batch> {
         };
     }
 
-    private Batch decode(List<Written> written, int n, List<Batch> dimRows, PipelineInputs in) {
+    private Batch decode(List<Written> written, int n, List<Batch> dimRows, PipelineInputs in, Catalog catalog) {
         Vector[] columns = new Vector[pipeline.outputs().size()];
         int w = 0;
         for (int c = 0; c < columns.length; c++) {
@@ -128,7 +131,9 @@ public final class StarRowsRun extends PipelineRun<Batch> {
                         ? Vector.ofDoubles(doubles(values), nulls) : Vector.ofLongs(v.type(), values, nulls);
                 case StarPipeline.Output.Codes s -> Vector.ofCodes(s.type(), values, nulls,
                         StrDict.of(pipeline.fact().column(s.factColumn()).dictionary()));
-                case StarPipeline.Output.DimensionValue d -> dimensionValues(d, values, n, dimRows.get(d.dimension()), in);
+                case StarPipeline.Output.DimensionValue d -> dimRows.get(d.dimension()) == null
+                        ? gpuBuiltValues(d, values, catalog)
+                        : dimensionValues(d, values, n, dimRows.get(d.dimension()), in);
                 case StarPipeline.Output.Constant k -> throw new IllegalStateException("constants are not written");
             };
         }
@@ -147,6 +152,16 @@ public final class StarRowsRun extends PipelineRun<Batch> {
             sel[i] = rowAt[(int) positions[i]];
         }
         return rows.column(d.column()).gather(sel, n);
+    }
+
+    /**
+     * The dimension expression's values at the table rows of a dimension built on the GPU whose
+     * positions (its table's rows) the kernel wrote, read from just those rows.
+     */
+    private Vector gpuBuiltValues(StarPipeline.Output.DimensionValue d, long[] rows, Catalog catalog) {
+        BitSet column = new BitSet();
+        column.set(d.column());
+        return GpuBuiltRows.at(pipeline.dimensions().get(d.dimension()).build(), column, rows, catalog).column(d.column());
     }
 
     private static long[] longs(DeviceBuffer buffer, int n) {

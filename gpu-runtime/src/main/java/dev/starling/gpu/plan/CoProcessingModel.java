@@ -106,8 +106,9 @@ final class CoProcessingModel {
             double pin = bytes / PIN_BYTES_PER_SECOND;
             left = Math.max(0, left - bytes);
             gpu += own;
-            // the CPU workers' join reads a shared table by its own key columns, which a packed key is not
-            if (build > overTheLink - own + pin && !dim.packedKey()) {
+            // the CPU workers' join reads a shared table by its own key columns, which a packed key is
+            // not; a table the GPU builds is in device memory
+            if (build > overTheLink - own + pin && !dim.packedKey() && !dim.builtOnGpu()) {
                 sharedTables.add(d);
                 gpuShared += overTheLink;
                 pinning += pin;

@@ -8,6 +8,7 @@ import dev.starling.exec.plan.PlanNode;
 import dev.starling.exec.plan.ProjectNode;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * A pipeline the planner placed on the GPU, planned for device profile {@code target}: the star
@@ -44,9 +45,32 @@ public record GpuPipelinePlan(String target, StarPipeline pipeline, CloneChoice 
         return sharedTables.contains(d) ? ((ProjectNode) build).input() : build;
     }
 
-    /** Whether join build side {@code build} (a plan node of the pipeline) is built by the GPU, not the CPU. */
+    /**
+     * How the GPU builds join build side {@code build} (a plan node of the pipeline), if it does:
+     * by the pipeline it feeds, at its rows' indexes (a hashed one with its hash table), or, for a
+     * marking join, at the codes its keys hold; or streams it, when the pipeline's fact scan is in it.
+     */
     @Override
-    public boolean buildsOnDevice(PlanNode build) {
-        return pipeline.dimensions().stream().anyMatch(d -> d.builtOnGpu() && ((ProjectNode) d.build()).input() == build);
+    public Optional<String> deviceBuild(PlanNode build) {
+        if (scans(build, pipeline.factScan())) {
+            return Optional.of("streamed on the GPU by the pipeline it feeds, which probes the join's other side");
+        }
+        return pipeline.dimensions().stream().filter(d -> d.builtOnGpu() && joinBuild(d) == build).findFirst()
+                .map(d -> "built on the GPU by the pipeline it feeds, " + (d.marks() ? "marking the codes its keys hold"
+                        : d.hashed() ? "its rows by index, found through a hash table built there" : "its rows by index"));
+    }
+
+    /**
+     * Whether {@code node} reads {@code scan}: a join build side that holds the pipeline's fact scan
+     * is the side the pipeline streams, its join's sides swapped.
+     */
+    private static boolean scans(PlanNode node, PlanNode scan) {
+        return node == scan || node.inputs().stream().anyMatch(in -> scans(in, scan));
+    }
+
+    /** The join's build side under dimension {@code d}'s projection (and a packed key's). */
+    private static PlanNode joinBuild(StarPipeline.Dimension d) {
+        PlanNode under = ((ProjectNode) d.build()).input();
+        return d.packedKey() ? ((ProjectNode) under).input() : under;
     }
 }

@@ -80,6 +80,7 @@ public final class GpuPlanner implements Placer {
         } catch (Unsupported e) {
             return Placement.cpu("the GPU cannot run " + e.getMessage());
         }
+        pipeline = hashTablesWithinBudget(pipeline);
         var tooMany = pipeline.tooManyGroups();
         if (tooMany.isPresent()) {
             return Placement.cpu("the GPU cannot run " + tooMany.get());
@@ -130,8 +131,8 @@ public final class GpuPlanner implements Placer {
                     : "result rows go to the GPU only under SET backend = 'gpu'");
         }
         try {
-            return Placement.gpu("session backend is gpu", plan(StarPipelineCompiler.compileRows(top, catalog), CloneChoice.NONE,
-                    null, List.of()));
+            return Placement.gpu("session backend is gpu", plan(hashTablesWithinBudget(StarPipelineCompiler.compileRows(top,
+                    catalog)), CloneChoice.NONE, null, List.of()));
         } catch (Unsupported e) {
             return Placement.cpu("the GPU cannot run " + e.getMessage());
         }
@@ -140,6 +141,26 @@ public final class GpuPlanner implements Placer {
     private GpuPipelinePlan plan(StarPipeline pipeline, CloneChoice clones, GroupFilter having,
                                  List<Integer> sharedTables) {
         return new GpuPipelinePlan(profile.name(), pipeline, clones, having, sharedTables);
+    }
+
+    /**
+     * {@code pipeline} with each hashed dimension the GPU would build whose hash table and key words
+     * do not fit what the budget leaves beside the fact columns and group contributions built on
+     * the CPU instead: the GPU builds a table whole in device memory, while one the CPU builds is
+     * placed hybrid or partitioned when it does not fit, or shared with the CPU workers.
+     */
+    private StarPipeline hashTablesWithinBudget(StarPipeline pipeline) {
+        long left = tableMemory(pipeline);
+        List<StarPipeline.Dimension> dims = new ArrayList<>();
+        for (StarPipeline.Dimension dim : pipeline.dimensions()) {
+            long bytes = DimensionHashTable.bytesFor(dim.range()) + 9 * dim.range();
+            if (dim.hashed() && dim.builtOnGpu()) {
+                dim = bytes > left ? dim.builtOnCpu() : dim;
+                left -= dim.builtOnGpu() ? bytes : 0;
+            }
+            dims.add(dim);
+        }
+        return pipeline.withDimensions(dims);
     }
 
     /** Device memory the budget leaves for the pipeline's hash tables beside its fact columns and group contributions. */
