@@ -1,5 +1,6 @@
 package dev.starling.gpu;
 
+import static dev.starling.gpu.NullableCells.nullOr;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.starling.exec.BackendMode;
@@ -101,14 +102,6 @@ class GpuDimensionBuildTest {
             b.endRow();
         }
         return b.build();
-    }
-
-    private static void nullOr(TableBuilder b, int column, boolean isNull, Runnable set) {
-        if (isNull) {
-            b.setNull(column);
-        } else {
-            set.run();
-        }
     }
 
     @ParameterizedTest
