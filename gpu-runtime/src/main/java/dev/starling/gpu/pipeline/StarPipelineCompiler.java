@@ -451,15 +451,19 @@ public final class StarPipelineCompiler {
         return Optional.empty();
     }
 
-    /** Whether column {@code column} of {@code node}'s rows differs on each: its table's primary key, or an aggregation's one group key. */
+    /**
+     * Whether column {@code column} of {@code node}'s rows differs on each: an aggregation's one
+     * group key, or its table's primary key ({@link GroupLayout#uniqueOverBuild}).
+     */
     private static boolean unique(PlanNode node, int column) {
         return switch (node) {
-            case ProjectNode p -> p.expressions().get(column) instanceof ColumnRef r && unique(p.input(), r.index());
+            case ProjectNode p when p.expressions().get(column) instanceof ColumnRef r -> unique(p.input(), r.index());
             case FilterNode f -> unique(f.input(), column);
             case AggregateNode a -> a.groupKeys().length == 1 && column == 0;
-            case ScanNode s -> s.columns().get(column).mode() == ScanNode.ScanColumn.Mode.VALUE
-                    && s.table().schema().primaryKey().equals(List.of(s.table().column(s.columns().get(column).column()).name()));
-            default -> false;
+            default -> {
+                Field f = node.output().get(column);
+                yield GroupLayout.uniqueOverBuild(node, new ColumnRef(column, f.type(), f.nullable()));
+            }
         };
     }
 

@@ -14,6 +14,7 @@ import java.nio.ByteBuffer;
 import java.nio.LongBuffer;
 import java.util.ArrayList;
 import java.util.BitSet;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -116,6 +117,7 @@ public final class StarRowsRun extends PipelineRun<Batch> {
 
     private Batch decode(List<Written> written, int n, List<Batch> dimRows, PipelineInputs in, Catalog catalog) {
         Vector[] columns = new Vector[pipeline.outputs().size()];
+        Map<Integer, Batch> gpuBuilt = new HashMap<>();
         int w = 0;
         for (int c = 0; c < columns.length; c++) {
             StarPipeline.Output o = pipeline.outputs().get(c);
@@ -132,7 +134,7 @@ public final class StarRowsRun extends PipelineRun<Batch> {
                 case StarPipeline.Output.Codes s -> Vector.ofCodes(s.type(), values, nulls,
                         StrDict.of(pipeline.fact().column(s.factColumn()).dictionary()));
                 case StarPipeline.Output.DimensionValue d -> dimRows.get(d.dimension()) == null
-                        ? gpuBuiltValues(d, values, catalog)
+                        ? gpuBuilt.computeIfAbsent(d.dimension(), dim -> gpuBuiltRows(dim, values, catalog)).column(d.column())
                         : dimensionValues(d, values, n, dimRows.get(d.dimension()), in);
                 case StarPipeline.Output.Constant k -> throw new IllegalStateException("constants are not written");
             };
@@ -155,13 +157,18 @@ public final class StarRowsRun extends PipelineRun<Batch> {
     }
 
     /**
-     * The dimension expression's values at the table rows of a dimension built on the GPU whose
-     * positions (its table's rows) the kernel wrote, read from just those rows.
+     * The rows of dimension {@code d}, built on the GPU, at the table rows the kernel wrote as its
+     * positions (every output of the dimension holds the same ones), with every column the output
+     * reads: the table's rows are read once for all of them.
      */
-    private Vector gpuBuiltValues(StarPipeline.Output.DimensionValue d, long[] rows, Catalog catalog) {
-        BitSet column = new BitSet();
-        column.set(d.column());
-        return GpuBuiltRows.at(pipeline.dimensions().get(d.dimension()).build(), column, rows, catalog).column(d.column());
+    private Batch gpuBuiltRows(int d, long[] rows, Catalog catalog) {
+        BitSet columns = new BitSet();
+        for (StarPipeline.Output o : pipeline.outputs()) {
+            if (o instanceof StarPipeline.Output.DimensionValue v && v.dimension() == d) {
+                columns.set(v.column());
+            }
+        }
+        return GpuBuiltRows.at(pipeline.dimensions().get(d).build(), columns, rows, catalog);
     }
 
     private static long[] longs(DeviceBuffer buffer, int n) {

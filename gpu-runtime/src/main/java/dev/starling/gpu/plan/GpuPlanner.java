@@ -153,8 +153,9 @@ public final class GpuPlanner implements Placer {
         long left = tableMemory(pipeline);
         List<StarPipeline.Dimension> dims = new ArrayList<>();
         for (StarPipeline.Dimension dim : pipeline.dimensions()) {
-            long bytes = DimensionHashTable.bytesFor(dim.range()) + 9 * dim.range();
             if (dim.hashed() && dim.builtOnGpu()) {
+                // the table, and the 8-byte key and NULL flag the build writes per table row
+                long bytes = DimensionHashTable.bytesFor(dim.range()) + 9 * dim.range();
                 dim = bytes > left ? dim.builtOnCpu() : dim;
                 left -= dim.builtOnGpu() ? bytes : 0;
             }
