@@ -7,6 +7,7 @@
 #include "probe.cuh"
 #include "fold.cuh"
 #include "group_table.cuh"
+#include "distinct_set.cuh"
 #include "place.cuh"
 
 // Copies a dense dimension's `range` group contributions into the block's shared memory.

@@ -36,7 +36,7 @@ class GpuPlanTest {
     private static final GpuOptions H100_PROFILE_ONLY = new GpuOptions(false, 0, 0, HostMemoryPools.DEFAULT, "h100-80gb");
     private static final Settings GPU = Settings.DEFAULT.withBackend(BackendMode.GPU);
     /** TPC-H queries with an aggregation the GPU runs when forced (docs/GPU.md lists them). */
-    private static final Set<Integer> TPCH_ON_GPU = Set.of(1, 2, 3, 5, 6, 7, 8, 9, 10, 11, 12, 14, 15, 17, 18, 19);
+    private static final Set<Integer> TPCH_ON_GPU = Set.of(1, 2, 3, 5, 6, 7, 8, 9, 10, 11, 12, 14, 15, 16, 17, 18, 19);
 
     private static Starling tpch;
     private static Starling ssb;
@@ -139,6 +139,22 @@ class GpuPlanTest {
         assertEquals(1, having.size(), describe(graph));
         PipelineGraph shared = tpch.prepare(TpchQueries.query(18), Settings.DEFAULT.withBackend(BackendMode.BOTH)).graph();
         assertTrue(shared.pipelines().stream().noneMatch(p -> p.placement().reason().contains("HAVING")), describe(shared));
+    }
+
+    /**
+     * Q16 counts the distinct suppliers per part brand, type and size: the GPU runs that count in
+     * its pipeline, and alone even under backend both, since one set must tell its values apart.
+     */
+    @Test
+    void aCountDistinctRunsInTheGpuPipelineAndIsNotShared() {
+        for (BackendMode mode : List.of(BackendMode.GPU, BackendMode.BOTH)) {
+            PipelineGraph graph = tpch.prepare(TpchQueries.query(16), Settings.DEFAULT.withBackend(mode)).graph();
+            Pipeline counted = graph.pipelines().stream().filter(p -> p.role() == Role.AGGREGATE_INPUT).findFirst()
+                    .orElseThrow();
+            assertEquals("gpu", counted.placement().device(), describe(graph));
+            assertTrue(counted.placement().reason().contains("a DISTINCT aggregate's values are told apart in one set"),
+                    describe(graph));
+        }
     }
 
     static IntStream tpchQueries() {

@@ -103,6 +103,12 @@ class StarKernelSourceTest {
             compileAll(planner, own.catalog(), "SELECT n, COUNT(*), COUNT(amt) FROM f WHERE id > 3 GROUP BY n", pipelines);
             assertTrue(CloneChoice.groupColumn(pipelines.get(pipelines.size() - 1)) >= 0,
                     "counts grouped by an integer column can go through a clone layout");
+            int beforeDistinct = pipelines.size();
+            compileAll(planner, own.catalog(), "SELECT n, COUNT(DISTINCT id), SUM(DISTINCT amt), AVG(DISTINCT amt * 0.5e0), "
+                    + "COUNT(DISTINCT gk) FILTER (WHERE amt > 10) FROM f GROUP BY n", pipelines);
+            compileAll(planner, own.catalog(), "SELECT COUNT(DISTINCT n), COUNT(*) FROM f", pipelines);
+            assertEquals(List.of(4, 1), pipelines.subList(beforeDistinct, pipelines.size()).stream()
+                    .map(p -> StarPipeline.distincts(p.slots()).size()).toList(), "DISTINCT aggregates keep a set each");
         }
         assertTrue(pipelines.size() >= 13 + 8 + 2 + 4, pipelines.size() + " pipelines");
         List<StarPipeline.Dimension> gpuBuilds = pipelines.stream().flatMap(p -> p.dimensions().stream())
@@ -232,7 +238,8 @@ class StarKernelSourceTest {
         StarKernelInput.GroupTable table = mode == StarKernelInput.Accumulators.HASHED
                 ? new StarKernelInput.GroupTable(1, 57) : null;
         return new StarKernelInput(p.code(), p.constants().length, fact, keys, answers, dims, dimColumns, p.slots(), outputs, mode,
-                clones, table, byRow ? new StarKernelInput.RowWrites(1, wide, 3, digit, 7, at, 1000, extremes) : null, 1, 1, 1, 1000,
+                clones, table, StarPipeline.distincts(p.slots()).stream().map(d -> new StarKernelInput.PairSet(1, 40)).toList(),
+                byRow ? new StarKernelInput.RowWrites(1, wide, 3, digit, 7, at, 1000, extremes) : null, 1, 1, 1, 1000,
                 p.keys().isEmpty() ? 1 : 128);
     }
 

@@ -104,9 +104,15 @@ final class AggregateKernel implements AutoCloseable {
         }
         long stateBytes = groups * slots * 16;
         long keyBytes = hashed ? groups * 8 : 0;
+        List<StarPipeline.Distinct> distincts = StarPipeline.distincts(pipeline.slots());
+        long[] pairSlots = distincts.stream().mapToLong(d -> pairSetSlots(d, groups, pipeline.fact().rowCount())).toArray();
+        long pairBytes = java.util.Arrays.stream(pairSlots).sum() * 16;
+        if (java.util.Arrays.stream(pairSlots).anyMatch(n -> n > MAX_TABLE_SLOTS)) {
+            throw new Unsupported("a DISTINCT aggregate's set of more than " + MAX_TABLE_SLOTS + " (group, value) pairs");
+        }
         nanos[2] = System.nanoTime();
         PipelineInputs in = PipelineInputs.upload(device, cache, pipeline, dimRows, referenced, layout, oversized,
-                stateBytes + keyBytes, shared, inputs);
+                stateBytes + keyBytes + pairBytes, shared, inputs);
         SpillBuffer states = null;
         try {
             nanos[3] = System.nanoTime();
@@ -124,6 +130,12 @@ final class AggregateKernel implements AutoCloseable {
             DeviceBuffer groupKeys = hashed ? arrays.allocate(keyBytes, "group hash table") : null;
             if (groupKeys != null) {
                 groupKeys.fill((byte) 0xff, keyBytes);
+            }
+            List<StarKernelInput.PairSet> pairSets = new ArrayList<>();
+            for (long n : pairSlots) {
+                DeviceBuffer set = arrays.allocate(n * 16, "DISTINCT set");
+                set.fill((byte) 0xff, n * 16);
+                pairSets.add(new StarKernelInput.PairSet(set.address(), Long.numberOfLeadingZeros(n) + 1));
             }
             StarKernelInput.Accumulators mode = hashed ? StarKernelInput.Accumulators.HASHED
                     : counters != null ? StarKernelInput.Accumulators.COUNTERS
@@ -148,7 +160,7 @@ final class AggregateKernel implements AutoCloseable {
             StarKernelInput input = new StarKernelInput(pipeline.code(), constantValues.length, in.fact(), in.keys(), in.answers(),
                     dims, in.dimColumns(), pipeline.slots(), List.of(), mode, counters,
                     groupKeys == null ? null : new StarKernelInput.GroupTable(groupKeys.address(),
-                            Long.numberOfLeadingZeros(groups) + 1), null,
+                            Long.numberOfLeadingZeros(groups) + 1), pairSets, null,
                     constants.address(), status.address(), states.address(), pipeline.fact().rowCount(), groups);
             StarKernelLauncher.Bound kernel = new StarKernelLauncher.Bound(device, StarKernelLauncher.compile(device, input),
                     input, (int) StarKernelInput.sharedBytes(dims, accBytes));
@@ -163,6 +175,17 @@ final class AggregateKernel implements AutoCloseable {
             in.close();
             throw e;
         }
+    }
+
+    /**
+     * The entries of a DISTINCT set ({@code distinct_set.cuh}) over {@code groups} groups (dense
+     * ids, or a hash table's slots) and {@code factRows} rows: room for as many pairs as rows, or
+     * as groups times the values the argument holds, whichever is fewer.
+     */
+    static long pairSetSlots(StarPipeline.Distinct distinct, long groups, long factRows) {
+        long pairs = groups > Long.MAX_VALUE / Math.max(1, distinct.values()) ? factRows
+                : Math.min(factRows, groups * Math.max(1, distinct.values()));
+        return tableSlots(pairs);
     }
 
     /** A group hash table's slots for at most {@code groups} groups: a power of two, at least twice as many. */

@@ -1,16 +1,21 @@
 package dev.starling.gpu.pipeline;
 
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The aggregate folds of a star pipeline kernel, in CUDA C over the states of {@code fold.cuh}:
  * every slot owns two 64-bit words per group at {@code acc + (slot * groups + group) * 2}. Scalar
  * aggregates keep per-thread partials in registers and fold once per warp at the end; grouped ones
- * fold each row with atomics, into a block's shared copy when it fits.
+ * fold each row with atomics, into a block's shared copy when it fits. A DISTINCT aggregate's
+ * slots fold only the rows that added their (group, value) pair to its set ({@code distinct_set.cuh}).
  */
 final class AggregateSource {
     private final CudaWriter out;
     private final List<StarPipeline.Slot> slots;
+    /** Per DISTINCT set, per tile item: whether the row brought its group a new value (set by {@link #claimDistinct}). */
+    private final Map<StarPipeline.Distinct, String[]> fresh = new HashMap<>();
     private String[] low;
     private String[] high;
 
@@ -52,7 +57,7 @@ final class AggregateSource {
         for (int i = 0; i < rows.alive.length; i++) {
             for (int s = 0; s < slots.size(); s++) {
                 StarPipeline.Slot slot = slots.get(s);
-                String counts = rows.counts(slot, i);
+                String counts = counts(rows, slot, i);
                 String v = slot.register() < 0 ? null : rows.value[slot.register()][i];
                 String l = low[s];
                 switch (slot.kind()) {
@@ -104,7 +109,7 @@ final class AggregateSource {
         for (int i = 0; i < rows.alive.length; i++) {
             for (int s = 0; s < slots.size(); s++) {
                 StarPipeline.Slot slot = slots.get(s);
-                String counts = rows.counts(slot, i);
+                String counts = counts(rows, slot, i);
                 if (counts.equals(CudaWriter.FALSE)) {
                     continue;
                 }
@@ -138,6 +143,33 @@ final class AggregateSource {
     }
 
     /**
+     * DISTINCT aggregates, once each row's group is final: each counting row adds its (group,
+     * value) pair to the set of every DISTINCT slot set ({@code distinct<d>}), and folds into that
+     * set's slots only where the pair is new. A row that finds a set full hands the pipeline back.
+     */
+    void claimDistinct(RowProgramSource rows, List<StarPipeline.Distinct> distincts) {
+        for (int d = 0; d < distincts.size(); d++) {
+            StarPipeline.Distinct seen = distincts.get(d);
+            String[] added = new String[rows.alive.length];
+            for (int i = 0; i < rows.alive.length; i++) {
+                String counts = rows.counts(new StarPipeline.Slot(AggKind.COUNT, seen.register(), seen.filter()), i);
+                String value = rows.value[seen.register()][i];
+                String result = out.let("int", String.format("%s ? addPair(distinct%d, (int)distinct%d_shift, %s, %s) : 0",
+                        counts, d, d, rows.group[i], seen.doubles() ? "distinctDoubleBits(" + value + ")" : value));
+                out.where(out.bool(result + " < 0"), "status |= %s;", KernelStatus.DISTINCT_SET_FULL.macro());
+                added[i] = out.bool(result + " > 0");
+            }
+            fresh.put(seen, added);
+        }
+    }
+
+    /** Whether row {@code i} folds into {@code slot}: it counts, and for a DISTINCT slot, its pair was new. */
+    private String counts(RowProgramSource rows, StarPipeline.Slot slot, int i) {
+        String counts = rows.counts(slot, i);
+        return slot.distinct() == null ? counts : out.and(counts, fresh.get(slot.distinct())[i]);
+    }
+
+    /**
      * Grouped aggregates over few groups: per tile item, the warp takes the groups its live rows
      * fall in one at a time, combines each slot over that group's rows, and its first lane folds
      * the totals: one shared atomic per group present instead of one per row (rows crowding into a
@@ -154,7 +186,7 @@ final class AggregateSource {
             String[] w1 = new String[slots.size()];
             for (int s = 0; s < slots.size(); s++) {
                 StarPipeline.Slot slot = slots.get(s);
-                String counts = out.and(mine, rows.counts(slot, i));
+                String counts = out.and(mine, counts(rows, slot, i));
                 String v = slot.register() < 0 ? null : rows.value[slot.register()][i];
                 AggKind kind = slot.kind();
                 w0[s] = out.let("uint64_t", kind == AggKind.COUNT ? counts + " ? 1 : 0"
@@ -210,7 +242,7 @@ final class AggregateSource {
             String entry = slotColumn == null ? rows.group[i]
                     : out.let("long long", String.format("loadValue(%s, %s, %s)", slotColumn, rows.row[i], rows.alive[i]));
             for (int s = 0; s < slots.size(); s++) {
-                out.where(rows.counts(slots.get(s), i), "atomicAdd(%s + %s, 1u);", counterSlots[s], entry);
+                out.where(counts(rows, slots.get(s), i), "atomicAdd(%s + %s, 1u);", counterSlots[s], entry);
             }
         }
     }

@@ -98,7 +98,7 @@ public record CloneChoice(AccessMode mode, int factColumn, int dimension, CloneS
     /** Whether a grouped pipeline's aggregates are all counts a block's 32-bit counters can hold. */
     static boolean countsOnly(StarPipeline pipeline) {
         return pipeline.node() instanceof AggregateNode && !pipeline.keys().isEmpty()
-                && pipeline.slots().stream().allMatch(s -> s.kind() == AggKind.COUNT)
+                && pipeline.slots().stream().allMatch(s -> s.kind() == AggKind.COUNT && s.distinct() == null)
                 && pipeline.fact().rowCount() < 1L << 32;
     }
 

@@ -66,7 +66,7 @@ record GpuDimensionBuild(long contributions, List<StarKernelInput.Column> column
             DeviceBuffer constants = in.arrays().upload(build.constants(), "constants");
             DeviceBuffer status = in.arrays().upload(new int[] {0}, "status");
             StarKernelInput input = new StarKernelInput(build.code(), build.constants().length, in.fact(), in.keys(), in.answers(),
-                    List.of(), List.of(), List.of(), outputs, StarKernelInput.Accumulators.BY_ROW, null, null,
+                    List.of(), List.of(), List.of(), outputs, StarKernelInput.Accumulators.BY_ROW, null, null, List.of(),
                     new StarKernelInput.RowWrites(contributions.address(), wide, multiplier,
                             dim.valueDigit() == null ? -1 : dim.valueDigit().register(),
                             dim.valueDigit() == null ? 0 : dim.valueDigit().radix(), markedAt(dim), dim.range(), extremes),

@@ -14,7 +14,8 @@ enum KernelStatus {
     OVERFLOW(1, "a 64-bit overflow"),
     DIVIDE_BY_ZERO(2, "a division by zero"),
     BAD_CODE(4, "a key outside its dense range"),
-    GROUP_TABLE_FULL(8, "more groups than its group hash table holds");
+    GROUP_TABLE_FULL(8, "more groups than its group hash table holds"),
+    DISTINCT_SET_FULL(16, "more distinct values than a DISTINCT aggregate's set holds");
 
     final int bit;
     private final String description;

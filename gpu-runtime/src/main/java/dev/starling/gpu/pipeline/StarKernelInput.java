@@ -18,8 +18,8 @@ import java.util.List;
 record StarKernelInput(int[] code, int constantCount, List<Column> fact, List<Key> keys, List<Key> answers,
                        List<Dimension> dimensions,
                        List<Column> dimColumns, List<StarPipeline.Slot> slots, List<Output> outputs,
-                       Accumulators accumulators, Clones clones, GroupTable groupTable, RowWrites rowWrites,
-                       long constants, long status, long acc, long rows, long groups) {
+                       Accumulators accumulators, Clones clones, GroupTable groupTable, List<PairSet> distinctSets,
+                       RowWrites rowWrites, long constants, long status, long acc, long rows, long groups) {
 
     StarKernelInput {
         if ((accumulators == Accumulators.COUNTERS) != (clones != null)) {
@@ -27,6 +27,10 @@ record StarKernelInput(int[] code, int constantCount, List<Column> fact, List<Ke
         }
         if ((accumulators == Accumulators.HASHED) != (groupTable != null)) {
             throw new IllegalArgumentException("the HASHED fold, and only it, has a group table");
+        }
+        distinctSets = List.copyOf(distinctSets);
+        if (distinctSets.size() != StarPipeline.distincts(slots).size()) {
+            throw new IllegalArgumentException("one set of (group, value) pairs per DISTINCT set of the slots");
         }
         if ((accumulators == Accumulators.BY_ROW) != (rowWrites != null)) {
             throw new IllegalArgumentException("a dimension built by row, and only it, writes group contributions");
@@ -52,6 +56,9 @@ record StarKernelInput(int[] code, int constantCount, List<Column> fact, List<Ke
 
     /** A group hash table's key words ({@code groups} of them, 2^(64 - shift)), EMPTY_GROUP where free. */
     record GroupTable(long keys, int shift) { }
+
+    /** A DISTINCT aggregate's set of (group, value) pairs: 2^(64 - shift) 16-byte entries, EMPTY_PAIR where free. */
+    record PairSet(long entries, int shift) { }
 
     /**
      * The entries of a shared-memory table: with a clone layout ({@code slots} != 0), per fact
@@ -299,6 +306,10 @@ record StarKernelInput(int[] code, int constantCount, List<Column> fact, List<Ke
         if (groupTable != null) {
             out.add(new Parameter("group_keys", "unsigned long long* __restrict__", groupTable.keys()));
             out.add(new Parameter("group_shift", COUNT, groupTable.shift()));
+        }
+        for (int d = 0; d < distinctSets.size(); d++) {
+            out.add(new Parameter("distinct" + d, "unsigned long long* __restrict__", distinctSets.get(d).entries()));
+            out.add(new Parameter("distinct" + d + "_shift", COUNT, distinctSets.get(d).shift()));
         }
         out.add(new Parameter("constants", "const int64_t* __restrict__", constants));
         out.add(new Parameter("status_word", "unsigned* __restrict__", status));

@@ -55,14 +55,14 @@ final class StarKernelSource {
         }
         program.startTile();
         program.emit();
+        if (in.accumulators() == StarKernelInput.Accumulators.HASHED) {
+            aggregates.claimGroupSlots(program, "group_keys", "group_shift");
+        }
+        aggregates.claimDistinct(program, StarPipeline.distincts(in.slots()));
         switch (in.accumulators()) {
             case SCALAR -> aggregates.accumulate(program);
-            case SHARED, GLOBAL -> aggregates.foldRows(program, in.accumulators() == StarKernelInput.Accumulators.SHARED
-                    ? sharedSlots : globalSlots);
-            case HASHED -> {
-                aggregates.claimGroupSlots(program, "group_keys", "group_shift");
-                aggregates.foldRows(program, globalSlots);
-            }
+            case SHARED, GLOBAL, HASHED -> aggregates.foldRows(program,
+                    in.accumulators() == StarKernelInput.Accumulators.SHARED ? sharedSlots : globalSlots);
             case WARP_GROUPED -> aggregates.foldRowsByWarpGroup(program, sharedSlots, "lane");
             case COUNTERS -> aggregates.foldCounters(program, sharedSlots, in.clones().remapped() ? "clone_slots" : null);
             case ROWS -> new RowsOutputSource(out, in.outputs()).write(program, "lane");

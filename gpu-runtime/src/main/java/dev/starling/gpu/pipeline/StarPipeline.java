@@ -225,8 +225,41 @@ public record StarPipeline(
      */
     record StringFunction(int tableColumn, Expr function, boolean ranks) { }
 
-    /** An aggregate slot of the kernel. */
-    record Slot(AggKind kind, int register, int filter) { }
+    /**
+     * An aggregate slot of the kernel: folds {@code kind} of the value in {@code register} (-1: none)
+     * over the rows whose {@code filter} register is TRUE (-1: all); with {@code distinct} (else
+     * null), only the rows that bring their group a value it has not had.
+     */
+    record Slot(AggKind kind, int register, int filter, Distinct distinct) {
+        Slot(AggKind kind, int register, int filter) {
+            this(kind, register, filter, null);
+        }
+    }
+
+    /**
+     * The values a DISTINCT aggregate has seen per group: pairs of a group and the value in
+     * {@code register} (a double's canonical bits when {@code doubles}; a fact string column's
+     * code), of the rows whose {@code filter} register is TRUE (-1: all) and whose value is not
+     * NULL. {@code values}: at most how many distinct values the register holds, as the statistics
+     * tell (else {@link Long#MAX_VALUE}); the kernel's set of pairs is sized by it.
+     */
+    record Distinct(int register, int filter, boolean doubles, long values) { }
+
+    /** The DISTINCT aggregates' sets of (group, value) pairs among {@code slots}, in the order of the slots that first use them. */
+    static List<Distinct> distincts(List<Slot> slots) {
+        return slots.stream().map(Slot::distinct).filter(java.util.Objects::nonNull).distinct().toList();
+    }
+
+    /** Whether a DISTINCT aggregate folds only values new to their group (its rows cannot be split with the CPU workers). */
+    public boolean hasDistinct() {
+        return !distincts(slots).isEmpty();
+    }
+
+    /** Device memory the DISTINCT aggregates' sets of (group, value) pairs take at most. */
+    public long distinctSetBytes() {
+        return distincts(slots).stream()
+                .mapToLong(d -> AggregateKernel.pairSetSlots(d, Long.MAX_VALUE, fact().rowCount()) * 16).sum();
+    }
 
     /**
      * A group key. {@code dimension >= 0}: computed per dimension row by {@code expr} (over the

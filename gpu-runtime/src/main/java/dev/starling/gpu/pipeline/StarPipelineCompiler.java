@@ -273,7 +273,7 @@ public final class StarPipelineCompiler {
         List<Field> fields = node.input().output();
         for (AggCall call : node.calls()) {
             calls.add(callStates(call, call.argument() < 0 ? null : fields.get(call.argument()).type(), in, program,
-                    slots, slotIndex));
+                    slots, slotIndex, distinctValues(node, call)));
         }
         DimensionProjection projection = new DimensionProjection(dimensions);
         List<StarPipeline.GroupKey> projectedKeys = new ArrayList<>();
@@ -781,31 +781,59 @@ public final class StarPipelineCompiler {
         };
     }
 
+    /**
+     * Where {@code call}'s states are, adding its slots. A DISTINCT call (but MIN and MAX, which
+     * repeats do not change) folds only the rows that bring their group a new value
+     * ({@link StarPipeline.Distinct}); {@code distinctValues} bounds the values its argument holds.
+     */
     private StarPipeline.CallStates callStates(AggCall call, DataType argType, List<Expr> in, ProgramBuilder program,
-                                               List<StarPipeline.Slot> slots, Map<StarPipeline.Slot, Integer> index)
+                                               List<StarPipeline.Slot> slots, Map<StarPipeline.Slot, Integer> index,
+                                               long distinctValues)
             throws Unsupported {
-        if (call.distinct() && call.function() != AggregateNode.Function.MIN && call.function() != AggregateNode.Function.MAX) {
-            throw new Unsupported("DISTINCT aggregates");
-        }
-        if (argType != null && argType.kind() == DataType.Kind.VARCHAR) {
-            throw new Unsupported(call.function() + " of strings");
+        boolean distinct = call.distinct() && call.function() != AggregateNode.Function.MIN
+                && call.function() != AggregateNode.Function.MAX;
+        if (argType != null && argType.kind() == DataType.Kind.VARCHAR && !(distinct
+                && call.function() == AggregateNode.Function.COUNT && isFactColumn(in.get(call.argument())))) {
+            throw new Unsupported(call.function() + (distinct ? "(DISTINCT) of strings but a fact table's column"
+                    : " of strings"));
         }
         int filter = call.filter() < 0 ? -1 : program.register(in.get(call.filter()));
         int arg = argType == null ? -1 : program.register(in.get(call.argument()));
+        StarPipeline.Distinct seen = distinct ? new StarPipeline.Distinct(arg, filter,
+                argType.kind() == DataType.Kind.DOUBLE, distinctValues) : null;
         boolean doubles = AggregateStates.usesDoubles(call, argType);
+        int value = arg;
         if (doubles && argType.kind() != DataType.Kind.DOUBLE) {
-            arg = program.register(new Call(Call.Op.CAST, List.of(in.get(call.argument())), DataType.DOUBLE,
+            value = program.register(new Call(Call.Op.CAST, List.of(in.get(call.argument())), DataType.DOUBLE,
                     argType != null && in.get(call.argument()).nullable()));
         }
         boolean nullable = argType != null && in.get(call.argument()).nullable();
-        int count = slot(new StarPipeline.Slot(AggKind.COUNT, nullable ? arg : -1, filter), slots, index);
-        AggKind value = switch (call.function()) {
+        int count = slot(new StarPipeline.Slot(AggKind.COUNT, nullable ? arg : -1, filter, seen), slots, index);
+        AggKind kind = switch (call.function()) {
             case COUNT_STAR, COUNT -> null;
             case SUM, AVG -> doubles ? AggKind.SUM_F : AggKind.SUM_I;
             case MIN -> doubles ? AggKind.MIN_F : AggKind.MIN_I;
             case MAX -> doubles ? AggKind.MAX_F : AggKind.MAX_I;
         };
-        return new StarPipeline.CallStates(count, value == null ? -1 : slot(new StarPipeline.Slot(value, arg, filter), slots, index));
+        return new StarPipeline.CallStates(count, kind == null ? -1
+                : slot(new StarPipeline.Slot(kind, value, filter, seen), slots, index));
+    }
+
+    /** Whether {@code e} is a column of the fact table as stored (a string column's codes, one per distinct string). */
+    private boolean isFactColumn(Expr e) {
+        return e instanceof ColumnRef c && sources.get(c.index()) instanceof ColumnOrigin.Fact;
+    }
+
+    /**
+     * At most how many distinct values {@code call}'s argument holds, when it is a column scanned
+     * and passed on whose statistics count them exactly; else {@link Long#MAX_VALUE}.
+     */
+    private long distinctValues(AggregateNode node, AggCall call) {
+        if (!call.distinct() || call.argument() < 0) {
+            return Long.MAX_VALUE;
+        }
+        return ColumnValueStats.of(node.input(), call.argument(), catalog).filter(ColumnStats::distinctExact)
+                .map(ColumnStats::distinct).orElse(Long.MAX_VALUE);
     }
 
     private static int slot(StarPipeline.Slot s, List<StarPipeline.Slot> slots, Map<StarPipeline.Slot, Integer> index) {

@@ -60,7 +60,7 @@ public final class StarRowsRun extends PipelineRun<Batch> {
                         List<StarKernelInput.Output> outputs = written.stream().map(Written::output).toList();
                         StarKernelInput input = new StarKernelInput(pipeline.code(), pipeline.constants().length, in.fact(),
                                 in.keys(), in.answers(), dims, in.dimColumns(), List.of(), outputs, StarKernelInput.Accumulators.ROWS,
-                                null, null, null, constants.address(), status.address(), counter.address(),
+                                null, null, List.of(), null, constants.address(), status.address(), counter.address(),
                                 pipeline.fact().rowCount(), capacity);
                         millis += StarKernelLauncher.launch(device, StarKernelLauncher.compile(device, input), input,
                                 (int) StarKernelInput.sharedBytes(dims, 0));

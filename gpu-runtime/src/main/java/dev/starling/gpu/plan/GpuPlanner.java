@@ -109,7 +109,11 @@ public final class GpuPlanner implements Placer {
         if (!clones.reason().isEmpty()) {
             reasons.add(clones.reason());
         }
-        if (settings.backend() == BackendMode.GPU || groupFilter != null) {
+        if (pipeline.hasDistinct()) {
+            reasons.add("the GPU alone: a DISTINCT aggregate's values are told apart in one set, which the CPU workers "
+                    + "cannot share");
+        }
+        if (settings.backend() == BackendMode.GPU || groupFilter != null || pipeline.hasDistinct()) {
             return Placement.gpu(String.join("; ", reasons), plan(pipeline, clones, groupFilter, List.of()));
         }
         CoProcessingModel.Prediction shared = coProcessing.predict(pipeline, GpuPlacement.factBytes(pipeline),
@@ -175,13 +179,14 @@ public final class GpuPlanner implements Placer {
     }
 
     /**
-     * Device memory the pipeline's fact columns, group contributions and hash tables take, at most,
-     * and its aggregate states at least.
+     * Device memory the pipeline's fact columns, group contributions, hash tables and DISTINCT sets
+     * take, at most, and its aggregate states at least.
      */
     private static long deviceMemory(StarPipeline pipeline) {
         long tables = pipeline.dimensions().stream().filter(StarPipeline.Dimension::hashed)
                 .mapToLong(d -> DimensionHashTable.bytesFor(d.range())).sum();
-        return GpuPlacement.factBytes(pipeline) + contributions(pipeline) + tables + pipeline.groupStateBytes();
+        return GpuPlacement.factBytes(pipeline) + contributions(pipeline) + tables + pipeline.groupStateBytes()
+                + pipeline.distinctSetBytes();
     }
 
     /**
