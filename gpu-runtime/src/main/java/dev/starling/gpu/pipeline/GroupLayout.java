@@ -338,8 +338,10 @@ final class GroupLayout implements PipelineInputs.Contributions {
                 for (int k = 0; k < multipliers.length; k++) {
                     StarPipeline.KeyRange range = digit.valueDigit.keys().get(k);
                     long multiplier = multipliers[k];
-                    out[range.key()] = keyValues(pipeline.keys().get(range.key()).expr().type(), values, -1,
-                            d -> MixedRadix.value(d, multiplier, range.range(), range.min()), null);
+                    Expr key = pipeline.keys().get(range.key()).expr();
+                    out[range.key()] = keyValues(key.type(), values, -1,
+                            d -> MixedRadix.value(d, multiplier, range.range(), range.min()),
+                            key.type().kind() == DataType.Kind.VARCHAR ? dictionary(digit.dimension, key) : null);
                 }
             } else if (digit.dimension >= 0) {
                 int[] rows = new int[n];
@@ -361,6 +363,12 @@ final class GroupLayout implements PipelineInputs.Contributions {
             }
         }
         return out;
+    }
+
+    /** The dictionary of the string column that dimension {@code d}'s key {@code key} passes on, whose codes its digit counts. */
+    private StrDict dictionary(int d, Expr key) {
+        return ScanColumnOrigin.of(pipeline.dimensions().get(d).build(), ((ColumnRef) key).index())
+                .flatMap(ScanColumnOrigin::valueColumn).map(c -> StrDict.of(c.dictionary())).orElseThrow();
     }
 
     private Vector factKey(StarPipeline.GroupKey key, long[] digits, long nullDigit) {

@@ -11,8 +11,8 @@ import java.util.function.IntFunction;
 
 /**
  * The values a group key can take, from {@code min} to min + range - 1, where its expression and
- * the statistics of the columns it reads tell: an integer column, or the year of a date column
- * (TPC-H's {@code o_year} and {@code l_year}). A key that may be NULL has none (its digit would
+ * the statistics of the columns it reads tell: an integer column, a string column's codes (one per
+ * distinct string), or the year of a date column (TPC-H's {@code o_year} and {@code l_year}). A key that may be NULL has none (its digit would
  * need one more value), nor one whose range passes 2^63 - 1.
  */
 record KeyValueRange(long min, long range) {
@@ -24,7 +24,7 @@ record KeyValueRange(long min, long range) {
 
     private static Optional<KeyValueRange> bounds(Expr key, IntFunction<Optional<ColumnStats>> stats) {
         return switch (key) {
-            case ColumnRef c when c.type().isIntegral() -> column(c, stats);
+            case ColumnRef c when c.type().isIntegral() || c.type().kind() == DataType.Kind.VARCHAR -> column(c, stats);
             case Call c when c.op() == Call.Op.EXTRACT_YEAR && c.args().get(0) instanceof ColumnRef date
                     && date.type().kind() == DataType.Kind.DATE -> column(date, stats)
                     .map(days -> between(year(days.min()), year(days.min() + days.range() - 1)));

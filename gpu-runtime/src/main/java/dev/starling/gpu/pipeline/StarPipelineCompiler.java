@@ -153,7 +153,7 @@ public final class StarPipelineCompiler {
             List<StarPipeline.KeyRange> ranges = byRow ? List.of() : keyRanges(dim, own, keys);
             StarPipeline gpuBuild = null;
             StarPipeline.ValueDigit valueDigit = null;
-            if (byRow || !ranges.isEmpty()) {
+            if ((byRow || !ranges.isEmpty()) && !(dim.hashed() && mayHoldEmptyMarker(unprojected))) {
                 int at = d;
                 List<StarPipeline.DimColumn> read = columns.stream().filter(c -> c.dimension() == at).toList();
                 Expr digit = ranges.isEmpty() ? null : digit(dim, ranges, keys);
@@ -175,6 +175,16 @@ public final class StarPipelineCompiler {
                     dim.marks(), gpuBuild, valueDigit));
         }
         return List.copyOf(out);
+    }
+
+    /**
+     * Whether hashed dimension {@code dim}'s join key may be {@link Long#MIN_VALUE}, which a hash
+     * table built on the GPU cannot hold (it marks empty slots there), as its statistics tell: the
+     * host builds such a table.
+     */
+    private boolean mayHoldEmptyMarker(StarPipeline.Dimension dim) {
+        return !dim.packedKey() && ColumnValueStats.of(dim.build(), dim.keyColumn(), catalog)
+                .filter(st -> st.rows() > st.nulls() && st.min() == Long.MIN_VALUE).isPresent();
     }
 
     /**
@@ -203,7 +213,13 @@ public final class StarPipelineCompiler {
         long[] min = ranges.stream().mapToLong(StarPipeline.KeyRange::min).toArray();
         long[] multipliers = MixedRadix.multipliers(ranges.stream().mapToLong(StarPipeline.KeyRange::range).toArray(),
                 Long.MAX_VALUE).orElseThrow();
-        return MixedRadix.number(i -> unprojected(dim, keys.get(ranges.get(i).key())), min, multipliers);
+        return MixedRadix.number(i -> codes(unprojected(dim, keys.get(ranges.get(i).key()))), min, multipliers);
+    }
+
+    /** {@code e}, or for a string column, its codes (the values a string key's range counts). */
+    private static Expr codes(Expr e) {
+        return e instanceof ColumnRef c && c.type().kind() == DataType.Kind.VARCHAR
+                ? new ColumnRef(c.index(), DataType.INTEGER, c.nullable()) : e;
     }
 
     /** Group key {@code key} of projected dimension {@code dim}, over its unprojected build's columns. */
@@ -245,7 +261,8 @@ public final class StarPipelineCompiler {
             computed.add(substitute(column.expr(), in));
         }
         if (digit != null) {
-            computed.add(substitute(digit, in));
+            // a string key's digit counts its codes, which its column holds
+            computed.add(substitute(digit, in.stream().map(StarPipelineCompiler::codes).toList()));
         }
         if (marks || hashed) {
             computed.add(key);
