@@ -1,10 +1,10 @@
 package dev.starling.engine;
 
 import dev.starling.exec.BackendMode;
+import dev.starling.exec.accel.GroupsWanted;
 import dev.starling.exec.accel.Placement;
 import dev.starling.exec.accel.Placer;
 import dev.starling.exec.Settings;
-import dev.starling.exec.expr.Expr;
 import dev.starling.exec.plan.AggregateNode;
 import dev.starling.exec.plan.PlanNode;
 import dev.starling.gpu.GpuBackend;
@@ -41,9 +41,9 @@ final class DevicePlacer implements Placer {
     }
 
     @Override
-    public Placement aggregate(AggregateNode node, Expr having, Settings settings) {
+    public Placement aggregate(AggregateNode node, GroupsWanted wanted, Settings settings) {
         Placement cpu = withoutGpu(settings);
-        return cpu != null ? cpu : gpu.aggregate(node, having, settings);
+        return cpu != null ? cpu : gpu.aggregate(node, wanted, settings);
     }
 
     @Override

@@ -157,6 +157,23 @@ class GpuPlanTest {
         }
     }
 
+    /**
+     * Q3 and Q10 keep the first 10 and 20 of about a million groups by revenue: only those are
+     * decoded from the GPU's, unless the CPU workers share the groups, which are merged on the host.
+     */
+    @Test
+    void aSortWithALimitOverAGpuAggregationDecodesOnlyItsFirstGroups() {
+        for (int q : new int[] {3, 10}) {
+            String first = "of its groups, only the first " + (q == 3 ? 10 : 20) + " by revenue DESC (and ties) decoded";
+            PipelineGraph graph = tpch.prepare(TpchQueries.query(q), GPU).graph();
+            assertTrue(graph.pipelines().stream().anyMatch(p -> p.role() == Role.AGGREGATE_INPUT
+                    && p.placement().reason().contains(first)), describe(graph));
+            PipelineGraph shared = tpch.prepare(TpchQueries.query(q), Settings.DEFAULT.withBackend(BackendMode.BOTH)).graph();
+            assertTrue(shared.pipelines().stream().noneMatch(p -> p.placement().reason().contains("only the first")),
+                    describe(shared));
+        }
+    }
+
     static IntStream tpchQueries() {
         return IntStream.rangeClosed(1, TpchQueries.COUNT);
     }

@@ -1,7 +1,6 @@
 package dev.starling.exec.accel;
 
 import dev.starling.exec.Settings;
-import dev.starling.exec.expr.Expr;
 import dev.starling.exec.plan.AggregateNode;
 import dev.starling.exec.plan.PlanNode;
 
@@ -12,12 +11,11 @@ import dev.starling.exec.plan.PlanNode;
  */
 public interface Placer {
     /**
-     * Where the pipeline feeding {@code node} runs under {@code settings}, and why. {@code having}:
-     * the condition of a filter directly over the aggregation's rows (null when there is none),
-     * which the accelerator may apply to the groups before they come back; the filter still runs
-     * on the CPU over what does.
+     * Where the pipeline feeding {@code node} runs under {@code settings}, and why. {@code wanted}:
+     * what the plan above keeps of its groups, which the accelerator may apply before they come
+     * back; the plan above still runs on the CPU over what does.
      */
-    Placement aggregate(AggregateNode node, Expr having, Settings settings);
+    Placement aggregate(AggregateNode node, GroupsWanted wanted, Settings settings);
 
     /** Where the pipeline producing {@code top}'s rows (no aggregation in it) runs under {@code settings}, and why. */
     Placement rows(PlanNode top, Settings settings);
@@ -27,7 +25,7 @@ public interface Placer {
         Placement cpu = Placement.cpu(reason);
         return new Placer() {
             @Override
-            public Placement aggregate(AggregateNode node, Expr having, Settings settings) {
+            public Placement aggregate(AggregateNode node, GroupsWanted wanted, Settings settings) {
                 return cpu;
             }
 

@@ -2,14 +2,16 @@ package dev.starling.exec.run;
 
 import dev.starling.exec.BackendMode;
 import dev.starling.exec.accel.DevicePlan;
+import dev.starling.exec.accel.GroupsWanted;
 import dev.starling.exec.accel.Placement;
 import dev.starling.exec.accel.Placer;
 import dev.starling.exec.Settings;
-import dev.starling.exec.expr.Expr;
+import dev.starling.exec.expr.ColumnRef;
 import dev.starling.exec.plan.AggregateNode;
 import dev.starling.exec.plan.FilterNode;
 import dev.starling.exec.plan.HashJoinNode;
 import dev.starling.exec.plan.PlanNode;
+import dev.starling.exec.plan.ProjectNode;
 import dev.starling.exec.plan.SortNode;
 import dev.starling.exec.plan.UnionNode;
 import java.util.ArrayList;
@@ -64,7 +66,7 @@ public final class PipelineGraph {
         PipelineGraph g = new PipelineGraph(root, settings);
         Placement top = placer.rows(root, settings);
         g.add(root, Role.RESULT, top);
-        g.cut(root, placer, top, null);
+        g.cut(root, placer, top, GroupsWanted.ALL);
         return g;
     }
 
@@ -81,16 +83,16 @@ public final class PipelineGraph {
 
     /**
      * Cuts {@code node}'s inputs into pipelines; {@code within}: the placement of the pipeline
-     * {@code node} is part of; {@code over}: the condition of the filter directly over {@code node}, if any.
+     * {@code node} is part of; {@code wanted}: what the plan above keeps of {@code node}'s rows.
      */
-    private void cut(PlanNode node, Placer placer, Placement within, Expr over) {
+    private void cut(PlanNode node, Placer placer, Placement within, GroupsWanted wanted) {
         List<PlanNode> inputs = node.inputs();
-        Expr overInputs = node instanceof FilterNode f ? f.condition() : null;
+        GroupsWanted wantedOfInputs = wantedOfInput(node, wanted);
         for (int i = 0; i < inputs.size(); i++) {
             PlanNode input = inputs.get(i);
             boolean first = i == 0;
             Placement placement = switch (node) {
-                case AggregateNode a -> placer.aggregate(a, over, settings);
+                case AggregateNode a -> placer.aggregate(a, wanted, settings);
                 case SortNode s -> placer.rows(input, settings);
                 case UnionNode u -> placer.rows(input, settings);
                 case HashJoinNode j when j.markProbe() -> builtOnDevice(j.build(), within,
@@ -109,8 +111,26 @@ public final class PipelineGraph {
             if (role != null) {
                 add(input, role, placement);
             }
-            cut(input, placer, role == null ? within : placement, overInputs);
+            cut(input, placer, role == null ? within : placement, wantedOfInputs);
         }
+    }
+
+    /**
+     * What {@code node} keeps of its (first) input's rows, {@code wanted} being what is kept of
+     * its own: a filter's condition; a sort's first key and limit; a projection passes on the
+     * limit of a column it passes on unchanged. Anything else keeps every row.
+     */
+    private static GroupsWanted wantedOfInput(PlanNode node, GroupsWanted wanted) {
+        return switch (node) {
+            case FilterNode f -> new GroupsWanted(f.condition(), null);
+            case SortNode s when s.limit() >= 0 && !s.keys().isEmpty() -> new GroupsWanted(null, new GroupsWanted.First(
+                    s.keys().get(0).column(), s.keys().get(0).descending(),
+                    s.offset() > Long.MAX_VALUE - s.limit() ? Long.MAX_VALUE : s.offset() + s.limit()));
+            case ProjectNode p when wanted.first() != null
+                    && p.expressions().get(wanted.first().column()) instanceof ColumnRef ref -> new GroupsWanted(null,
+                    new GroupsWanted.First(ref.index(), wanted.first().descending(), wanted.first().count()));
+            default -> GroupsWanted.ALL;
+        };
     }
 
     /**

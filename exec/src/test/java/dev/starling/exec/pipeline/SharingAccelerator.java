@@ -7,10 +7,10 @@ import dev.starling.exec.QueryResult;
 import dev.starling.exec.accel.Accelerator;
 import dev.starling.exec.accel.DeviceInputs;
 import dev.starling.exec.accel.DevicePlan;
+import dev.starling.exec.accel.GroupsWanted;
 import dev.starling.exec.accel.Placement;
 import dev.starling.exec.accel.Placer;
 import dev.starling.exec.Settings;
-import dev.starling.exec.expr.Expr;
 import dev.starling.exec.plan.AggregateNode;
 import dev.starling.exec.plan.PlanNode;
 import dev.starling.exec.vector.Batch;
@@ -33,7 +33,7 @@ abstract class SharingAccelerator implements Accelerator {
     private Placer shareAggregations() {
         return new Placer() {
             @Override
-            public Placement aggregate(AggregateNode node, Expr having, Settings settings) {
+            public Placement aggregate(AggregateNode node, GroupsWanted wanted, Settings settings) {
                 return Placement.both("test", new DevicePlan() {
                     @Override
                     public String target() {

@@ -229,11 +229,13 @@ final class AggregateKernel implements AutoCloseable {
     /**
      * The states of the groups the launched rows reached (every group of a query without GROUP
      * BY) that pass {@code having} (null: every one): many groups, and those of a HAVING, are
-     * compacted on the device first, so only those with rows that pass cross the link.
+     * compacted on the device first, so only those with rows that pass cross the link; with an
+     * {@code order} (else null), only the first groups in it are decoded.
      */
-    GroupStates states(GroupFilter having) throws Unsupported {
-        StateWords words = groupKeys != null || groups >= COMPACT_FROM || having != null ? compacted(having)
+    GroupStates states(GroupFilter having, GroupOrder order) throws Unsupported {
+        StateWords read = groupKeys != null || groups >= COMPACT_FROM || having != null ? compacted(having)
                 : everyGroup();
+        StateWords words = order == null ? read : first(read, order);
         long[] ids = words.ids();
         int n = ids.length;
         Vector[] keys = layout.keyColumns(ids);
@@ -277,6 +279,41 @@ final class AggregateKernel implements AutoCloseable {
             long start = records ? (long) group * stride + 1 : ids[group] * 2;
             return words[(int) (start + slot * slotStep + w)];
         }
+    }
+
+    /**
+     * Of {@code words}, the groups {@code order} keeps, as records; all of them when it keeps them
+     * all, or when an integer sum passed 64 bits (which the read-back then reports).
+     */
+    private StateWords first(StateWords words, GroupOrder order) {
+        int n = words.ids().length;
+        long[] values = new long[n];
+        boolean[] overflow = {false};
+        boolean sums = pipeline.slots().get(order.slot()).kind() == AggKind.SUM_I;
+        Slices.forEach(n, (from, to) -> {
+            for (int i = from; i < to; i++) {
+                values[i] = words.word(i, order.slot(), 0);
+                overflow[0] |= sums && words.word(i, order.slot(), 1) != (values[i] >> 63);
+            }
+        });
+        long threshold = overflow[0] ? Long.MIN_VALUE : order.threshold(values);
+        if (threshold == Long.MIN_VALUE) {
+            return words;
+        }
+        int[] kept = java.util.stream.IntStream.range(0, n).filter(i -> order.key(values[i]) >= threshold).toArray();
+        int slots = pipeline.slots().size();
+        int stride = 1 + 2 * slots;
+        long[] ids = new long[kept.length];
+        long[] records = new long[kept.length * stride];
+        for (int j = 0; j < kept.length; j++) {
+            ids[j] = words.ids()[kept[j]];
+            records[j * stride] = ids[j];
+            for (int s = 0; s < slots; s++) {
+                records[j * stride + 1 + 2 * s] = words.word(kept[j], s, 0);
+                records[j * stride + 2 + 2 * s] = words.word(kept[j], s, 1);
+            }
+        }
+        return new StateWords(ids, records, true, stride, 2);
     }
 
     /** Every group's states as they lie, slot after slot, keeping those with rows (all of them without GROUP BY). */

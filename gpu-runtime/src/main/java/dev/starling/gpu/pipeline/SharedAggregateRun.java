@@ -63,7 +63,7 @@ public final class SharedAggregateRun extends PipelineRun<GroupStates> {
             double millis = ms(System.nanoTime() - start);
             long decode = System.nanoTime();
             declined = kernel.handedBack();
-            Optional<GroupStates> result = declined.isEmpty() ? Optional.of(kernel.states(null)) : Optional.empty();
+            Optional<GroupStates> result = declined.isEmpty() ? Optional.of(kernel.states(null, null)) : Optional.empty();
             stats = kernel.stats(millis, ms(System.nanoTime() - decode), chunks);
             return result;
         } catch (Unsupported e) {

@@ -10,23 +10,26 @@ import java.util.Optional;
 /**
  * Runs a compiled {@link StarPipeline}'s aggregation on the GPU alone: the fused kernel over every
  * fact row, its groups' states finished into the aggregation's rows (those that pass the HAVING
- * terms the GPU applies). Empty when the kernel hands the work back (an overflow or division by
+ * terms the GPU applies, and the first in a sort's order with a limit). Empty when the kernel hands the work back (an overflow or division by
  * zero, which the CPU then reports exactly as it would have) or the pipeline cannot run there (see
  * {@link AggregateKernel#prepare}).
  */
 public final class StarAggregateRun extends PipelineRun<Batch> {
     private final CloneChoice clones;
     private final GroupFilter having;
+    private final GroupOrder order;
 
     /**
      * {@code clones}: whether the grouped counts, or a probed dimension, go through a clone layout,
-     * and which; {@code having}: the HAVING terms the groups must pass to come back (null: none).
+     * and which; {@code having}: the HAVING terms the groups must pass to come back (null: none);
+     * {@code order}: the order in which only the first groups are wanted (null: all are).
      */
     public StarAggregateRun(GpuDevice device, GpuColumnCache cache, StarPipeline pipeline, CloneChoice clones,
-                            GroupFilter having, OversizedJoin oversized) {
+                            GroupFilter having, GroupOrder order, OversizedJoin oversized) {
         super(device, cache, pipeline, oversized);
         this.clones = clones;
         this.having = having;
+        this.order = order;
     }
 
     @Override
@@ -37,7 +40,7 @@ public final class StarAggregateRun extends PipelineRun<Batch> {
             long start = System.nanoTime();
             declined = kernel.handedBack();
             Optional<Batch> result = declined.isEmpty()
-                    ? Optional.of(kernel.states(having).finish(pipeline.aggregate())) : Optional.empty();
+                    ? Optional.of(kernel.states(having, order).finish(pipeline.aggregate())) : Optional.empty();
             stats = kernel.stats(millis, ms(System.nanoTime() - start), pipeline.fact().chunkCount());
             return result;
         } catch (Unsupported e) {

@@ -2,10 +2,10 @@ package dev.starling.gpu.plan;
 
 import dev.starling.gpu.cuda.DeviceProfile;
 import dev.starling.exec.BackendMode;
+import dev.starling.exec.accel.GroupsWanted;
 import dev.starling.exec.accel.Placement;
 import dev.starling.exec.accel.Placer;
 import dev.starling.exec.Settings;
-import dev.starling.exec.expr.Expr;
 import dev.starling.exec.plan.AggregateNode;
 import dev.starling.exec.plan.PlanNode;
 import dev.starling.exec.plan.Quantities;
@@ -13,6 +13,7 @@ import dev.starling.gpu.hybrid.OversizedJoinModel;
 import dev.starling.gpu.pipeline.CloneChoice;
 import dev.starling.gpu.pipeline.DimensionHashTable;
 import dev.starling.gpu.pipeline.GroupFilter;
+import dev.starling.gpu.pipeline.GroupOrder;
 import dev.starling.gpu.pipeline.StarPipeline;
 import dev.starling.gpu.pipeline.StarPipelineCompiler;
 import dev.starling.gpu.pipeline.Unsupported;
@@ -66,11 +67,12 @@ public final class GpuPlanner implements Placer {
     }
 
     /**
-     * The GPU applies the terms of {@code having} it can to the groups, unless the pipeline shares
-     * its fact rows with the CPU workers (their groups are merged on the host, after it).
+     * The GPU applies the terms of the HAVING it can to the groups, and decodes only the first
+     * groups a sort with a limit keeps, unless the pipeline shares its fact rows with the CPU
+     * workers (their groups are merged on the host, after it).
      */
     @Override
-    public Placement aggregate(AggregateNode node, Expr having, Settings settings) {
+    public Placement aggregate(AggregateNode node, GroupsWanted wanted, Settings settings) {
         if (settings.backend() == BackendMode.CPU) {
             return Placement.cpu("session backend is cpu");
         }
@@ -86,7 +88,8 @@ public final class GpuPlanner implements Placer {
             return Placement.cpu("the GPU cannot run " + tooMany.get());
         }
         GroupFilter groupFilter = settings.backend() == BackendMode.BOTH ? null
-                : GroupFilter.of(pipeline, having).orElse(null);
+                : GroupFilter.of(pipeline, wanted.having()).orElse(null);
+        GroupOrder order = GroupOrder.of(pipeline, wanted.first()).orElse(null);
         GpuPlacement.Verdict verdict = GpuPlacement.place(pipeline, settings.backend(), resident, groupFilter != null);
         if (!verdict.gpu()) {
             return Placement.cpu(verdict.reason());
@@ -114,14 +117,23 @@ public final class GpuPlanner implements Placer {
                     + "cannot share");
         }
         if (settings.backend() == BackendMode.GPU || groupFilter != null || pipeline.hasDistinct()) {
-            return Placement.gpu(String.join("; ", reasons), plan(pipeline, clones, groupFilter, List.of()));
+            return alone(reasons, plan(pipeline, clones, groupFilter, order, List.of()));
         }
         CoProcessingModel.Prediction shared = coProcessing.predict(pipeline, GpuPlacement.factBytes(pipeline),
                 tableMemory, workers);
         reasons.add(CoProcessingModel.reason(shared, settings.backend()));
         return settings.backend() == BackendMode.BOTH || shared.shares()
-                ? Placement.both(String.join("; ", reasons), plan(pipeline, clones, null, shared.sharedTables()))
-                : Placement.gpu(String.join("; ", reasons), plan(pipeline, clones, null, List.of()));
+                ? Placement.both(String.join("; ", reasons), plan(pipeline, clones, null, null, shared.sharedTables()))
+                : alone(reasons, plan(pipeline, clones, null, order, List.of()));
+    }
+
+    /** The GPU alone runs {@code plan}, for {@code reasons} and, when it has one, the order in which its first groups are decoded. */
+    private static Placement alone(List<String> reasons, GpuPipelinePlan plan) {
+        List<String> why = new ArrayList<>(reasons);
+        if (plan.order() != null) {
+            why.add(plan.order().describe());
+        }
+        return Placement.gpu(String.join("; ", why), plan);
     }
 
     /**
@@ -136,15 +148,15 @@ public final class GpuPlanner implements Placer {
         }
         try {
             return Placement.gpu("session backend is gpu", plan(hashTablesWithinBudget(StarPipelineCompiler.compileRows(top,
-                    catalog)), CloneChoice.NONE, null, List.of()));
+                    catalog)), CloneChoice.NONE, null, null, List.of()));
         } catch (Unsupported e) {
             return Placement.cpu("the GPU cannot run " + e.getMessage());
         }
     }
 
-    private GpuPipelinePlan plan(StarPipeline pipeline, CloneChoice clones, GroupFilter having,
+    private GpuPipelinePlan plan(StarPipeline pipeline, CloneChoice clones, GroupFilter having, GroupOrder order,
                                  List<Integer> sharedTables) {
-        return new GpuPipelinePlan(profile.name(), pipeline, clones, having, sharedTables);
+        return new GpuPipelinePlan(profile.name(), pipeline, clones, having, order, sharedTables);
     }
 
     /**
