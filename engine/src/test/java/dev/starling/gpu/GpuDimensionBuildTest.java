@@ -3,7 +3,6 @@ package dev.starling.gpu;
 import static dev.starling.gpu.NullableCells.nullOr;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.starling.exec.BackendMode;
 import dev.starling.storage.Catalog;
 import dev.starling.storage.ColumnSchema;
 import dev.starling.storage.DataType;
@@ -134,9 +133,7 @@ class GpuDimensionBuildTest {
                 + "GROUP BY grade, dsk"
     })
     void agreesWithTheCpu(String sql) {
-        ENGINE.db().setBackendMode(BackendMode.GPU);
-        String explained = ENGINE.db().explain(sql);
-        ENGINE.db().setBackendMode(BackendMode.AUTO);
+        String explained = GpuResults.explainedOnGpu(ENGINE.db(), sql);
         assertTrue(explained.matches("(?s).*dimensions built on the GPU: [a-z, ]*\\bdd\\b.*"), explained);
         assertTrue(GpuResults.assertSameOnGpu(ENGINE.db(), ENGINE.gpu(), sql, sql), "did not run on the GPU: " + explained);
     }

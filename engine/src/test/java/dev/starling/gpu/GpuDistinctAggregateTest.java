@@ -101,16 +101,8 @@ class GpuDistinctAggregateTest {
         "SELECT COUNT(DISTINCT fk), COUNT(DISTINCT cat) FROM d JOIN dim ON fk = id WHERE weight > 100"
     })
     void distinctAggregatesOnTheGpuAgreeWithTheCpu(String sql) {
-        ENGINE.db().setBackendMode(BackendMode.GPU);
-        String explained;
-        try {
-            explained = ENGINE.db().explain(sql);
-        } finally {
-            ENGINE.db().setBackendMode(BackendMode.AUTO);
-        }
-        assertTrue(explained.contains("a DISTINCT aggregate's values are told apart in one set"), explained);
-        assertTrue(GpuResults.assertSameOnGpu(ENGINE.db(), ENGINE.gpu(), sql, sql), "did not run on the GPU: " + explained);
+        GpuResults.assertRunsOnGpuAsExplained(ENGINE.db(), ENGINE.gpu(), sql, "a DISTINCT aggregate's values are told apart in one set");
         assertTrue(GpuResults.assertSameOn(ENGINE.db(), ENGINE.gpu(), BackendMode.BOTH, sql, sql),
-                "did not run on the GPU under backend both: " + explained);
+                "did not run on the GPU under backend both: " + GpuResults.explainedOnGpu(ENGINE.db(), sql));
     }
 }

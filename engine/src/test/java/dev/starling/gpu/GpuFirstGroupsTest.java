@@ -1,9 +1,6 @@
 package dev.starling.gpu;
 
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.starling.exec.BackendMode;
 import dev.starling.storage.Catalog;
 import dev.starling.storage.ColumnSchema;
 import dev.starling.storage.DataType;
@@ -66,28 +63,12 @@ class GpuFirstGroupsTest {
         "SELECT grp, SUM(amt) AS s FROM t GROUP BY grp ORDER BY s DESC LIMIT 50"
     })
     void theFirstGroupsAgreeWithTheCpu(String sql) {
-        ENGINE.db().setBackendMode(BackendMode.GPU);
-        String explained;
-        try {
-            explained = ENGINE.db().explain(sql);
-        } finally {
-            ENGINE.db().setBackendMode(BackendMode.AUTO);
-        }
-        assertTrue(explained.contains("of its groups, only the first"), explained);
-        assertTrue(GpuResults.assertSameOnGpu(ENGINE.db(), ENGINE.gpu(), sql, sql), "did not run on the GPU: " + explained);
+        GpuResults.assertRunsOnGpuAsExplained(ENGINE.db(), ENGINE.gpu(), sql, "of its groups, only the first");
     }
 
     @Test
     void aSumPast64BitsIsReportedNotCutAway() {
         String sql = "SELECT grp, SUM(big) AS s FROM t GROUP BY grp ORDER BY s DESC LIMIT 2";
-        for (BackendMode mode : List.of(BackendMode.CPU, BackendMode.GPU)) {
-            ENGINE.db().setBackendMode(mode);
-            try {
-                ArithmeticException e = assertThrows(ArithmeticException.class, () -> ENGINE.db().query(sql), mode.name());
-                assertTrue(e.getMessage().contains("SUM overflow"), e.getMessage());
-            } finally {
-                ENGINE.db().setBackendMode(BackendMode.AUTO);
-            }
-        }
+        GpuResults.assertSumOverflowOnCpuAndGpu(ENGINE.db(), sql);
     }
 }

@@ -1,9 +1,6 @@
 package dev.starling.gpu;
 
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.starling.exec.BackendMode;
 import dev.starling.storage.Catalog;
 import dev.starling.storage.ColumnSchema;
 import dev.starling.storage.DataType;
@@ -76,28 +73,12 @@ class GpuHavingTest {
         "SELECT k, SUM(amt) FROM g WHERE grp = 99 GROUP BY k HAVING SUM(amt) > 0"
     })
     void havingOnTheGpuAgreesWithTheCpu(String sql) {
-        ENGINE.db().setBackendMode(BackendMode.GPU);
-        String explained;
-        try {
-            explained = ENGINE.db().explain(sql);
-        } finally {
-            ENGINE.db().setBackendMode(BackendMode.AUTO);
-        }
-        assertTrue(explained.contains("applied to the groups on the GPU"), explained);
-        assertTrue(GpuResults.assertSameOnGpu(ENGINE.db(), ENGINE.gpu(), sql, sql), "did not run on the GPU: " + explained);
+        GpuResults.assertRunsOnGpuAsExplained(ENGINE.db(), ENGINE.gpu(), sql, "applied to the groups on the GPU");
     }
 
     @Test
     void aSumPast64BitsIsReportedNotFilteredAway() {
         String sql = "SELECT grp, SUM(big) FROM g GROUP BY grp HAVING SUM(big) < 0";
-        for (BackendMode mode : List.of(BackendMode.CPU, BackendMode.GPU)) {
-            ENGINE.db().setBackendMode(mode);
-            try {
-                ArithmeticException e = assertThrows(ArithmeticException.class, () -> ENGINE.db().query(sql), mode.name());
-                assertTrue(e.getMessage().contains("SUM overflow"), e.getMessage());
-            } finally {
-                ENGINE.db().setBackendMode(BackendMode.AUTO);
-            }
-        }
+        GpuResults.assertSumOverflowOnCpuAndGpu(ENGINE.db(), sql);
     }
 }

@@ -1,6 +1,8 @@
 package dev.starling.gpu;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.starling.engine.Starling;
@@ -43,6 +45,39 @@ final class GpuResults {
         boolean ordered = sql.toLowerCase().contains("order by");
         assertRowsEqual(label, rows(cpu, ordered), rows(onGpu, ordered));
         return gpu.runs() > runsBefore;
+    }
+
+    /** {@code sql}'s EXPLAIN with the GPU forced. */
+    static String explainedOnGpu(Starling db, String sql) {
+        db.setBackendMode(BackendMode.GPU);
+        try {
+            return db.explain(sql);
+        } finally {
+            db.setBackendMode(BackendMode.AUTO);
+        }
+    }
+
+    /**
+     * Checks that {@code sql}'s EXPLAIN with the GPU forced says {@code said}, that a GPU pipeline
+     * ran it and that the answers agree ({@link #assertSameOnGpu}).
+     */
+    static void assertRunsOnGpuAsExplained(Starling db, GpuBackend gpu, String sql, String said) {
+        String explained = explainedOnGpu(db, sql);
+        assertTrue(explained.contains(said), explained);
+        assertTrue(assertSameOnGpu(db, gpu, sql, sql), "did not run on the GPU: " + explained);
+    }
+
+    /** Checks that {@code sql} fails with a SUM overflow on the CPU and with the GPU forced alike. */
+    static void assertSumOverflowOnCpuAndGpu(Starling db, String sql) {
+        for (BackendMode mode : List.of(BackendMode.CPU, BackendMode.GPU)) {
+            db.setBackendMode(mode);
+            try {
+                ArithmeticException e = assertThrows(ArithmeticException.class, () -> db.query(sql), mode.name());
+                assertTrue(e.getMessage().contains("SUM overflow"), e.getMessage());
+            } finally {
+                db.setBackendMode(BackendMode.AUTO);
+            }
+        }
     }
 
     static List<List<Object>> rows(QueryResult r, boolean ordered) {
