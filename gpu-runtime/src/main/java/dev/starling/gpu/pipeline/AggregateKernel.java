@@ -183,9 +183,7 @@ final class AggregateKernel implements AutoCloseable {
      * as groups times the values the argument holds, whichever is fewer.
      */
     static long pairSetSlots(StarPipeline.Distinct distinct, long groups, long factRows) {
-        long pairs = groups > Long.MAX_VALUE / Math.max(1, distinct.values()) ? factRows
-                : Math.min(factRows, groups * Math.max(1, distinct.values()));
-        return tableSlots(pairs);
+        return tableSlots(Math.min(factRows, GroupLayout.times(groups, distinct.values())));
     }
 
     /** A group hash table's slots for at most {@code groups} groups: a power of two, at least twice as many. */
@@ -283,17 +281,21 @@ final class AggregateKernel implements AutoCloseable {
 
     /**
      * Of {@code words}, the groups {@code order} keeps, as records; all of them when it keeps them
-     * all, or when an integer sum passed 64 bits (which the read-back then reports).
+     * all, or when any group's integer sum passed 64 bits (which the read-back then reports, as
+     * the CPU does for every group before its sort).
      */
     private StateWords first(StateWords words, GroupOrder order) {
         int n = words.ids().length;
         long[] values = new long[n];
         boolean[] overflow = {false};
-        boolean sums = pipeline.slots().get(order.slot()).kind() == AggKind.SUM_I;
+        int[] sums = java.util.stream.IntStream.range(0, pipeline.slots().size())
+                .filter(s -> pipeline.slots().get(s).kind() == AggKind.SUM_I).toArray();
         Slices.forEach(n, (from, to) -> {
             for (int i = from; i < to; i++) {
                 values[i] = words.word(i, order.slot(), 0);
-                overflow[0] |= sums && words.word(i, order.slot(), 1) != (values[i] >> 63);
+                for (int s : sums) {
+                    overflow[0] |= words.word(i, s, 1) != (words.word(i, s, 0) >> 63);
+                }
             }
         });
         long threshold = overflow[0] ? Long.MIN_VALUE : order.threshold(values);

@@ -167,7 +167,8 @@ final class GroupLayout implements PipelineInputs.Contributions {
                 .isPresent();
     }
 
-    private static long times(long total, long digit) {
+    /** {@code total} times {@code digit} (at least 1), {@link Long#MAX_VALUE} when past it. */
+    static long times(long total, long digit) {
         long d = Math.max(1, digit);
         return total > Long.MAX_VALUE / d ? Long.MAX_VALUE : total * d;
     }
