@@ -19,7 +19,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * On the GPU host: under a sort with a limit by an aggregate, only the first groups are decoded
  * from the GPU's (EXPLAIN says so) and the answers are the CPU backend's: sums, counts with many
  * ties, extremes, either direction, an offset, a projection between, dense and hashed groups, a
- * limit past the groups; a sum past 64 bits is still reported.
+ * limit past the groups; a sum past 64 bits is still reported, also in a group the cut would drop.
  */
 @Tag("gpu")
 class GpuFirstGroupsTest {
@@ -34,14 +34,18 @@ class GpuFirstGroupsTest {
                 new ColumnSchema("grp", DataType.INTEGER, false),
                 new ColumnSchema("amt", DataType.decimal(12, 2), false),
                 new ColumnSchema("v", DataType.INTEGER, false),
-                new ColumnSchema("big", DataType.BIGINT, false)), List.of(), List.of()), c);
+                new ColumnSchema("big", DataType.BIGINT, false),
+                new ColumnSchema("spike", DataType.BIGINT, false)), List.of(), List.of()), c);
         Random random = new Random(13);
         for (int r = 0; r < 300_000; r++) {
-            g.setLong(0, random.nextInt(100_000));
+            long k = random.nextInt(100_000);
+            // group 0 holds the first two rows, whose spikes together pass 64 bits
+            g.setLong(0, r < 2 ? 0 : k);
             g.setLong(1, r % 10);
             g.setLong(2, random.nextInt(200_000) - 100_000);
             g.setLong(3, random.nextInt(40));
             g.setLong(4, Long.MAX_VALUE / 4 + r);
+            g.setLong(5, r < 2 ? Long.MAX_VALUE / 2 + 1 : 0);
             g.endRow();
         }
         c.put(g.build());
@@ -69,6 +73,13 @@ class GpuFirstGroupsTest {
     @Test
     void aSumPast64BitsIsReportedNotCutAway() {
         String sql = "SELECT grp, SUM(big) AS s FROM t GROUP BY grp ORDER BY s DESC LIMIT 2";
+        GpuResults.assertSumOverflowOnCpuAndGpu(ENGINE.db(), sql);
+    }
+
+    @Test
+    void aSumPast64BitsInAGroupTheCutWouldDropIsReported() {
+        // group 0 has a handful of rows, far below the tenth largest count
+        String sql = "SELECT k, COUNT(*) AS c, SUM(spike) AS s FROM t GROUP BY k ORDER BY c DESC, k LIMIT 10";
         GpuResults.assertSumOverflowOnCpuAndGpu(ENGINE.db(), sql);
     }
 }
