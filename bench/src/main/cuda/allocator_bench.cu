@@ -23,6 +23,21 @@ __device__ __forceinline__ unsigned long long warpIndex() {
 
 // ---- the join: probe row i matches build positions offsets[probe[i]] .. offsets[probe[i] + 1] ----
 
+// Row i's matches [j, end): none past the last row.
+__device__ __forceinline__ void matches(const int* probe, long long n, const long long* offsets, long long i,
+                                        long long& j, long long& end) {
+    j = i < n ? offsets[probe[i]] : 0;
+    end = i < n ? offsets[probe[i] + 1] : 0;
+}
+
+// sums[0..2] += a, b, c: a read-back's totals.
+__device__ __forceinline__ void addSums(unsigned long long* sums, unsigned long long a, unsigned long long b,
+                                        unsigned long long c) {
+    atomicAdd(sums, a);
+    atomicAdd(sums + 1, b);
+    atomicAdd(sums + 2, c);
+}
+
 // One atomic bump counter for the whole output (the engine's reservePlace): a warp's matches take
 // consecutive places with one atomic by its first lane. Matches past `capacity` are counted only.
 extern "C" __global__ void joinBump(const int* probe, long long n, const long long* offsets, long long* out0,
@@ -30,12 +45,9 @@ extern "C" __global__ void joinBump(const int* probe, long long n, const long lo
     unsigned lane = laneId();
     for (unsigned long long base = warpIndex() * 32; base < (unsigned long long)n; base += warpCount() * 32) {
         long long i = (long long)(base + lane);
-        long long j = 0;
-        long long end = 0;
-        if (i < n) {
-            j = offsets[probe[i]];
-            end = offsets[probe[i] + 1];
-        }
+        long long j;
+        long long end;
+        matches(probe, n, offsets, i, j, end);
         while (__any_sync(FULL_WARP, j < end)) {
             bool alive = j < end;
             long long place = reservePlace(alive, counter, lane);
@@ -121,12 +133,9 @@ extern "C" __global__ void joinWrite(const int* probe, long long n, const long l
     unsigned lane = laneId();
     for (unsigned long long base = warpIndex() * 32; base < (unsigned long long)n; base += warpCount() * 32) {
         long long i = (long long)(base + lane);
-        long long j = 0;
-        long long end = 0;
-        if (i < n) {
-            j = offsets[probe[i]];
-            end = offsets[probe[i] + 1];
-        }
+        long long j;
+        long long end;
+        matches(probe, n, offsets, i, j, end);
         while (__any_sync(FULL_WARP, j < end)) {
             bool alive = j < end;
             long long place = reservePlace(alive, &next, lane);
@@ -153,12 +162,9 @@ __device__ __forceinline__ void joinPages(const int* probe, long long n, const l
     int fill = 0;
     for (unsigned long long base = warpIndex() * 32; base < (unsigned long long)n; base += warpCount() * 32) {
         long long i = (long long)(base + lane);
-        long long j = 0;
-        long long end = 0;
-        if (i < n) {
-            j = offsets[probe[i]];
-            end = offsets[probe[i] + 1];
-        }
+        long long j;
+        long long end;
+        matches(probe, n, offsets, i, j, end);
         while (__any_sync(FULL_WARP, j < end)) {
             bool alive = j < end;
             bool wants = alive && (page < 0 || fill == perPage);
@@ -211,12 +217,9 @@ __device__ __forceinline__ void joinWarpPages(const int* probe, long long n, con
     int fill = 0;
     for (unsigned long long base = warpIndex() * 32; base < (unsigned long long)n; base += warpCount() * 32) {
         long long i = (long long)(base + lane);
-        long long j = 0;
-        long long end = 0;
-        if (i < n) {
-            j = offsets[probe[i]];
-            end = offsets[probe[i] + 1];
-        }
+        long long j;
+        long long end;
+        matches(probe, n, offsets, i, j, end);
         while (__any_sync(FULL_WARP, j < end)) {
             bool alive = j < end;
             unsigned survivors = __ballot_sync(FULL_WARP, alive);
@@ -297,9 +300,7 @@ extern "C" __global__ void checksumPages(const long long* pool, int perPage, con
         }
         c += (unsigned long long)pageRows[p];
     }
-    atomicAdd(sums, c);
-    atomicAdd(sums + 1, a);
-    atomicAdd(sums + 2, b);
+    addSums(sums, c, a, b);
 }
 
 // ---- the group-by: COUNT(*) and SUM(v) by a 64-bit group id ----
@@ -360,9 +361,7 @@ extern "C" __global__ void scanOpen(const unsigned long long* keys, long long sl
             s += states[2 * t + 1];
         }
     }
-    atomicAdd(sums, g);
-    atomicAdd(sums + 1, c);
-    atomicAdd(sums + 2, s);
+    addSums(sums, g, c, s);
 }
 
 // The same over the buckets and the pool's slabs in use (one thread per slab and key word).
@@ -386,7 +385,5 @@ extern "C" __global__ void scanSlab(const unsigned long long* slabs, long long b
             s += states[2 * at + 1];
         }
     }
-    atomicAdd(sums, g);
-    atomicAdd(sums + 1, c);
-    atomicAdd(sums + 2, s);
+    addSums(sums, g, c, s);
 }

@@ -42,12 +42,12 @@ __device__ __forceinline__ long long rwbmTakePage(unsigned* used, unsigned words
     return -1;
 }
 
-// The position of the k-th (from 0) set bit of `bits`.
-__device__ __forceinline__ unsigned nthSetBit(unsigned bits, unsigned k) {
+// `bits` without its k lowest set bits.
+__device__ __forceinline__ unsigned withoutLowest(unsigned bits, unsigned k) {
     for (unsigned i = 0; i < k; i++) {
         bits &= bits - 1;
     }
-    return __ffs(bits) - 1;
+    return bits;
 }
 
 // CoRW (section IV-B, Algorithm 3): the lanes of a warp that need a page walk together. Every
@@ -84,26 +84,17 @@ __device__ __forceinline__ long long corwTakePage(bool wants, unsigned* used, un
             unsigned cBefore = __shfl_sync(FULL_WARP, before, c);
             unsigned cWord = __shfl_sync(FULL_WARP, w, c);
             if (needs && rank >= cBefore && rank < cBefore + __popc(cFound)) {
-                mine = 32ll * cWord + nthSetBit(cFound, rank - cBefore);
+                mine = 32ll * cWord + __ffs(withoutLowest(cFound, rank - cBefore)) - 1;
             }
         }
         // A lane's finds past the warp's need go back: those ranked at or past `wanted`.
         if (count != 0 && before + count > wanted) {
-            unsigned keep = before >= wanted ? 0 : wanted - before;
-            unsigned spare = found;
-            for (unsigned i = 0; i < keep; i++) {
-                spare &= spare - 1;
-            }
-            atomicAnd(used + w, ~spare);
+            atomicAnd(used + w, ~withoutLowest(found, before >= wanted ? 0 : wanted - before));
         }
         unsigned total = __shfl_sync(FULL_WARP, upTo, 31);
         unsigned served = total < wanted ? total : wanted;
         // the first `served` needy lanes in lane order have their page
-        unsigned left = needy;
-        for (unsigned i = 0; i < served; i++) {
-            left &= left - 1;
-        }
-        needy = left;
+        needy = withoutLowest(needy, served);
     }
     return mine;
 }
