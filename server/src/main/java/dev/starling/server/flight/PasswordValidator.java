@@ -2,6 +2,9 @@ package dev.starling.server.flight;
 
 import at.favre.lib.crypto.bcrypt.BCrypt;
 import dev.starling.server.config.ServerConfig;
+import java.nio.charset.StandardCharsets;
+import java.security.SecureRandom;
+import java.time.Clock;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -9,23 +12,50 @@ import org.apache.arrow.flight.CallStatus;
 import org.apache.arrow.flight.auth2.BasicCallHeaderAuthenticator;
 import org.apache.arrow.flight.auth2.CallHeaderAuthenticator;
 
-/** Checks a user's password against the bcrypt hash configured for that user. */
+/**
+ * Checks a user's password against the bcrypt hash configured for that user. The answer must not
+ * tell which users exist: an unknown name gets the same message, and its password is checked
+ * against a decoy hash of the configured cost, so that it takes as long. Guessing is slowed by a
+ * {@link LoginThrottle}.
+ */
 final class PasswordValidator implements BasicCallHeaderAuthenticator.CredentialValidator {
+    private static final String WRONG = "wrong user name or password";
     private final Map<String, byte[]> hashes = new HashMap<>();
+    private final byte[] decoy;
+    private final LoginThrottle throttle;
 
     PasswordValidator(List<ServerConfig.User> users) {
+        this(users, Clock.systemUTC());
+    }
+
+    PasswordValidator(List<ServerConfig.User> users, Clock clock) {
         for (ServerConfig.User u : users) {
-            hashes.put(u.name(), u.passwordHash().getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            hashes.put(u.name(), u.passwordHash().getBytes(StandardCharsets.UTF_8));
         }
+        // "$2b$12$...": the highest cost configured, so that an unknown name is never the fast answer
+        int cost = users.stream().mapToInt(u -> Integer.parseInt(u.passwordHash().substring(4, 6))).max().orElse(12);
+        char[] random = new char[24];
+        SecureRandom r = new SecureRandom();
+        for (int i = 0; i < random.length; i++) {
+            random[i] = (char) ('a' + r.nextInt(26));
+        }
+        this.decoy = BCrypt.withDefaults().hash(cost, random);
+        this.throttle = new LoginThrottle(clock);
     }
 
     @Override
     public CallHeaderAuthenticator.AuthResult validate(String user, String password) {
-        byte[] hash = hashes.get(user);
-        // The same message either way: the answer must not tell which users exist.
-        if (hash == null || !BCrypt.verifyer().verify(password.toCharArray(), hash).verified) {
-            throw CallStatus.UNAUTHENTICATED.withDescription("wrong user name or password").toRuntimeException();
+        if (!throttle.allows(user)) {
+            throw CallStatus.UNAUTHENTICATED.withDescription("too many failed logins for this user name; try again in "
+                    + LoginThrottle.WINDOW.toMinutes() + " minutes").toRuntimeException();
         }
+        byte[] hash = hashes.get(user);
+        boolean verified = BCrypt.verifyer().verify(password.toCharArray(), hash == null ? decoy : hash).verified;
+        if (hash == null || !verified) {
+            throttle.failed(user);
+            throw CallStatus.UNAUTHENTICATED.withDescription(WRONG).toRuntimeException();
+        }
+        throttle.succeeded(user);
         return () -> user;
     }
 
