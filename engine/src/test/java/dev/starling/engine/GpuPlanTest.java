@@ -178,6 +178,25 @@ class GpuPlanTest {
         return IntStream.rangeClosed(1, TpchQueries.COUNT);
     }
 
+    /**
+     * Q1's GPU pipeline aggregates; the pipelines above read its groups and the sorted rows on the
+     * CPU, and EXPLAIN says so rather than that the GPU cannot run the aggregate.
+     */
+    @Test
+    void pipelinesAboveAGpuAggregationSayWhatTheyRead() {
+        Settings before = tpch.settings();
+        tpch.setSettings(GPU);
+        try {
+            String explained = tpch.explain(TpchQueries.query(1));
+            assertTrue(explained.contains("backend=cpu (the GPU cannot run a pipeline that reads another pipeline's "
+                    + "groups: GPU pipelines start at a table scan)"), explained);
+            assertTrue(explained.contains("reads another pipeline's sorted rows"), explained);
+            assertFalse(explained.contains("Aggregate inside the pipeline"), explained);
+        } finally {
+            tpch.setSettings(before);
+        }
+    }
+
     @ParameterizedTest(name = "TPC-H Q{0}")
     @MethodSource("tpchQueries")
     void explainShowsTheGraphThatIsPlanned(int q) {

@@ -15,6 +15,7 @@ import dev.starling.exec.plan.JoinKind;
 import dev.starling.exec.plan.PlanNode;
 import dev.starling.exec.plan.ProjectNode;
 import dev.starling.exec.plan.ScanNode;
+import dev.starling.exec.plan.SortNode;
 import dev.starling.exec.vector.StrDict;
 import dev.starling.storage.Catalog;
 import dev.starling.storage.Column;
@@ -319,6 +320,11 @@ public final class StarPipelineCompiler {
                 yield out;
             }
             case HashJoinNode j -> join(j);
+            // an aggregate or a sort ends the pipeline below: this one starts from its output
+            case AggregateNode a -> throw new Unsupported("a pipeline that reads another pipeline's groups: "
+                    + "GPU pipelines start at a table scan");
+            case SortNode o -> throw new Unsupported("a pipeline that reads another pipeline's sorted rows: "
+                    + "GPU pipelines start at a table scan, and sorts run on the CPU");
             default -> throw new Unsupported(node.describe().split(" ")[0] + " inside the pipeline");
         };
     }
