@@ -294,7 +294,10 @@ final class AggregateKernel implements AutoCloseable {
             for (int i = from; i < to; i++) {
                 values[i] = words.word(i, order.slot(), 0);
                 for (int s : sums) {
-                    overflow[0] |= words.word(i, s, 1) != (words.word(i, s, 0) >> 63);
+                    // only ever set: the slices run at once, and writing back a false would lose another's true
+                    if (words.word(i, s, 1) != (words.word(i, s, 0) >> 63)) {
+                        overflow[0] = true;
+                    }
                 }
             }
         });
