@@ -23,11 +23,20 @@ __device__ __forceinline__ unsigned long long warpIndex() {
 
 // ---- the join: probe row i matches build positions offsets[probe[i]] .. offsets[probe[i] + 1] ----
 
-// Row i's matches [j, end): none past the last row.
-__device__ __forceinline__ void matches(const int* probe, long long n, const long long* offsets, long long i,
-                                        long long& j, long long& end) {
-    j = i < n ? offsets[probe[i]] : 0;
-    end = i < n ? offsets[probe[i] + 1] : 0;
+// The join's walk, which every way of writing its output shares: the warps take tiles of 32 probe
+// rows, and a tile's lanes step through their rows' matches [j, end) together, calling
+// step(alive, i, j) at each step: lane `alive` has probe row i's match j. Every lane calls it as
+// long as one lane has a match left, so warp-wide calls inside see the whole warp.
+template <typename Step>
+__device__ __forceinline__ void forEachMatchStep(const int* probe, long long n, const long long* offsets, Step step) {
+    for (unsigned long long base = warpIndex() * 32; base < (unsigned long long)n; base += warpCount() * 32) {
+        long long i = (long long)(base + laneId());
+        long long j = i < n ? offsets[probe[i]] : 0;
+        long long end = i < n ? offsets[probe[i] + 1] : 0;
+        for (; __any_sync(FULL_WARP, j < end); j++) {
+            step(j < end, i, j);
+        }
+    }
 }
 
 // sums[0..2] += a, b, c: a read-back's totals.
@@ -43,21 +52,13 @@ __device__ __forceinline__ void addSums(unsigned long long* sums, unsigned long 
 extern "C" __global__ void joinBump(const int* probe, long long n, const long long* offsets, long long* out0,
                                     long long* out1, unsigned long long* counter, long long capacity) {
     unsigned lane = laneId();
-    for (unsigned long long base = warpIndex() * 32; base < (unsigned long long)n; base += warpCount() * 32) {
-        long long i = (long long)(base + lane);
-        long long j;
-        long long end;
-        matches(probe, n, offsets, i, j, end);
-        while (__any_sync(FULL_WARP, j < end)) {
-            bool alive = j < end;
-            long long place = reservePlace(alive, counter, lane);
-            if (alive && place < capacity) {
-                out0[place] = i;
-                out1[place] = j;
-            }
-            j++;
+    forEachMatchStep(probe, n, offsets, [&](bool alive, long long i, long long j) {
+        long long place = reservePlace(alive, counter, lane);
+        if (alive && place < capacity) {
+            out0[place] = i;
+            out1[place] = j;
         }
-    }
+    });
 }
 
 __device__ __forceinline__ long long blockSum(long long v, long long* shared) {
@@ -131,21 +132,13 @@ extern "C" __global__ void joinWrite(const int* probe, long long n, const long l
     }
     __syncthreads();
     unsigned lane = laneId();
-    for (unsigned long long base = warpIndex() * 32; base < (unsigned long long)n; base += warpCount() * 32) {
-        long long i = (long long)(base + lane);
-        long long j;
-        long long end;
-        matches(probe, n, offsets, i, j, end);
-        while (__any_sync(FULL_WARP, j < end)) {
-            bool alive = j < end;
-            long long place = reservePlace(alive, &next, lane);
-            if (alive) {
-                out0[place] = i;
-                out1[place] = j;
-            }
-            j++;
+    forEachMatchStep(probe, n, offsets, [&](bool alive, long long i, long long j) {
+        long long place = reservePlace(alive, &next, lane);
+        if (alive) {
+            out0[place] = i;
+            out1[place] = j;
         }
-    }
+    });
 }
 
 // Each thread writes its matches into pages of its own (`perPage` tuples each, the two columns one
@@ -160,35 +153,27 @@ __device__ __forceinline__ void joinPages(const int* probe, long long n, const l
     unsigned rng = seedRandom(blockIdx.x * (unsigned long long)THREADS + threadIdx.x, 17);
     long long page = -1;
     int fill = 0;
-    for (unsigned long long base = warpIndex() * 32; base < (unsigned long long)n; base += warpCount() * 32) {
-        long long i = (long long)(base + lane);
-        long long j;
-        long long end;
-        matches(probe, n, offsets, i, j, end);
-        while (__any_sync(FULL_WARP, j < end)) {
-            bool alive = j < end;
-            bool wants = alive && (page < 0 || fill == perPage);
-            if (wants && page >= 0) {
-                pageRows[page] = fill;
-            }
-            long long taken = Collaborative ? corwTakePage(wants, used, words, rng, lane, 256)
-                                            : wants ? rwbmTakePage(used, words, rng, 256) : -1;
-            if (wants) {
-                page = taken;
-                fill = 0;
-                if (page < 0) {
-                    *status = 1;
-                }
-            }
-            if (alive && page >= 0) {
-                long long* at = pool + page * 2 * perPage;
-                at[fill] = i;
-                at[perPage + fill] = j;
-                fill++;
-            }
-            j++;
+    forEachMatchStep(probe, n, offsets, [&](bool alive, long long i, long long j) {
+        bool wants = alive && (page < 0 || fill == perPage);
+        if (wants && page >= 0) {
+            pageRows[page] = fill;
         }
-    }
+        long long taken = Collaborative ? corwTakePage(wants, used, words, rng, lane, 256)
+                                        : wants ? rwbmTakePage(used, words, rng, 256) : -1;
+        if (wants) {
+            page = taken;
+            fill = 0;
+            if (page < 0) {
+                *status = 1;
+            }
+        }
+        if (alive && page >= 0) {
+            long long* at = pool + page * 2 * perPage;
+            at[fill] = i;
+            at[perPage + fill] = j;
+            fill++;
+        }
+    });
     if (page >= 0) {
         pageRows[page] = fill;
     }
@@ -215,41 +200,33 @@ __device__ __forceinline__ void joinWarpPages(const int* probe, long long n, con
     unsigned rng = seedRandom(blockIdx.x * (unsigned long long)THREADS + threadIdx.x, 23);
     long long page = -1;
     int fill = 0;
-    for (unsigned long long base = warpIndex() * 32; base < (unsigned long long)n; base += warpCount() * 32) {
-        long long i = (long long)(base + lane);
-        long long j;
-        long long end;
-        matches(probe, n, offsets, i, j, end);
-        while (__any_sync(FULL_WARP, j < end)) {
-            bool alive = j < end;
-            unsigned survivors = __ballot_sync(FULL_WARP, alive);
-            int rows = __popc(survivors);
-            if (page < 0 || fill + rows > perPage) {
-                long long taken = -1;
-                if (lane == 0) {
-                    if (page >= 0) {
-                        pageRows[page] = fill;
-                    }
-                    taken = Pool ? rwbmTakePage(used, words, rng, 256) : (long long)atomicAdd(counter, 1ull);
-                    if (taken >= 32ll * words) {
-                        taken = -1;
-                    }
-                    if (taken < 0) {
-                        *status = 1;
-                    }
+    forEachMatchStep(probe, n, offsets, [&](bool alive, long long i, long long j) {
+        unsigned survivors = __ballot_sync(FULL_WARP, alive);
+        int rows = __popc(survivors);
+        if (page < 0 || fill + rows > perPage) {
+            long long taken = -1;
+            if (lane == 0) {
+                if (page >= 0) {
+                    pageRows[page] = fill;
                 }
-                page = __shfl_sync(FULL_WARP, taken, 0);
-                fill = 0;
+                taken = Pool ? rwbmTakePage(used, words, rng, 256) : (long long)atomicAdd(counter, 1ull);
+                if (taken >= 32ll * words) {
+                    taken = -1;
+                }
+                if (taken < 0) {
+                    *status = 1;
+                }
             }
-            if (alive && page >= 0) {
-                long long* at = pool + page * 2 * perPage + fill + __popc(survivors & ((1u << lane) - 1));
-                at[0] = i;
-                at[perPage] = j;
-            }
-            fill += rows;
-            j++;
+            page = __shfl_sync(FULL_WARP, taken, 0);
+            fill = 0;
         }
-    }
+        if (alive && page >= 0) {
+            long long* at = pool + page * 2 * perPage + fill + __popc(survivors & ((1u << lane) - 1));
+            at[0] = i;
+            at[perPage] = j;
+        }
+        fill += rows;
+    });
     if (page >= 0 && lane == 0) {
         pageRows[page] = fill;
     }
