@@ -3,8 +3,8 @@ package dev.starling.server.flight;
 import at.favre.lib.crypto.bcrypt.BCrypt;
 import dev.starling.server.config.ServerConfig;
 import java.nio.charset.StandardCharsets;
-import java.security.SecureRandom;
 import java.time.Clock;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -15,8 +15,8 @@ import org.apache.arrow.flight.auth2.CallHeaderAuthenticator;
 /**
  * Checks a user's password against the bcrypt hash configured for that user. The answer must not
  * tell which users exist: an unknown name gets the same message, and its password is checked
- * against a decoy hash of the configured cost, so that it takes as long. Guessing is slowed by a
- * {@link LoginThrottle}.
+ * against the configured hash of the highest cost (and refused whatever the check says), so that
+ * it takes as long. Guessing is slowed by a {@link LoginThrottle}.
  */
 final class PasswordValidator implements BasicCallHeaderAuthenticator.CredentialValidator {
     private static final String WRONG = "wrong user name or password";
@@ -32,14 +32,11 @@ final class PasswordValidator implements BasicCallHeaderAuthenticator.Credential
         for (ServerConfig.User u : users) {
             hashes.put(u.name(), u.passwordHash().getBytes(StandardCharsets.UTF_8));
         }
-        // "$2b$12$...": the highest cost configured, so that an unknown name is never the fast answer
-        int cost = users.stream().mapToInt(u -> Integer.parseInt(u.passwordHash().substring(4, 6))).max().orElse(12);
-        char[] random = new char[24];
-        SecureRandom r = new SecureRandom();
-        for (int i = 0; i < random.length; i++) {
-            random[i] = (char) ('a' + r.nextInt(26));
-        }
-        this.decoy = BCrypt.withDefaults().hash(cost, random);
+        // "$2b$12$...": the cost is the two digits after the version
+        this.decoy = users.stream().map(ServerConfig.User::passwordHash)
+                .max(Comparator.comparingInt(h -> Integer.parseInt(h.substring(4, 6))))
+                .orElseThrow(() -> new IllegalArgumentException("password logins need at least one user"))
+                .getBytes(StandardCharsets.UTF_8);
         this.throttle = new LoginThrottle(clock);
     }
 
