@@ -205,15 +205,16 @@ public final class Starling implements AutoCloseable {
                     plan.lines().map(line -> List.<Object>of(line)).toList(), null, List.of());
         }
         // the version is read before planning, so a plan of tables that change meanwhile is never reused
-        return plans.get(sql, session, catalog.version(), () -> {
+        Settings placement = session.planning();
+        return plans.get(sql, placement, catalog.version(), () -> {
             PlanNode plan = planner.plan(sql).plan();
-            return new PreparedQuery(sql, plan.output(), PipelineGraph.of(plan, placer, session), null, null, List.of());
+            return new PreparedQuery(sql, plan.output(), PipelineGraph.of(plan, placer, placement), null, null, List.of());
         });
     }
 
     /** {@code q}, placed under {@code session}'s settings: as it is when it was, else prepared again. */
     private PreparedQuery placedFor(PreparedQuery q, Settings session) {
-        return q.graph().settings().equals(session) ? q : prepare(q.sql(), session);
+        return q.graph().settings().equals(session.planning()) ? q : prepare(q.sql(), session);
     }
 
     /**

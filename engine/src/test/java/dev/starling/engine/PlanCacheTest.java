@@ -28,4 +28,15 @@ class PlanCacheTest {
             assertNotSame(db.prepare("EXPLAIN " + sql), db.prepare("EXPLAIN " + sql), "EXPLAIN shows placements of now");
         }
     }
+
+    @Test
+    void aTimeLimitLeavesThePlanAsItIs() {
+        try (Starling db = Starling.inMemory()) {
+            db.query("CREATE TABLE t (a INT)");
+            String sql = "SELECT count(*) FROM t";
+            PreparedQuery first = db.prepare(sql);
+            db.query("SET query_timeout = 5");
+            assertSame(first, db.prepare(sql), "the same plan, without planning again");
+        }
+    }
 }

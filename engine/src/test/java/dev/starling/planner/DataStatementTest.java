@@ -115,11 +115,12 @@ class DataStatementTest {
             db.query("SET clone_budget = 2.5");
             db.query("SET clone_window TO 16");
             db.query("SET oversized_join = partitioned");
+            db.query("SET query_timeout = '1.5 min'");
             assertEquals(new Settings(dev.starling.exec.BackendMode.GPU, Settings.CloneChoice.ON, 2.5, 16,
-                    Settings.OversizedJoin.PARTITIONED), db.settings());
+                    Settings.OversizedJoin.PARTITIONED, java.time.Duration.ofSeconds(90)), db.settings());
             StarlingSqlException e = assertThrows(StarlingSqlException.class, () -> db.query("SET parallelism = 4"));
             assertEquals("line 1, column 5: unknown setting 'parallelism': the settings are: backend, clone_layouts, "
-                    + "clone_budget, clone_window, oversized_join", e.getMessage());
+                    + "clone_budget, clone_window, oversized_join, query_timeout", e.getMessage());
             e = assertThrows(StarlingSqlException.class, () -> db.query("SET clone_budget = 0.5"));
             assertEquals("line 1, column 20: clone_budget must be between 1 and 64 entries per value, not 0.5", e.getMessage());
             e = assertThrows(StarlingSqlException.class, () -> db.query("SET clone_layouts = sometimes"));
@@ -127,6 +128,9 @@ class DataStatementTest {
             e = assertThrows(StarlingSqlException.class, () -> db.query("SET oversized_join = spill"));
             assertEquals("line 1, column 22: oversized_join must be one of auto, hybrid, partitioned, not 'spill'",
                     e.getMessage());
+            e = assertThrows(StarlingSqlException.class, () -> db.query("SET query_timeout = soon"));
+            assertEquals("line 1, column 21: query_timeout must be a number of seconds, or a number with ms, s, min or h, "
+                    + "not 'soon'", e.getMessage());
             assertEquals(2.5, db.settings().cloneBudget(), "a refused SET changes nothing");
         }
     }

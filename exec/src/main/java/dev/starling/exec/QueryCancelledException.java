@@ -1,8 +1,12 @@
 package dev.starling.exec;
 
 /** Thrown from {@code Executor.run} when the query's {@link QueryContext} was cancelled. */
-public final class QueryCancelledException extends RuntimeException {
+public class QueryCancelledException extends RuntimeException {
     public QueryCancelledException() {
-        super("query cancelled");
+        this("query cancelled");
+    }
+
+    protected QueryCancelledException(String message) {
+        super(message);
     }
 }

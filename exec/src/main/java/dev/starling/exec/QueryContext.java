@@ -1,17 +1,23 @@
 package dev.starling.exec;
 
+import java.time.Duration;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * One running query: its cancellation flag, checked by every worker at least once per morsel and
- * per batch, its session's settings (the backend it asks for), counters of the work done (chunks read and
- * chunks skipped by zone maps), and where each pipeline of its graph ran.
+ * One running query: its cancellation flag and time limit, checked by every worker at least once
+ * per morsel and per batch, its session's settings (the backend it asks for), counters of the work
+ * done (chunks read and chunks skipped by zone maps), and where each pipeline of its graph ran.
+ * The limit is checked where the flag is, so no timer thread is needed to stop a query.
  */
 public final class QueryContext {
     private final Settings settings;
+    private final long startedAt = System.nanoTime();
     private volatile boolean cancelled;
+    /** The time limit from the start, in nanoseconds; 0 for none. */
+    private volatile long limitNanos;
+    private volatile QueryCancelledException reason;
     private final AtomicLong chunksScanned = new AtomicLong();
     private final AtomicLong chunksSkipped = new AtomicLong();
     private final Map<Integer, String> ranOn = new TreeMap<>();
@@ -20,26 +26,52 @@ public final class QueryContext {
         this(Settings.DEFAULT);
     }
 
+    /** A query starting now, limited to its session's {@code query_timeout}. */
     public QueryContext(Settings settings) {
         this.settings = settings;
+        this.limitNanos = settings.queryTimeout().toNanos();
     }
 
     public Settings settings() {
         return settings;
     }
 
-    /** Asks the query to stop; it fails with {@link QueryCancelledException} at the next check. */
-    public void cancel() {
-        cancelled = true;
+    /**
+     * Limits the query to {@code remaining} from now as well (a client's deadline), if that ends
+     * earlier than the limit it has.
+     */
+    public void limitTo(Duration remaining) {
+        long at = System.nanoTime() - startedAt + Math.max(0, remaining.toNanos());
+        if (limitNanos == 0 || at < limitNanos) {
+            limitNanos = Math.max(1, at);
+        }
     }
 
+    /** Asks the query to stop; it fails with {@link QueryCancelledException} at the next check. */
+    public void cancel() {
+        stop(new QueryCancelledException());
+    }
+
+    /** Whether the query was cancelled or ran past its time limit. */
     public boolean isCancelled() {
+        if (!cancelled && limitNanos != 0 && System.nanoTime() - startedAt > limitNanos) {
+            stop(new QueryTimeoutException(Duration.ofNanos(limitNanos)));
+        }
         return cancelled;
     }
 
+    /** Throws why the query stops ({@link QueryTimeoutException} past its time limit), if it does. */
     public void checkCancelled() {
-        if (cancelled) {
-            throw new QueryCancelledException();
+        if (isCancelled()) {
+            throw reason;
+        }
+    }
+
+    /** The first reason to stop wins: a query cancelled after it timed out still reports the timeout. */
+    private synchronized void stop(QueryCancelledException why) {
+        if (!cancelled) {
+            reason = why;
+            cancelled = true;
         }
     }
 

@@ -1,7 +1,10 @@
 package dev.starling.exec;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * A session's settings for where and how its pipelines run, each changed by {@code SET name =
@@ -10,13 +13,17 @@ import java.util.Locale;
  * never); {@code clone_budget}, the entries per value a clone layout may take (at least 1);
  * {@code clone_window}, how many preceding warps' chunks a write layout keeps a value's copies
  * apart from; {@code oversized_join}, how a GPU hash join whose table is past the device memory
- * budget runs (see {@link OversizedJoin}).
+ * budget runs (see {@link OversizedJoin}); {@code query_timeout}, how long a query may run before
+ * it stops with {@link QueryTimeoutException} (seconds, or a number with {@code ms}, {@code s},
+ * {@code min} or {@code h}; 0: no limit).
  */
 public record Settings(BackendMode backend, CloneChoice clones, double cloneBudget, int cloneWindow,
-                       OversizedJoin oversizedJoin) {
-    public static final Settings DEFAULT = new Settings(BackendMode.AUTO, CloneChoice.AUTO, 2, 0, OversizedJoin.AUTO);
+                       OversizedJoin oversizedJoin, Duration queryTimeout) {
+    public static final Settings DEFAULT = new Settings(BackendMode.AUTO, CloneChoice.AUTO, 2, 0, OversizedJoin.AUTO,
+            Duration.ZERO);
     public static final List<String> NAMES = List.of("backend", "clone_layouts", "clone_budget", "clone_window",
-            "oversized_join");
+            "oversized_join", "query_timeout");
+    private static final Pattern DURATION = Pattern.compile("(\\d+(?:\\.\\d*)?|\\.\\d+)\\s*(ms|s|min|h)?");
 
     /** Whether a clone layout is used: by the planner's rule, wherever possible, or never. */
     public enum CloneChoice { AUTO, ON, OFF }
@@ -36,10 +43,19 @@ public record Settings(BackendMode backend, CloneChoice clones, double cloneBudg
         if (cloneWindow < 0 || cloneWindow > 64) {
             throw new IllegalArgumentException("clone_window must be between 0 and 64 chunks, not " + cloneWindow);
         }
+        if (queryTimeout.isNegative()) {
+            throw new IllegalArgumentException("query_timeout cannot be negative, not " + queryTimeout);
+        }
     }
 
     public Settings withBackend(BackendMode mode) {
-        return new Settings(mode, clones, cloneBudget, cloneWindow, oversizedJoin);
+        return new Settings(mode, clones, cloneBudget, cloneWindow, oversizedJoin, queryTimeout);
+    }
+
+    /** These settings without what leaves a plan as it is (the timeout): what plans are cached and placed under. */
+    public Settings planning() {
+        return queryTimeout.isZero() ? this : new Settings(backend, clones, cloneBudget, cloneWindow, oversizedJoin,
+                Duration.ZERO);
     }
 
     /** These settings with {@code name} set to {@code value}; an unknown name or a bad value says what is allowed. */
@@ -48,11 +64,13 @@ public record Settings(BackendMode backend, CloneChoice clones, double cloneBudg
         return switch (name.toLowerCase(Locale.ROOT)) {
             case "backend" -> withBackend(BackendMode.parse(v));
             case "clone_layouts" -> new Settings(backend, choice(CloneChoice.class, name, v), cloneBudget, cloneWindow,
-                    oversizedJoin);
-            case "clone_budget" -> new Settings(backend, clones, number(name, v), cloneWindow, oversizedJoin);
-            case "clone_window" -> new Settings(backend, clones, cloneBudget, (int) whole(name, v), oversizedJoin);
+                    oversizedJoin, queryTimeout);
+            case "clone_budget" -> new Settings(backend, clones, number(name, v), cloneWindow, oversizedJoin, queryTimeout);
+            case "clone_window" -> new Settings(backend, clones, cloneBudget, (int) whole(name, v), oversizedJoin,
+                    queryTimeout);
             case "oversized_join" -> new Settings(backend, clones, cloneBudget, cloneWindow,
-                    choice(OversizedJoin.class, name, v));
+                    choice(OversizedJoin.class, name, v), queryTimeout);
+            case "query_timeout" -> new Settings(backend, clones, cloneBudget, cloneWindow, oversizedJoin, duration(name, v));
             default -> throw new IllegalArgumentException("unknown setting '" + name + "': the settings are: "
                     + String.join(", ", NAMES));
         };
@@ -74,6 +92,25 @@ public record Settings(BackendMode backend, CloneChoice clones, double cloneBudg
         } catch (NumberFormatException e) {
             throw new IllegalArgumentException(name + " must be a number, not '" + v + "'");
         }
+    }
+
+    /** A length of time: seconds, or a number with a unit (ms, s, min, h). */
+    public static Duration duration(String name, String v) {
+        Matcher m = DURATION.matcher(v.trim().toLowerCase(Locale.ROOT));
+        if (!m.matches()) {
+            throw new IllegalArgumentException(name + " must be a number of seconds, or a number with ms, s, min or h, "
+                    + "not '" + v + "'");
+        }
+        double millis = Double.parseDouble(m.group(1)) * switch (m.group(2) == null ? "s" : m.group(2)) {
+            case "ms" -> 1;
+            case "min" -> 60_000;
+            case "h" -> 3_600_000;
+            default -> 1_000;
+        };
+        if (millis > Long.MAX_VALUE / 2) {
+            throw new IllegalArgumentException(name + " is too long: '" + v + "'");
+        }
+        return Duration.ofMillis(Math.round(millis));
     }
 
     private static long whole(String name, String v) {

@@ -77,6 +77,7 @@ public final class Main implements Callable<Integer> {
         }
         ServerConfig c = ConfigLoader.validate(withFlags(ConfigLoader.load(configFile(), System.getenv())));
         try (Starling db = Starling.open(c.dataDir(), c.gpu().options())) {
+            db.setSettings(db.settings().with("query_timeout", c.query().timeout()));
             if (c.demo().enabled()) {
                 DemoData.ensure(db, c.demo().scaleFactor(), System.out);
             }
@@ -122,6 +123,6 @@ public final class Main implements Callable<Integer> {
         ServerConfig.Demo demo = new ServerConfig.Demo(!noDemo && c.demo().enabled(),
                 demoScaleFactor != null ? demoScaleFactor : c.demo().scaleFactor());
         return new ServerConfig(listen, dataDir != null ? dataDir : c.dataDir(), demo, c.auth(), c.tls(),
-                gpuProfile != null ? c.gpu().withProfile(gpuProfile) : c.gpu(), c.memory(), c.metrics());
+                gpuProfile != null ? c.gpu().withProfile(gpuProfile) : c.gpu(), c.memory(), c.metrics(), c.query());
     }
 }

@@ -20,7 +20,7 @@ import java.util.Optional;
  * INSERT INTO t [(c, ...)] {SELECT ... | VALUES ...}
  * LOAD [INTO] [TABLE] t FROM 'file' [FORMAT TBL | CSV]
  * GENERATE {TPCH | SSB} [SCALE] [FACTOR] n [SCHEMA s]
- * SET {backend | clone_layouts | clone_budget | clone_window | oversized_join} {= | TO} value
+ * SET {backend | clone_layouts | clone_budget | clone_window | oversized_join | query_timeout} {= | TO} value
  * ALTER TABLE t SET [(] gpu_resident = {true | false} [)]
  * ANALYZE CONFLICTS ON t (c) [FOR {READ | WRITE}] [WINDOW n] [BUDGET b]
  * </pre>

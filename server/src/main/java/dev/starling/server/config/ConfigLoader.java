@@ -21,7 +21,7 @@ import java.util.stream.Collectors;
  * Reads {@code starling.yaml} with Jackson, lays environment variables over it
  * ({@code STARLING_BIND}, {@code STARLING_PORT}, {@code STARLING_DATA_DIR}, {@code STARLING_AUTH},
  * {@code STARLING_TLS_CERT}, {@code STARLING_TLS_KEY}, {@code STARLING_GPU},
- * {@code STARLING_GPU_PROFILE}) and checks the result. Every error names the key or variable at fault.
+ * {@code STARLING_GPU_PROFILE}, {@code STARLING_QUERY_TIMEOUT}) and checks the result. Every error names the key or variable at fault.
  */
 public final class ConfigLoader {
     /** A bcrypt hash as written: version, cost, then salt and digest in bcrypt's base-64. */
@@ -88,7 +88,9 @@ public final class ConfigLoader {
         if (env.containsKey("STARLING_GPU_PROFILE")) {
             gpu = gpu.withProfile(env.get("STARLING_GPU_PROFILE"));
         }
-        return new ServerConfig(listen, dataDir, c.demo(), auth, tls, gpu, c.memory(), c.metrics());
+        ServerConfig.Query query = env.containsKey("STARLING_QUERY_TIMEOUT")
+                ? new ServerConfig.Query(env.get("STARLING_QUERY_TIMEOUT")) : c.query();
+        return new ServerConfig(listen, dataDir, c.demo(), auth, tls, gpu, c.memory(), c.metrics(), query);
     }
 
     private static int number(String name, String value) {
@@ -152,6 +154,11 @@ public final class ConfigLoader {
             } catch (IllegalArgumentException e) {
                 throw new ConfigException("gpu.profile: " + e.getMessage());
             }
+        }
+        try {
+            c.query().timeoutDuration();
+        } catch (IllegalArgumentException e) {
+            throw new ConfigException(e.getMessage());
         }
         if (c.demo().scaleFactor() <= 0) {
             throw new ConfigException("demo.scale_factor must be positive, not " + c.demo().scaleFactor());

@@ -1,8 +1,10 @@
 package dev.starling.server.config;
 
 import dev.starling.engine.GpuOptions;
+import dev.starling.exec.Settings;
 import dev.starling.gpu.cuda.HostMemoryPools;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 
 /**
@@ -10,7 +12,7 @@ import java.util.List;
  * optional, with the default given here), then environment variables, then command-line flags.
  */
 public record ServerConfig(Listen listen, Path dataDir, Demo demo, Auth auth, Tls tls, Gpu gpu, Memory memory,
-                           Metrics metrics) {
+                           Metrics metrics, Query query) {
 
     public ServerConfig {
         listen = listen == null ? new Listen(null, null) : listen;
@@ -21,10 +23,26 @@ public record ServerConfig(Listen listen, Path dataDir, Demo demo, Auth auth, Tl
         gpu = gpu == null ? new Gpu(null, null, null, null, null, null, null) : gpu;
         memory = memory == null ? new Memory(null) : memory;
         metrics = metrics == null ? new Metrics(null, null, null) : metrics;
+        query = query == null ? new Query(null) : query;
     }
 
     public static ServerConfig defaults() {
-        return new ServerConfig(null, null, null, null, null, null, null, null);
+        return new ServerConfig(null, null, null, null, null, null, null, null, null);
+    }
+
+    /**
+     * Limits of every session's queries unless it sets its own: {@code timeout}, how long a query
+     * may run (seconds, or a number with ms, s, min or h; 0: no limit), as {@code SET query_timeout}.
+     */
+    public record Query(String timeout) {
+        public Query {
+            timeout = timeout == null ? "0" : timeout;
+        }
+
+        /** The limit; an ill-formed one is an {@link IllegalArgumentException} naming the key. */
+        public Duration timeoutDuration() {
+            return Settings.duration("query.timeout", timeout);
+        }
     }
 
     /** The Prometheus endpoint ({@code GET /metrics}): counts only, on the loopback address by default. */

@@ -53,7 +53,8 @@ public final class FlightSqlServer implements AutoCloseable {
 
     /** Starts serving {@code db} on {@code host}:{@code port} (port 0: any free port), no authentication. */
     public static FlightSqlServer start(Starling db, String host, int port) throws IOException {
-        return start(db, new ServerConfig(new ServerConfig.Listen(host, port), null, null, null, null, null, null, null));
+        return start(db, new ServerConfig(new ServerConfig.Listen(host, port), null, null, null, null, null, null, null,
+                null));
     }
 
     /** A bcrypt hash of a password, for {@code auth.users} in the configuration. */

@@ -6,17 +6,22 @@ import dev.starling.exec.ArrowBatches;
 import dev.starling.exec.BatchSink;
 import dev.starling.exec.QueryCancelledException;
 import dev.starling.exec.QueryContext;
+import dev.starling.exec.QueryTimeoutException;
 import dev.starling.exec.Settings;
 import dev.starling.exec.vector.Batch;
 import dev.starling.exec.vector.BatchBuffer;
 import dev.starling.server.metrics.QueryMetrics;
+import io.grpc.Context;
+import io.grpc.Deadline;
 import java.nio.ByteBuffer;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import org.apache.arrow.flight.FlightProducer.ServerStreamListener;
 import org.apache.arrow.memory.BufferAllocator;
@@ -26,7 +31,12 @@ import org.apache.arrow.vector.VectorSchemaRoot;
  * Streams a query's result to a Flight client batch by batch while the query runs: nothing is held
  * whole, a batch waits until the client's stream is ready for more (so a slow reader slows the
  * query instead of filling memory), and a client that goes away, or cancels the FlightInfo,
- * cancels the query's work.
+ * cancels the query's work. The query's time limit is its session's {@code query_timeout} or the
+ * client's deadline for the call, whichever ends first.
+ * <p>
+ * A client's going away reaches the query through the gRPC context of the call, whose
+ * cancellation listeners run as soon as the transport learns of it: Flight's own cancel handler
+ * only runs once this method has returned, too late for a query that has not sent its first batch.
  */
 final class ResultStreamer {
     private final Starling db;
@@ -69,6 +79,13 @@ final class ResultStreamer {
             ctx.cancel();
         }
         listener.setOnCancelHandler(ctx::cancel);
+        Context call = Context.current();
+        Deadline deadline = call.getDeadline();
+        if (deadline != null) {
+            ctx.limitTo(Duration.ofNanos(deadline.timeRemaining(TimeUnit.NANOSECONDS)));
+        }
+        Context.CancellationListener stop = c -> ctx.cancel();
+        call.addListener(stop, Runnable::run);
         byTicket.computeIfAbsent(key, k -> new CopyOnWriteArrayList<>()).add(ctx);
         long startedAt = metrics.started();
         QueryMetrics.Outcome outcome = QueryMetrics.Outcome.FAILED;
@@ -96,9 +113,11 @@ final class ResultStreamer {
             listener.completed();
             outcome = QueryMetrics.Outcome.OK;
         } catch (RuntimeException | OutOfMemoryError e) {
-            outcome = e instanceof QueryCancelledException ? QueryMetrics.Outcome.CANCELLED : QueryMetrics.Outcome.FAILED;
+            outcome = e instanceof QueryTimeoutException ? QueryMetrics.Outcome.TIMED_OUT
+                    : e instanceof QueryCancelledException ? QueryMetrics.Outcome.CANCELLED : QueryMetrics.Outcome.FAILED;
             listener.error(FlightErrors.of(e));
         } finally {
+            call.removeListener(stop);
             metrics.finished(startedAt, outcome, sent[0]);
             byTicket.computeIfPresent(key, (k, list) -> {
                 list.remove(ctx);

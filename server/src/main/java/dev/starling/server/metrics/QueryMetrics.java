@@ -6,10 +6,11 @@ import java.util.concurrent.atomic.LongAdder;
 
 /** Counts of the queries the server has run: running now, finished by outcome, and their total time. */
 public final class QueryMetrics {
-    public enum Outcome { OK, FAILED, CANCELLED }
+    public enum Outcome { OK, FAILED, CANCELLED, TIMED_OUT }
 
     private final AtomicInteger running = new AtomicInteger();
-    private final LongAdder[] finished = {new LongAdder(), new LongAdder(), new LongAdder()};
+    private final LongAdder[] finished = java.util.stream.Stream.generate(LongAdder::new).limit(Outcome.values().length)
+            .toArray(LongAdder[]::new);
     private final AtomicLong nanos = new AtomicLong();
     private final LongAdder rows = new LongAdder();
 

@@ -84,6 +84,22 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void theQueryTimeoutComesFromTheFileOrTheEnvironmentAndIsChecked() throws Exception {
+        Path f = yaml("""
+                query:
+                  timeout: 5min
+                """);
+        assertEquals(java.time.Duration.ofMinutes(5), ConfigLoader.validate(ConfigLoader.load(f, Map.of())).query()
+                .timeoutDuration());
+        assertEquals(java.time.Duration.ofMillis(1500), ConfigLoader.load(f, Map.of("STARLING_QUERY_TIMEOUT", "1.5"))
+                .query().timeoutDuration());
+        ConfigException e = assertThrows(ConfigException.class, () -> ConfigLoader.validate(
+                ConfigLoader.load(f, Map.of("STARLING_QUERY_TIMEOUT", "-1"))));
+        assertEquals("query.timeout must be a number of seconds, or a number with ms, s, min or h, not '-1'",
+                e.getMessage());
+    }
+
+    @Test
     void anUnknownKeyIsNamedWithItsPath() throws Exception {
         Path f = yaml("""
                 listen:

@@ -42,7 +42,7 @@ class FlightSecurityTest {
         ServerConfig config = new ServerConfig(new ServerConfig.Listen("localhost", 0), null, null,
                 new ServerConfig.Auth("password", List.of(new ServerConfig.User("analyst",
                         FlightSqlServer.hashPassword("s3cret".toCharArray()))), 5),
-                new ServerConfig.Tls(CERT, KEY), null, null, null);
+                new ServerConfig.Tls(CERT, KEY), null, null, null, null);
         server = FlightSqlServer.start(db, config);
     }
 
