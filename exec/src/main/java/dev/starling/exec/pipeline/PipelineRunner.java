@@ -5,9 +5,8 @@ import dev.starling.exec.vector.Batch;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Future;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -15,10 +14,20 @@ import java.util.concurrent.atomic.AtomicReference;
  * Runs one pipeline morsel-driven: workers claim morsels from a shared counter, push each batch
  * through their own operator instances into their own sink state, and the sink merges the states
  * when all morsels are done. The calling thread works too, so a query uses {@code threads} threads:
- * itself and {@code threads - 1} from the shared pool. Pool threads never wait on other pool tasks,
- * so concurrent queries cannot deadlock the pool.
+ * itself and {@code threads - 1} from the pool that all queries share.
+ * <p>
+ * The pool is shared fairly: a pool worker works for one {@link #SLICE_NANOS time slice}, then
+ * goes to the back of the pool's queue with its state, so the workers of queries that came later
+ * get their turn between the slices of a long one (morsel-driven scheduling, Leis et al.,
+ * <i>Morsel-Driven Parallelism</i>, SIGMOD 2014, section 3.3). Once the morsels are all claimed, a
+ * worker still waiting in the queue is withdrawn rather than waited for, so a query never waits
+ * behind another's slices for a worker with nothing left to do. Pool threads never wait on other
+ * pool tasks, so concurrent queries cannot deadlock the pool.
  */
 public final class PipelineRunner {
+    /** How long a pool worker works before it lets the queued workers of other queries run. */
+    static final long SLICE_NANOS = 2_000_000;
+
     private final ExecutorService pool;
     private final int threads;
 
@@ -36,34 +45,20 @@ public final class PipelineRunner {
                 tasks.add(new int[] {p, m});
             }
         }
+        Run<L> run = new Run<>(parts, tasks, sink, ctx);
         int workers = stream.ordered() ? 1 : Math.max(1, Math.min(threads, tasks.size()));
-        AtomicInteger next = new AtomicInteger();
-        AtomicReference<Throwable> failure = new AtomicReference<>();
-        List<L> locals = Collections.synchronizedList(new ArrayList<>());
-        Runnable worker = () -> {
-            try {
-                work(parts, tasks, next, failure, sink, locals, ctx);
-            } catch (Throwable t) {
-                failure.compareAndSet(null, t);
-            }
-        };
-        List<Future<?>> futures = new ArrayList<>();
+        List<Worker<L>> pooled = new ArrayList<>();
         for (int w = 1; w < workers; w++) {
-            futures.add(pool.submit(worker));
+            Worker<L> worker = new Worker<>(run, pool);
+            pooled.add(worker);
+            worker.enqueue();
         }
-        worker.run();
-        for (Future<?> f : futures) {
-            try {
-                f.get();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                ctx.cancel();
-                throw new IllegalStateException("interrupted while waiting for query workers", e);
-            } catch (ExecutionException e) {
-                failure.compareAndSet(null, e.getCause());
-            }
+        new Worker<>(run, null).work(Long.MAX_VALUE);
+        for (Worker<L> worker : pooled) {
+            worker.withdraw();
         }
-        Throwable t = failure.get();
+        run.awaitWorkers(pooled);
+        Throwable t = run.failure.get();
         if (t instanceof RuntimeException re) {
             throw re;
         }
@@ -74,48 +69,162 @@ public final class PipelineRunner {
             throw new IllegalStateException(t);
         }
         ctx.checkCancelled();
-        sink.finish(locals);
+        sink.finish(run.locals);
     }
 
-    private static <L> void work(List<Part> parts, List<int[]> tasks, AtomicInteger next,
-                                 AtomicReference<Throwable> failure, Sink<L> sink, List<L> locals, QueryContext ctx) {
-        L local = sink.createLocal();
-        locals.add(local);
-        Source.Reader[] readers = new Source.Reader[parts.size()];
-        Operator[][] chains = new Operator[parts.size()][];
-        boolean[] finished = new boolean[parts.size()];
-        while (failure.get() == null) {
-            int t = next.getAndIncrement();
-            if (t >= tasks.size()) {
+    /** One pipeline run: its morsels, the next to claim, the workers' sink states and the first failure. */
+    private static final class Run<L> {
+        final List<Part> parts;
+        final List<int[]> tasks;
+        final Sink<L> sink;
+        final QueryContext ctx;
+        final AtomicInteger next = new AtomicInteger();
+        final AtomicReference<Throwable> failure = new AtomicReference<>();
+        final List<L> locals = Collections.synchronizedList(new ArrayList<>());
+
+        Run(List<Part> parts, List<int[]> tasks, Sink<L> sink, QueryContext ctx) {
+            this.parts = parts;
+            this.tasks = tasks;
+            this.sink = sink;
+            this.ctx = ctx;
+        }
+
+        boolean exhausted() {
+            return failure.get() != null || next.get() >= tasks.size();
+        }
+
+        synchronized void workerDone() {
+            notifyAll();
+        }
+
+        synchronized void awaitWorkers(List<Worker<L>> workers) {
+            boolean interrupted = false;
+            while (workers.stream().anyMatch(w -> !w.done())) {
+                try {
+                    wait();
+                } catch (InterruptedException e) {
+                    // the workers stop at their next check; their state must not be merged while they run
+                    interrupted = true;
+                    ctx.cancel();
+                }
+            }
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    /**
+     * One worker: its readers, operator chains and sink state, kept across its time slices. A
+     * pool worker is queued, running or done; only the one that moves it out of queued runs it.
+     */
+    private static final class Worker<L> implements Runnable {
+        private static final int QUEUED = 0;
+        private static final int RUNNING = 1;
+        private static final int DONE = 2;
+
+        private final Run<L> run;
+        private final ExecutorService pool;
+        private final AtomicInteger state = new AtomicInteger(QUEUED);
+        private final Source.Reader[] readers;
+        private final Operator[][] chains;
+        private final boolean[] finished;
+        private L local;
+
+        Worker(Run<L> run, ExecutorService pool) {
+            this.run = run;
+            this.pool = pool;
+            this.readers = new Source.Reader[run.parts.size()];
+            this.chains = new Operator[run.parts.size()][];
+            this.finished = new boolean[run.parts.size()];
+        }
+
+        void enqueue() {
+            try {
+                pool.execute(this);
+            } catch (RejectedExecutionException e) {
+                // a pool that is shutting down: the calling thread does the work
+                finish();
+            }
+        }
+
+        @Override
+        public void run() {
+            if (!state.compareAndSet(QUEUED, RUNNING)) {
                 return;
             }
-            ctx.checkCancelled();
-            int p = tasks.get(t)[0];
+            work(SLICE_NANOS);
+            if (run.exhausted()) {
+                finish();
+            } else {
+                state.set(QUEUED);
+                enqueue();
+            }
+        }
+
+        /** Takes a worker still waiting in the queue out of the run: the morsels are all claimed. */
+        void withdraw() {
+            if (state.compareAndSet(QUEUED, DONE)) {
+                run.workerDone();
+            }
+        }
+
+        boolean done() {
+            return state.get() == DONE;
+        }
+
+        private void finish() {
+            state.set(DONE);
+            run.workerDone();
+        }
+
+        /** Claims and runs morsels until none is left or it has worked {@code slice} nanoseconds. */
+        void work(long slice) {
+            long start = System.nanoTime();
+            try {
+                if (local == null) {
+                    local = run.sink.createLocal();
+                    run.locals.add(local);
+                }
+                while (!run.exhausted() && System.nanoTime() - start < slice) {
+                    int t = run.next.getAndIncrement();
+                    if (t >= run.tasks.size()) {
+                        return;
+                    }
+                    run.ctx.checkCancelled();
+                    morsel(run.tasks.get(t)[0], run.tasks.get(t)[1]);
+                }
+            } catch (Throwable e) {
+                run.failure.compareAndSet(null, e);
+            }
+        }
+
+        private void morsel(int p, int m) {
             if (finished[p]) {
-                continue;
+                return;
             }
             if (readers[p] == null) {
-                readers[p] = parts.get(p).source().reader();
-                chains[p] = parts.get(p).chain().stream().map(OperatorFactory::create).toArray(Operator[]::new);
+                readers[p] = run.parts.get(p).source().reader();
+                chains[p] = run.parts.get(p).chain().stream().map(OperatorFactory::create).toArray(Operator[]::new);
             }
             Operator[] chain = chains[p];
-            readers[p].read(tasks.get(t)[1], batch -> push(batch, chain, 0, sink, local, ctx));
+            readers[p].read(m, batch -> push(batch, chain, 0));
             for (Operator op : chain) {
                 finished[p] |= op.finished();
             }
         }
-    }
 
-    /** Runs {@code batch} through operators {@code from}.. of the chain into the sink. */
-    private static <L> void push(Batch batch, Operator[] chain, int from, Sink<L> sink, L local, QueryContext ctx) {
-        if (batch == null || batch.rows() == 0) {
-            return;
+        /** Runs {@code batch} through operators {@code from}.. of the chain into the sink. */
+        private void push(Batch batch, Operator[] chain, int from) {
+            if (batch == null || batch.rows() == 0) {
+                return;
+            }
+            run.ctx.checkCancelled();
+            if (from == chain.length) {
+                run.sink.accept(local, batch);
+                return;
+            }
+            chain[from].process(batch, out -> push(out, chain, from + 1));
         }
-        ctx.checkCancelled();
-        if (from == chain.length) {
-            sink.accept(local, batch);
-            return;
-        }
-        chain[from].process(batch, out -> push(out, chain, from + 1, sink, local, ctx));
     }
 }
