@@ -20,6 +20,7 @@ public final class QueryContext {
     private volatile QueryCancelledException reason;
     private final AtomicLong chunksScanned = new AtomicLong();
     private final AtomicLong chunksSkipped = new AtomicLong();
+    private final AtomicLong workerNanos = new AtomicLong();
     private final Map<Integer, String> ranOn = new TreeMap<>();
 
     public QueryContext() {
@@ -81,6 +82,15 @@ public final class QueryContext {
 
     public long chunksSkipped() {
         return chunksSkipped.get();
+    }
+
+    /** The time workers have spent on the query so far, all pipelines and threads together. */
+    public long workerNanos() {
+        return workerNanos.get();
+    }
+
+    public void addWorkerNanos(long n) {
+        workerNanos.addAndGet(n);
     }
 
     public void addChunksScanned(long n) {

@@ -6,8 +6,12 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.PriorityBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
@@ -16,13 +20,16 @@ import java.util.concurrent.atomic.AtomicReference;
  * when all morsels are done. The calling thread works too, so a query uses {@code threads} threads:
  * itself and {@code threads - 1} from the pool that all queries share.
  * <p>
- * The pool is shared fairly: a pool worker works for one {@link #SLICE_NANOS time slice}, then
- * goes to the back of the pool's queue with its state, so the workers of queries that came later
- * get their turn between the slices of a long one (morsel-driven scheduling, Leis et al.,
+ * The pool is shared fairly: a pool worker works for one {@link #SLICE_NANOS time slice} (at
+ * least a morsel), then goes back to the pool's queue with its state, which serves first the
+ * workers of the query that has had the least worker time so far (least attained service), so a
+ * short query that arrives while a long one holds every thread takes the next threads that come
+ * free instead of queueing behind the long one's slices (morsel-driven scheduling, Leis et al.,
  * <i>Morsel-Driven Parallelism</i>, SIGMOD 2014, section 3.3). Once the morsels are all claimed, a
  * worker still waiting in the queue is withdrawn rather than waited for, so a query never waits
  * behind another's slices for a worker with nothing left to do. Pool threads never wait on other
- * pool tasks, so concurrent queries cannot deadlock the pool.
+ * pool tasks, so concurrent queries cannot deadlock the pool. The pool's queue must order
+ * {@link Comparable} tasks ({@link #newPool}).
  */
 public final class PipelineRunner {
     /** How long a pool worker works before it lets the queued workers of other queries run. */
@@ -34,6 +41,16 @@ public final class PipelineRunner {
     public PipelineRunner(ExecutorService pool, int threads) {
         this.pool = pool;
         this.threads = threads;
+    }
+
+    /** A pool of {@code threads} daemon threads named {@code name-n} whose queue serves the least-served query first. */
+    public static ExecutorService newPool(int threads, String name) {
+        AtomicInteger n = new AtomicInteger();
+        return new ThreadPoolExecutor(threads, threads, 0, TimeUnit.MILLISECONDS, new PriorityBlockingQueue<>(), r -> {
+            Thread t = new Thread(r, name + "-" + n.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        });
     }
 
     public <L> void run(Stream stream, Sink<L> sink, QueryContext ctx) {
@@ -53,7 +70,9 @@ public final class PipelineRunner {
             pooled.add(worker);
             worker.enqueue();
         }
+        long start = System.nanoTime();
         new Worker<>(run, null).work(Long.MAX_VALUE);
+        ctx.addWorkerNanos(System.nanoTime() - start);
         for (Worker<L> worker : pooled) {
             worker.withdraw();
         }
@@ -118,7 +137,8 @@ public final class PipelineRunner {
      * One worker: its readers, operator chains and sink state, kept across its time slices. A
      * pool worker is queued, running or done; only the one that moves it out of queued runs it.
      */
-    private static final class Worker<L> implements Runnable {
+    private static final class Worker<L> implements Runnable, Comparable<Worker<?>> {
+        private static final AtomicLong ENQUEUED = new AtomicLong();
         private static final int QUEUED = 0;
         private static final int RUNNING = 1;
         private static final int DONE = 2;
@@ -130,6 +150,9 @@ public final class PipelineRunner {
         private final Operator[][] chains;
         private final boolean[] finished;
         private L local;
+        /** The query's worker time when this was queued, then the order of queueing: its place in the pool's queue. */
+        private long servedNanos;
+        private long sequence;
 
         Worker(Run<L> run, ExecutorService pool) {
             this.run = run;
@@ -140,6 +163,8 @@ public final class PipelineRunner {
         }
 
         void enqueue() {
+            servedNanos = run.ctx.workerNanos();
+            sequence = ENQUEUED.getAndIncrement();
             try {
                 pool.execute(this);
             } catch (RejectedExecutionException e) {
@@ -153,13 +178,21 @@ public final class PipelineRunner {
             if (!state.compareAndSet(QUEUED, RUNNING)) {
                 return;
             }
+            long start = System.nanoTime();
             work(SLICE_NANOS);
+            run.ctx.addWorkerNanos(System.nanoTime() - start);
             if (run.exhausted()) {
                 finish();
             } else {
                 state.set(QUEUED);
                 enqueue();
             }
+        }
+
+        @Override
+        public int compareTo(Worker<?> other) {
+            int served = Long.compare(servedNanos, other.servedNanos);
+            return served != 0 ? served : Long.compare(sequence, other.sequence);
         }
 
         /** Takes a worker still waiting in the queue out of the run: the morsels are all claimed. */

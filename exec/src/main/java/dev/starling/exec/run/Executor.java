@@ -14,7 +14,6 @@ import dev.starling.storage.Catalog;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -46,13 +45,7 @@ public final class Executor implements AutoCloseable {
         this.threads = threads;
         this.catalog = catalog;
         this.accelerator = accelerator;
-        int id = POOLS.incrementAndGet();
-        AtomicInteger n = new AtomicInteger();
-        this.pool = Executors.newFixedThreadPool(Math.max(1, threads - 1), r -> {
-            Thread t = new Thread(r, "starling-cpu-" + id + "-" + n.incrementAndGet());
-            t.setDaemon(true);
-            return t;
-        });
+        this.pool = PipelineRunner.newPool(Math.max(1, threads - 1), "starling-cpu-" + POOLS.incrementAndGet());
     }
 
     /** Runs a plan on the CPU and keeps its whole result; for tests. */
