@@ -183,8 +183,13 @@ public final class PipelineRunner {
             run.ctx.addWorkerNanos(System.nanoTime() - start);
             if (run.exhausted()) {
                 finish();
+                return;
+            }
+            state.set(QUEUED);
+            // the morsels may have run out meanwhile, after the caller withdrew the workers it found queued
+            if (run.exhausted()) {
+                withdraw();
             } else {
-                state.set(QUEUED);
                 enqueue();
             }
         }
