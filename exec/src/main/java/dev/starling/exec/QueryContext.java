@@ -14,9 +14,9 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class QueryContext {
     private final Settings settings;
     private final long startedAt = System.nanoTime();
-    private volatile boolean cancelled;
     /** The time limit from the start, in nanoseconds; 0 for none. */
     private volatile long limitNanos;
+    /** Why the query stops; null while it runs. */
     private volatile QueryCancelledException reason;
     private final AtomicLong chunksScanned = new AtomicLong();
     private final AtomicLong chunksSkipped = new AtomicLong();
@@ -55,10 +55,10 @@ public final class QueryContext {
 
     /** Whether the query was cancelled or ran past its time limit. */
     public boolean isCancelled() {
-        if (!cancelled && limitNanos != 0 && System.nanoTime() - startedAt > limitNanos) {
+        if (reason == null && limitNanos != 0 && System.nanoTime() - startedAt > limitNanos) {
             stop(new QueryTimeoutException(Duration.ofNanos(limitNanos)));
         }
-        return cancelled;
+        return reason != null;
     }
 
     /** Throws why the query stops ({@link QueryTimeoutException} past its time limit), if it does. */
@@ -70,9 +70,8 @@ public final class QueryContext {
 
     /** The first reason to stop wins: a query cancelled after it timed out still reports the timeout. */
     private synchronized void stop(QueryCancelledException why) {
-        if (!cancelled) {
+        if (reason == null) {
             reason = why;
-            cancelled = true;
         }
     }
 

@@ -70,9 +70,7 @@ public final class PipelineRunner {
             pooled.add(worker);
             worker.enqueue();
         }
-        long start = System.nanoTime();
         new Worker<>(run, null).work(Long.MAX_VALUE);
-        ctx.addWorkerNanos(System.nanoTime() - start);
         for (Worker<L> worker : pooled) {
             worker.withdraw();
         }
@@ -178,9 +176,7 @@ public final class PipelineRunner {
             if (!state.compareAndSet(QUEUED, RUNNING)) {
                 return;
             }
-            long start = System.nanoTime();
             work(SLICE_NANOS);
-            run.ctx.addWorkerNanos(System.nanoTime() - start);
             if (run.exhausted()) {
                 finish();
                 return;
@@ -216,7 +212,10 @@ public final class PipelineRunner {
             run.workerDone();
         }
 
-        /** Claims and runs morsels until none is left or it has worked {@code slice} nanoseconds. */
+        /**
+         * Claims and runs morsels until none is left or it has worked {@code slice} nanoseconds,
+         * and counts the time to the query's service.
+         */
         void work(long slice) {
             long start = System.nanoTime();
             try {
@@ -234,6 +233,8 @@ public final class PipelineRunner {
                 }
             } catch (Throwable e) {
                 run.failure.compareAndSet(null, e);
+            } finally {
+                run.ctx.addWorkerNanos(System.nanoTime() - start);
             }
         }
 

@@ -35,8 +35,9 @@ import org.apache.arrow.vector.VectorSchemaRoot;
  * client's deadline for the call, whichever ends first.
  * <p>
  * A client's going away reaches the query through the gRPC context of the call, whose
- * cancellation listeners run as soon as the transport learns of it: Flight's own cancel handler
- * only runs once this method has returned, too late for a query that has not sent its first batch.
+ * cancellation listeners run as soon as the transport learns of it (a cancel, a passed deadline, a
+ * lost connection): Flight's own cancel handler only runs once this method has returned, too late
+ * for a query that has not sent its first batch.
  */
 final class ResultStreamer {
     private final Starling db;
@@ -78,7 +79,6 @@ final class ResultStreamer {
         if (cancelledBeforeStart.remove(key)) {
             ctx.cancel();
         }
-        listener.setOnCancelHandler(ctx::cancel);
         Context call = Context.current();
         Deadline deadline = call.getDeadline();
         if (deadline != null) {
