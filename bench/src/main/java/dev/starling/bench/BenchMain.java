@@ -1,11 +1,13 @@
 package dev.starling.bench;
 
+import dev.starling.exec.BackendMode;
 import dev.starling.exec.QueryResult;
 import dev.starling.exec.plan.Field;
 import dev.starling.storage.Catalog;
 import dev.starling.storage.DataType;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
@@ -13,12 +15,14 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * TPC-H and SSB through Starling's embedded API and through DuckDB in the same process, on the same
- * generated data: the median of warm runs per query, printed as a table with the geometric mean of
- * the Starling/DuckDB ratio.
+ * TPC-H and SSB on Starling and on DuckDB in the same process, on the same generated data: per
+ * query, the median of warm runs for each Starling backend asked for and for DuckDB, DuckDB's time
+ * over each backend's (the speedup), and the geometric means. Starling is reached through a Flight
+ * SQL server in the process and the Flight SQL JDBC driver unless {@code --via embedded} says
+ * otherwise; DuckDB through its own in-process JDBC driver. Both read every value of every result.
  */
 @Command(name = "starling-bench", mixinStandardHelpOptions = true,
-        description = "Benchmarks Starling's CPU backend against DuckDB on TPC-H and SSB.")
+        description = "Benchmarks Starling's backends against DuckDB on TPC-H and SSB.")
 public final class BenchMain implements Callable<Integer> {
 
     @Option(names = "--sf", description = "Scale factor (default: ${DEFAULT-VALUE}).")
@@ -33,10 +37,16 @@ public final class BenchMain implements Callable<Integer> {
     @Option(names = "--queries", split = ",", description = "Only these queries, e.g. Q1,Q6 or Q1.1.")
     private List<String> only = List.of();
 
+    @Option(names = "--backends", split = ",", description = "Starling backends to time, a column each: auto, gpu, both, cpu (default: ${DEFAULT-VALUE}).")
+    private List<BackendMode> backends = List.of(BackendMode.AUTO);
+
+    @Option(names = "--via", description = "flight (a Flight SQL server and the JDBC driver) or embedded (default: ${DEFAULT-VALUE}).")
+    private StarlingUnderTest.Via via = StarlingUnderTest.Via.FLIGHT;
+
     @Option(names = "--no-duckdb", description = "Time Starling only.")
     private boolean noDuckDb;
 
-    @Option(names = "--no-starling", description = "Time DuckDB only (the GPU host's DuckDB bundle has no room for Starling's planner).")
+    @Option(names = "--no-starling", description = "Time DuckDB only.")
     private boolean noStarling;
 
     public static void main(String[] args) {
@@ -45,8 +55,9 @@ public final class BenchMain implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        System.out.printf("Starling vs DuckDB, SF %s, median of %d warm runs, %d cores, Java %s%n",
-                scaleFactor, runs, Runtime.getRuntime().availableProcessors(), Runtime.version());
+        System.out.printf("Starling (%s, through %s) vs DuckDB, SF %s, median of %d warm runs, %d cores, Java %s%n",
+                noStarling ? "-" : names(backends), via.name().toLowerCase(Locale.ROOT), scaleFactor, runs,
+                Runtime.getRuntime().availableProcessors(), Runtime.version());
         for (Workload workload : workloads) {
             bench(workload);
         }
@@ -55,52 +66,100 @@ public final class BenchMain implements Callable<Integer> {
 
     private void bench(Workload workload) throws Exception {
         WarmTimer timer = new WarmTimer(runs);
+        List<BackendMode> timed = noStarling ? List.of() : backends;
         Catalog catalog = Catalog.inMemory();
-        try (QueryRunner starlingRunner = noStarling ? null : new StarlingRunner(catalog);
-             DuckDbRunner duck = new DuckDbRunner()) {
+        try (StarlingUnderTest starling = noStarling ? null : new StarlingUnderTest(catalog, via);
+             DuckDbRunner duck = noDuckDb ? null : new DuckDbRunner()) {
             long start = System.nanoTime();
             workload.generate(catalog, scaleFactor);
             System.out.printf("%n%s SF %s generated in %.1f s", workload, scaleFactor, seconds(start));
-            if (!noDuckDb) {
+            if (duck != null) {
                 start = System.nanoTime();
                 DuckDbMirror.copy(catalog, duck.connection());
                 System.out.printf(", copied into DuckDB in %.1f s", seconds(start));
             }
             System.out.println();
-            List<List<Object>> rows = new ArrayList<>();
-            List<Double> ratios = new ArrayList<>();
-            for (Map.Entry<String, String> q : workload.queries().entrySet()) {
-                if (!only.isEmpty() && !only.contains(q.getKey())) {
-                    continue;
-                }
-                int[] resultRows = new int[1];
-                Double starling = noStarling ? null
-                        : timer.medianMillis(() -> resultRows[0] = starlingRunner.run(q.getValue()));
-                Double duckdb = null;
-                Double ratio = null;
-                if (!noDuckDb) {
-                    duckdb = timer.medianMillis(() -> resultRows[0] = duck.run(q.getValue()));
-                }
-                if (starling != null && duckdb != null) {
-                    ratio = starling / duckdb;
-                    ratios.add(ratio);
-                }
-                rows.add(java.util.Arrays.asList(q.getKey(), starling == null ? null : round(starling),
-                        duckdb == null ? null : round(duckdb),
-                        ratio == null ? null : round(ratio), resultRows[0]));
-                System.out.printf("  %s done%n", q.getKey());
+            if (starling != null && !starling.hasGpu() && timed.stream().anyMatch(b -> b != BackendMode.CPU)) {
+                System.out.println("no GPU backend in this process: every backend runs on the CPU");
             }
-            if (!ratios.isEmpty()) {
-                double logSum = ratios.stream().mapToDouble(Math::log).sum();
-                rows.add(java.util.Arrays.asList("geomean", null, null, round(Math.exp(logSum / ratios.size())), null));
+            List<QueryRunner> clients = new ArrayList<>();
+            try {
+                for (BackendMode backend : timed) {
+                    clients.add(starling.client(backend));
+                }
+                List<List<Object>> rows = new ArrayList<>();
+                List<double[]> times = new ArrayList<>();
+                for (Map.Entry<String, String> q : workload.queries().entrySet()) {
+                    if (!only.isEmpty() && !only.contains(q.getKey())) {
+                        continue;
+                    }
+                    long[] resultRows = new long[1];
+                    double[] ms = new double[timed.size() + 1];
+                    for (int b = 0; b < timed.size(); b++) {
+                        QueryRunner client = clients.get(b);
+                        ms[b] = timer.medianMillis(() -> resultRows[0] = client.run(q.getValue()));
+                    }
+                    ms[timed.size()] = duck == null ? Double.NaN
+                            : timer.medianMillis(() -> resultRows[0] = duck.run(q.getValue()));
+                    times.add(ms);
+                    rows.add(row(q.getKey(), ms, resultRows[0]));
+                    System.out.printf("  %s done%n", q.getKey());
+                }
+                rows.add(row("geomean", geomeans(times), null));
+                System.out.print(new QueryResult(fields(timed), rows).toText());
+            } finally {
+                for (QueryRunner client : clients) {
+                    client.close();
+                }
             }
-            System.out.print(new QueryResult(List.of(
-                    new Field("query", DataType.VARCHAR, false),
-                    new Field("starling_ms", DataType.DOUBLE, true),
-                    new Field("duckdb_ms", DataType.DOUBLE, true),
-                    new Field("ratio", DataType.DOUBLE, true),
-                    new Field("rows", DataType.INTEGER, true)), rows).toText());
         }
+    }
+
+    /** The times of each backend and DuckDB, then DuckDB's time over each backend's. */
+    private List<Object> row(String query, double[] ms, Long resultRows) {
+        List<Object> row = new ArrayList<>();
+        row.add(query);
+        for (double t : ms) {
+            row.add(Double.isNaN(t) ? null : round(t));
+        }
+        double duckdb = ms[ms.length - 1];
+        for (int b = 0; b < ms.length - 1; b++) {
+            row.add(Double.isNaN(duckdb) ? null : round(duckdb / ms[b]));
+        }
+        row.add(resultRows);
+        return row;
+    }
+
+    private static double[] geomeans(List<double[]> times) {
+        int columns = times.isEmpty() ? 0 : times.get(0).length;
+        double[] geomeans = new double[columns];
+        for (int c = 0; c < columns; c++) {
+            int column = c;
+            geomeans[c] = Math.exp(times.stream().mapToDouble(t -> Math.log(t[column])).average().orElse(Double.NaN));
+        }
+        return geomeans;
+    }
+
+    private static List<Field> fields(List<BackendMode> timed) {
+        List<Field> fields = new ArrayList<>();
+        fields.add(new Field("query", DataType.VARCHAR, false));
+        for (BackendMode b : timed) {
+            fields.add(new Field(name(b) + "_ms", DataType.DOUBLE, true));
+        }
+        fields.add(new Field("duckdb_ms", DataType.DOUBLE, true));
+        for (BackendMode b : timed) {
+            fields.add(new Field("duckdb/" + name(b), DataType.DOUBLE, true));
+        }
+        fields.add(new Field("rows", DataType.BIGINT, true));
+        return fields;
+    }
+
+    private static String names(List<BackendMode> modes) {
+        return String.join(", ", modes.stream().map(BenchMain::name).toList());
+    }
+
+    private static String name(BackendMode mode) {
+        return mode.name().toLowerCase(Locale.ROOT);
     }
 
     private static double seconds(long startNanos) {

@@ -2,9 +2,7 @@ package dev.starling.bench;
 
 import java.sql.Connection;
 import java.sql.DriverManager;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 
 /** DuckDB in process through JDBC; every result value is read, as Starling's are. */
 final class DuckDbRunner implements QueryRunner {
@@ -19,18 +17,8 @@ final class DuckDbRunner implements QueryRunner {
     }
 
     @Override
-    public int run(String sql) throws Exception {
-        int rows = 0;
-        try (Statement st = duck.createStatement(); ResultSet rs = st.executeQuery(sql)) {
-            int columns = rs.getMetaData().getColumnCount();
-            while (rs.next()) {
-                rows++;
-                for (int c = 1; c <= columns; c++) {
-                    rs.getObject(c);
-                }
-            }
-        }
-        return rows;
+    public long run(String sql) throws SQLException {
+        return JdbcResults.readAll(duck, sql);
     }
 
     @Override

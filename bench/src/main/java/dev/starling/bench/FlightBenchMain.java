@@ -8,9 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -64,7 +62,7 @@ public final class FlightBenchMain implements Callable<Integer> {
                 double[] ms = new double[trivialRuns];
                 for (int i = -20; i < trivialRuns; i++) {
                     long t = System.nanoTime();
-                    drain(c, "SELECT 1");
+                    JdbcResults.readAll(c, "SELECT 1");
                     if (i >= 0) {
                         ms[i] = (System.nanoTime() - t) / 1e6;
                     }
@@ -74,7 +72,7 @@ public final class FlightBenchMain implements Callable<Integer> {
                         ms[ms.length / 2], ms[ms.length * 9 / 10], trivialRuns);
                 String sql = "SELECT * FROM lineitem";
                 long t = System.nanoTime();
-                long rows = drain(c, sql);
+                long rows = JdbcResults.readAll(c, sql);
                 double s = (System.nanoTime() - t) / 1e9;
                 System.out.printf("JDBC, %s: %d rows in %.2f s, %.2f M rows/s%n", sql, rows, s, rows / s / 1e6);
                 streamArrow(server.port(), sql);
@@ -99,7 +97,7 @@ public final class FlightBenchMain implements Callable<Integer> {
                 String url = "jdbc:arrow-flight-sql://127.0.0.1:" + port + "/?useEncryption=false";
                 while (true) {
                     try (Connection c = DriverManager.getConnection(url)) {
-                        drain(c, "SELECT count(*) FROM region");
+                        JdbcResults.readAll(c, "SELECT count(*) FROM region");
                         break;
                     } catch (SQLException notYet) {
                         if (!p.isAlive()) {
@@ -144,19 +142,5 @@ public final class FlightBenchMain implements Callable<Integer> {
             System.out.printf("Flight SQL client, %s: %d rows in %d batches, %.2f s: %.2f M rows/s, %.0f MB/s%n",
                     sql, rows, batches, s, rows / s / 1e6, bytes / s / 1e6);
         }
-    }
-
-    private static long drain(Connection c, String sql) throws SQLException {
-        long rows = 0;
-        try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(sql)) {
-            int n = rs.getMetaData().getColumnCount();
-            while (rs.next()) {
-                rows++;
-                for (int i = 1; i <= n; i++) {
-                    rs.getObject(i);
-                }
-            }
-        }
-        return rows;
     }
 }

@@ -1,26 +1,25 @@
 package dev.starling.bench;
 
 import dev.starling.engine.Starling;
-import dev.starling.storage.Catalog;
+import dev.starling.exec.BackendMode;
 
-/**
- * Starling through its embedded API. Only this class names the engine, so a DuckDB-only run
- * (the GPU host's DuckDB bundle leaves the planner out) never loads it.
- */
+/** Starling through its embedded API, one backend asked for; the result is kept whole, as {@code query} returns it. */
 final class StarlingRunner implements QueryRunner {
     private final Starling db;
+    private final BackendMode backend;
 
-    StarlingRunner(Catalog catalog) {
-        this.db = Starling.over(catalog);
+    StarlingRunner(Starling db, BackendMode backend) {
+        this.db = db;
+        this.backend = backend;
     }
 
     @Override
-    public int run(String sql) {
+    public long run(String sql) {
+        db.setBackendMode(backend);
         return db.query(sql).rows().size();
     }
 
     @Override
     public void close() {
-        db.close();
     }
 }

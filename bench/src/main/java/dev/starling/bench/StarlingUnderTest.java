@@ -1,0 +1,43 @@
+package dev.starling.bench;
+
+import dev.starling.engine.Starling;
+import dev.starling.exec.BackendMode;
+import dev.starling.server.flight.FlightSqlServer;
+import dev.starling.storage.Catalog;
+import java.io.IOException;
+import java.sql.SQLException;
+
+/**
+ * Starling over a benchmark's catalog, reached the way {@code --via} says: through a Flight SQL
+ * server in this process and the JDBC driver (as analysts meet it), or through the embedded API.
+ * Only this class and the runners it makes name the engine, so a DuckDB-only run never loads it.
+ */
+final class StarlingUnderTest implements AutoCloseable {
+    enum Via { FLIGHT, EMBEDDED }
+
+    private final Starling db;
+    private final FlightSqlServer server;
+
+    StarlingUnderTest(Catalog catalog, Via via) throws IOException {
+        db = Starling.over(catalog);
+        server = via == Via.FLIGHT ? FlightSqlServer.start(db, "127.0.0.1", 0) : null;
+    }
+
+    /** A client asking for {@code backend}; the caller closes it. */
+    QueryRunner client(BackendMode backend) throws SQLException {
+        return server == null ? new StarlingRunner(db, backend) : new FlightJdbcRunner(server.port(), backend);
+    }
+
+    /** Whether this process has a GPU backend (the GPU and both modes fall back to the CPU without one). */
+    boolean hasGpu() {
+        return db.gpu().isPresent();
+    }
+
+    @Override
+    public void close() throws Exception {
+        if (server != null) {
+            server.close();
+        }
+        db.close();
+    }
+}
