@@ -1,7 +1,9 @@
 // The conjuncts of a HAVING condition that the GPU applies to an aggregation's groups before they
 // come back (GroupFilter on the host): each term compares a group's count, or an exact SUM, MIN or
 // MAX state, with a constant at the state's scale. A NULL aggregate (no value counted) fails its
-// term; a SUM past 64 bits passes it, so that the host reads the group back and reports the overflow.
+// term; a SUM past 64 bits passes it, and so does a value of magnitude past the term's passBeyond
+// (which a widening CAST in the comparison would take past 64 bits), so that the host reads the
+// group back and reports the overflow.
 #pragma once
 #include "fold.cuh"
 #include "structs.cuh"
@@ -26,10 +28,14 @@ __device__ __forceinline__ uint64_t stateWord(const uint64_t* acc, long long gro
     return acc[((long long)slot * groups + g) * 2 + w];
 }
 
+__device__ __forceinline__ bool comparedOrBeyond(long long v, const GroupTerm& t) {
+    return v > t.passBeyond || v < -t.passBeyond || compareWith(v, t.comparison, t.constant);
+}
+
 __device__ __forceinline__ bool passesTerm(const uint64_t* acc, long long groups, long long g, const GroupTerm& t) {
     long long count = (long long)stateWord(acc, groups, t.countSlot, g, 0);
     if (t.kind == TERM_COUNT) {
-        return compareWith(count, t.comparison, t.constant);
+        return comparedOrBeyond(count, t);
     }
     if (count == 0) {
         return false;
@@ -38,7 +44,7 @@ __device__ __forceinline__ bool passesTerm(const uint64_t* acc, long long groups
     if (t.kind == TERM_SUM && stateWord(acc, groups, t.valueSlot, g, 1) != signWord(low)) {
         return true;
     }
-    return compareWith(low, t.comparison, t.constant);
+    return comparedOrBeyond(low, t);
 }
 
 // Whether group `g` passes every one of the `count` terms (none: every group does).

@@ -1,6 +1,10 @@
 package dev.starling.gpu;
 
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+
+import dev.starling.exec.BackendMode;
 import dev.starling.storage.Catalog;
 import dev.starling.storage.ColumnSchema;
 import dev.starling.storage.DataType;
@@ -19,7 +23,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * On the GPU host: a HAVING over an aggregation the GPU runs is applied to the groups on the device
  * (EXPLAIN says so) and the answers are the CPU backend's, for counts, sums, NULL extremes,
  * comparisons written either way round, conditions of which the GPU applies only a part, dense and
- * hashed groups, and none passing; a sum past 64 bits is still reported, not filtered away.
+ * hashed groups, and none passing, and for groups compared with a scalar subquery's value; a sum
+ * past 64 bits, or a value a comparison's CAST takes past them, is still reported, not filtered away.
  */
 @Tag("gpu")
 class GpuHavingTest {
@@ -74,6 +79,37 @@ class GpuHavingTest {
     })
     void havingOnTheGpuAgreesWithTheCpu(String sql) {
         GpuResults.assertRunsOnGpuAsExplained(ENGINE.db(), ENGINE.gpu(), sql, "applied to the groups on the GPU");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {
+        // TPC-H Q11's shape: the sums (scale 2) compared through a CAST with a scalar of scale 6
+        "SELECT k, SUM(amt) AS s FROM g GROUP BY k HAVING SUM(amt) > (SELECT SUM(amt) * 0.00005 FROM g)",
+        // Q15's: the groups equal to their own maximum
+        "SELECT grp, SUM(amt) AS s FROM g GROUP BY grp HAVING SUM(amt) = "
+            + "(SELECT MAX(s) FROM (SELECT grp, SUM(amt) AS s FROM g GROUP BY grp) x)",
+        // counts compared either way round; a scalar that is NULL (no row passes its filter) keeps none
+        "SELECT k, COUNT(*) FROM g GROUP BY k HAVING (SELECT MIN(n) + 3 FROM g) <= COUNT(*)",
+        "SELECT k, SUM(amt) FROM g GROUP BY k HAVING SUM(amt) > (SELECT MAX(amt) FROM g WHERE grp = 99)"
+    })
+    void groupsComparedWithAScalarSubqueryAreFilteredOnTheGpu(String sql) {
+        GpuResults.assertRunsOnGpuAsExplained(ENGINE.db(), ENGINE.gpu(), sql, "applied to the groups on the GPU");
+    }
+
+    @Test
+    void aValueItsComparisonsCastTakesPast64BitsIsReportedNotFilteredAway() {
+        // MAX(big) (about 2.3e18) is cast to scale 2 to meet MIN(amt): past 64 bits on the CPU, so
+        // the device must send the groups back for the host to fail as the CPU does
+        String sql = "SELECT grp, MAX(big) FROM g GROUP BY grp HAVING MAX(big) < (SELECT MIN(amt) FROM g)";
+        for (BackendMode mode : List.of(BackendMode.CPU, BackendMode.GPU)) {
+            ENGINE.db().setBackendMode(mode);
+            try {
+                ArithmeticException e = assertThrows(ArithmeticException.class, () -> ENGINE.db().query(sql), mode.name());
+                assertTrue(e.getMessage().contains("numeric overflow"), e.getMessage());
+            } finally {
+                ENGINE.db().setBackendMode(BackendMode.AUTO);
+            }
+        }
     }
 
     @Test

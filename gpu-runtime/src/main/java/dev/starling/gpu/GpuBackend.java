@@ -117,7 +117,7 @@ public final class GpuBackend implements Accelerator, AutoCloseable {
     @Override
     public Optional<Batch> aggregate(AggregateNode node, DevicePlan plan, DeviceInputs inputs, QueryContext ctx) {
         GpuPipelinePlan p = (GpuPipelinePlan) plan;
-        return runOnDevice(new StarAggregateRun(device, cache, p.pipeline(), p.clones(), p.having(), p.order(),
+        return runOnDevice(new StarAggregateRun(device, cache, p.pipeline(), p.clones(), p.havingOver(inputs), p.order(),
                 ctx.settings().oversizedJoin()),
                 inputs, ctx);
     }

@@ -1,6 +1,7 @@
 package dev.starling.gpu.pipeline;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.starling.engine.Starling;
@@ -10,6 +11,9 @@ import dev.starling.exec.expr.Expr;
 import dev.starling.exec.expr.Literal;
 import dev.starling.exec.plan.AggregateNode;
 import dev.starling.exec.plan.FilterNode;
+import dev.starling.exec.plan.HashJoinNode;
+import dev.starling.exec.vector.Batch;
+import dev.starling.exec.vector.Vector;
 import dev.starling.planner.PlanNodes;
 import dev.starling.planner.SqlPlanner;
 import dev.starling.storage.DataType;
@@ -79,6 +83,41 @@ class GroupFilterTest {
         assertEquals(Optional.empty(), filter("SELECT k FROM t GROUP BY k HAVING COUNT(*) > 1 OR SUM(n) < 0"));
         Optional<GroupFilter> f = filter("SELECT k, SUM(amt) AS s FROM t GROUP BY k HAVING SUM(amt) > 300.00");
         assertTrue(f.isPresent() && f.get().text().contains("> 300.00"), f.toString());
+    }
+
+    @Test
+    void aComparisonWithAScalarSubqueryBindsToItsValueThroughAWideningCast() {
+        // planned as Q11's HAVING is: an inner join of the groups with the subquery's one row
+        var plan = new SqlPlanner(db.catalog()).plan("SELECT k, SUM(amt) AS s FROM t GROUP BY k "
+                + "HAVING SUM(amt) > (SELECT SUM(amt) * 0.0001 FROM t)").plan();
+        HashJoinNode join = PlanNodes.all(plan, HashJoinNode.class).stream()
+                .filter(j -> j.probe() instanceof AggregateNode).findFirst().orElseThrow();
+        GroupFilter filter;
+        try {
+            filter = GroupFilter.of(StarPipelineCompiler.compile((AggregateNode) join.probe(), db.catalog()),
+                    join.residual(), join.build()).orElseThrow();
+        } catch (Unsupported e) {
+            throw new AssertionError(e);
+        }
+        assertEquals(List.of(), filter.terms());
+        assertSame(join.build(), filter.scalar());
+        assertTrue(filter.text().startsWith("CAST(s AS DECIMAL("), filter.text());
+        int scalarScale = join.build().output().get(0).type().scale();
+        assertEquals(6, scalarScale, "2 digits of SUM(amt) and 4 of 0.0001");
+
+        // 1.234567 at scale 6: the groups' sums (scale 2) pass above 1.23
+        GroupFilter.Term bound = filter.bind(scalarRow(1_234_567L, scalarScale)).terms().get(0);
+        assertEquals(GroupFilter.Comparison.GT, bound.comparison());
+        assertEquals(123, bound.constant());
+        assertEquals(Long.MAX_VALUE / 10_000, bound.passBeyond(), "a sum the CAST to scale 6 overflows comes back");
+        assertTrue(filter.bind(scalarRow(null, scalarScale)).terms().isEmpty(), "a NULL scalar leaves it to the CPU");
+        assertTrue(filter.bind(new Batch(new Vector[] {Vector.ofLongs(DataType.decimal(18, scalarScale), new long[0], null)},
+                0)).terms().isEmpty(), "no scalar row: left to the CPU");
+    }
+
+    private static Batch scalarRow(Long unscaled, int scale) {
+        return new Batch(new Vector[] {Vector.ofLongs(DataType.decimal(18, scale),
+                new long[] {unscaled == null ? 0 : unscaled}, unscaled == null ? new boolean[] {true} : null)}, 1);
     }
 
     private static GroupFilter.Term term(GroupFilter.Kind kind, GroupFilter.Comparison comparison, long constant) {

@@ -1,16 +1,20 @@
 package dev.starling.exec.accel;
 
 import dev.starling.exec.expr.Expr;
+import dev.starling.exec.plan.PlanNode;
 
 /**
  * What the plan above an aggregation keeps of its groups, which an accelerator may use to send
- * back fewer: {@code having}, the condition of a filter directly over the aggregation's rows, and
- * {@code first}, a sort with a limit over them (either null when there is none). The plan above
- * still runs over what comes back.
+ * back fewer: {@code having}, a condition every kept row passes (a filter directly over the
+ * aggregation's rows, or an inner join of them with {@code scalar}); {@code scalar}, a plan of at
+ * most one row whose columns {@code having} reads after the aggregation's own (a scalar subquery
+ * the rows are compared with; null: none), run before the aggregation; and {@code first}, a sort
+ * with a limit over them (each null when there is none). The plan above still runs over what
+ * comes back.
  */
-public record GroupsWanted(Expr having, First first) {
+public record GroupsWanted(Expr having, PlanNode scalar, First first) {
     /** Nothing known: every group is wanted. */
-    public static final GroupsWanted ALL = new GroupsWanted(null, null);
+    public static final GroupsWanted ALL = new GroupsWanted(null, null, null);
 
     /**
      * Only the first {@code count} rows in the order of the aggregation's output column

@@ -6,14 +6,20 @@ import dev.starling.exec.accel.GroupsWanted;
 import dev.starling.exec.accel.Placement;
 import dev.starling.exec.accel.Placer;
 import dev.starling.exec.Settings;
+import dev.starling.exec.expr.Call;
 import dev.starling.exec.expr.ColumnRef;
+import dev.starling.exec.expr.Expr;
 import dev.starling.exec.plan.AggregateNode;
+import dev.starling.exec.plan.Field;
 import dev.starling.exec.plan.FilterNode;
 import dev.starling.exec.plan.HashJoinNode;
+import dev.starling.exec.plan.JoinKind;
+import dev.starling.exec.plan.LimitNode;
 import dev.starling.exec.plan.PlanNode;
 import dev.starling.exec.plan.ProjectNode;
 import dev.starling.exec.plan.SortNode;
 import dev.starling.exec.plan.UnionNode;
+import dev.starling.storage.DataType;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;
@@ -111,26 +117,58 @@ public final class PipelineGraph {
             if (role != null) {
                 add(input, role, placement);
             }
-            cut(input, placer, role == null ? within : placement, wantedOfInputs);
+            cut(input, placer, role == null ? within : placement, first ? wantedOfInputs : GroupsWanted.ALL);
         }
     }
 
     /**
-     * What {@code node} keeps of its (first) input's rows, {@code wanted} being what is kept of
-     * its own: a filter's condition; a sort's first key and limit; a projection passes on the
-     * limit of a column it passes on unchanged. Anything else keeps every row.
+     * What {@code node} keeps of its first input's rows, {@code wanted} being what is kept of its
+     * own: a filter's condition; an inner join's condition, when its build side is a scalar (at most
+     * one row); a sort's first key and limit; a projection passes on the limit of a column it passes
+     * on unchanged. Anything else keeps every row.
      */
     private static GroupsWanted wantedOfInput(PlanNode node, GroupsWanted wanted) {
         return switch (node) {
-            case FilterNode f -> new GroupsWanted(f.condition(), null);
-            case SortNode s when s.limit() >= 0 && !s.keys().isEmpty() -> new GroupsWanted(null, new GroupsWanted.First(
-                    s.keys().get(0).column(), s.keys().get(0).descending(),
-                    s.offset() > Long.MAX_VALUE - s.limit() ? Long.MAX_VALUE : s.offset() + s.limit()));
+            case FilterNode f -> new GroupsWanted(f.condition(), null, null);
+            case HashJoinNode j when j.kind() == JoinKind.INNER && !j.markProbe() && atMostOneRow(j.build()) ->
+                    new GroupsWanted(condition(j), j.build(), null);
+            case SortNode s when s.limit() >= 0 && !s.keys().isEmpty() -> new GroupsWanted(null, null,
+                    new GroupsWanted.First(s.keys().get(0).column(), s.keys().get(0).descending(),
+                            s.offset() > Long.MAX_VALUE - s.limit() ? Long.MAX_VALUE : s.offset() + s.limit()));
             case ProjectNode p when wanted.first() != null
                     && p.expressions().get(wanted.first().column()) instanceof ColumnRef ref -> new GroupsWanted(null,
-                    new GroupsWanted.First(ref.index(), wanted.first().descending(), wanted.first().count()));
+                    null, new GroupsWanted.First(ref.index(), wanted.first().descending(), wanted.first().count()));
             default -> GroupsWanted.ALL;
         };
+    }
+
+    /** Whether {@code node} yields at most one row: an aggregation without group keys, under projections and filters. */
+    private static boolean atMostOneRow(PlanNode node) {
+        return switch (node) {
+            case AggregateNode a -> a.groupKeys().length == 0;
+            case ProjectNode p -> atMostOneRow(p.input());
+            case FilterNode f -> atMostOneRow(f.input());
+            case LimitNode l -> l.limit() >= 0 && l.limit() <= 1 || atMostOneRow(l.input());
+            default -> false;
+        };
+    }
+
+    /** The condition a row of {@code j}'s output (probe columns, then build columns) passes: its keys' equalities and its residual. */
+    private static Expr condition(HashJoinNode j) {
+        List<Field> probe = j.probe().output();
+        List<Field> build = j.build().output();
+        List<Expr> conjuncts = new ArrayList<>();
+        for (int k = 0; k < j.probeKeys().length; k++) {
+            Field p = probe.get(j.probeKeys()[k]);
+            Field b = build.get(j.buildKeys()[k]);
+            conjuncts.add(new Call(Call.Op.EQ, List.of(new ColumnRef(j.probeKeys()[k], p.type(), p.nullable()),
+                    new ColumnRef(probe.size() + j.buildKeys()[k], b.type(), b.nullable())), DataType.BOOLEAN,
+                    p.nullable() || b.nullable()));
+        }
+        if (j.residual() != null) {
+            conjuncts.add(j.residual());
+        }
+        return conjuncts.size() == 1 ? conjuncts.get(0) : new Call(Call.Op.AND, conjuncts, DataType.BOOLEAN, true);
     }
 
     /**
@@ -151,6 +189,17 @@ public final class PipelineGraph {
     /** The join inputs the accelerator runs itself for the pipeline it was handed as {@code plan}. */
     public List<Pipeline> deviceBuilds(DevicePlan plan) {
         return pipelines.stream().filter(p -> !p.role().offered() && p.placement().plan() == plan).toList();
+    }
+
+    /**
+     * Whether a device plan reads {@code node}'s rows ({@link DevicePlan#inputs}) that a CPU join
+     * also builds its table from: a scalar that an aggregation's groups are compared with on the
+     * device and joined with on the CPU, whose rows are then computed once for both.
+     */
+    public boolean readByDeviceAndJoin(PlanNode node) {
+        Pipeline p = byTop.get(node);
+        return p != null && p.role() == Role.JOIN_BUILD && pipelines.stream()
+                .anyMatch(q -> q.placement().accelerated() && q.placement().plan().inputs().contains(node));
     }
 
     public PlanNode root() {

@@ -71,6 +71,8 @@ public final class PlanCompiler {
     private final Map<ScanNode, MorselDispatcher> sharedScans = new IdentityHashMap<>();
     /** Join build sides, while their pipeline compiles, whose tables the accelerator builds for the CPU workers too. */
     private final Map<PlanNode, SharedBuilds> sharedTables = new IdentityHashMap<>();
+    /** Rows of plans that a device plan reads and a CPU join builds from, computed once for both. */
+    private final Map<PlanNode, Batch> readTwice = new IdentityHashMap<>();
 
     public PlanCompiler(PipelineRunner runner, Catalog catalog, QueryContext ctx, Accelerator accelerator,
                         PipelineGraph graph) {
@@ -178,7 +180,10 @@ public final class PlanCompiler {
         }
         JoinBuildSink build = new JoinBuildSink(j);
         ctx.ran(graph.pipeline(j.build(), PipelineGraph.Role.JOIN_BUILD).id(), "cpu");
-        runner.run(compile(j.build(), buildNeeded, List.of()), build, ctx);
+        Stream rows = graph.readByDeviceAndJoin(j.build())
+                ? Stream.of(new MaterializedSource(rowsOf(j.build())), j.build().output(), false)
+                : compile(j.build(), buildNeeded, List.of());
+        runner.run(rows, build, ctx);
         return build.table();
     }
 
@@ -274,11 +279,23 @@ public final class PlanCompiler {
         long start = System.nanoTime();
         List<Batch> builds = new ArrayList<>();
         for (PlanNode input : plan.inputs()) {
-            CollectSink sink = new CollectSink(input.output());
-            runner.run(compile(input, all(input), List.of()), sink, ctx);
-            builds.add(sink.result());
+            builds.add(rowsOf(input));
         }
         return new DeviceInputs(builds, catalog, (System.nanoTime() - start) / 1e6);
+    }
+
+    /** {@code input}'s rows, every column, run to its end; kept for the second reader when a device plan and a join both read them. */
+    private Batch rowsOf(PlanNode input) {
+        Batch kept = readTwice.get(input);
+        if (kept != null) {
+            return kept;
+        }
+        CollectSink sink = new CollectSink(input.output());
+        runner.run(compile(input, all(input), List.of()), sink, ctx);
+        if (graph.readByDeviceAndJoin(input)) {
+            readTwice.put(input, sink.result());
+        }
+        return sink.result();
     }
 
     private static BitSet all(PlanNode node) {

@@ -26,10 +26,11 @@ public final class KernelStructs {
 
     /**
      * A conjunct of a HAVING condition applied to the groups as they are compacted (GroupFilter,
-     * group_filter.cuh): a group's count or aggregate state compared with {@code constant}.
+     * group_filter.cuh): a group's count or aggregate state compared with {@code constant}; a value
+     * of magnitude past {@code passBeyond} passes.
      */
     public static final KernelStruct GROUP_TERM = new KernelStruct("GroupTerm", 8, List.of(
-            KernelStruct.int64("constant"), KernelStruct.int32("kind"), KernelStruct.int32("comparison"),
+            KernelStruct.int64("constant"), KernelStruct.int64("passBeyond"), KernelStruct.int32("kind"), KernelStruct.int32("comparison"),
             KernelStruct.int32("countSlot"), KernelStruct.int32("valueSlot")));
 
     static final List<KernelStruct> ALL = List.of(HASH_SLOT, TUPLE, SLICE, GROUP, GROUP_TERM);

@@ -1,5 +1,6 @@
 package dev.starling.gpu.plan;
 
+import dev.starling.exec.accel.DeviceInputs;
 import dev.starling.exec.accel.DevicePlan;
 import dev.starling.gpu.pipeline.CloneChoice;
 import dev.starling.gpu.pipeline.GroupFilter;
@@ -28,7 +29,8 @@ public record GpuPipelinePlan(String target, StarPipeline pipeline, CloneChoice 
     /**
      * Each dimension's rows as the kernel reads them (its build side under the kernel's per-row
      * expressions), or, for a table shared with the CPU workers, the join's own build side, whose
-     * rows the CPU workers' join reads by the table's row numbers.
+     * rows the CPU workers' join reads by the table's row numbers; then the scalar the HAVING terms
+     * compare with, if they do.
      */
     @Override
     public List<PlanNode> inputs() {
@@ -38,7 +40,16 @@ public record GpuPipelinePlan(String target, StarPipeline pipeline, CloneChoice 
                 inputs.add(input(d));
             }
         }
+        if (having != null && having.scalar() != null) {
+            inputs.add(having.scalar());
+        }
         return inputs;
+    }
+
+    /** The HAVING terms bound to the scalar they compare with, run among {@code inputs}; null when there are none. */
+    public GroupFilter havingOver(DeviceInputs inputs) {
+        return having == null || having.scalar() == null ? having
+                : having.bind(inputs.builds().get(inputs.builds().size() - 1));
     }
 
     /** The plan whose rows the CPU runs for dimension {@code d} (one the GPU does not build). */

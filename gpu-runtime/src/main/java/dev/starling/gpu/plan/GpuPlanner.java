@@ -88,7 +88,7 @@ public final class GpuPlanner implements Placer {
             return Placement.cpu("the GPU cannot run " + tooMany.get());
         }
         GroupFilter groupFilter = settings.backend() == BackendMode.BOTH ? null
-                : GroupFilter.of(pipeline, wanted.having()).orElse(null);
+                : GroupFilter.of(pipeline, wanted.having(), wanted.scalar()).orElse(null);
         GroupOrder order = GroupOrder.of(pipeline, wanted.first()).orElse(null);
         GpuPlacement.Verdict verdict = GpuPlacement.place(pipeline, settings.backend(), resident, groupFilter != null);
         if (!verdict.gpu()) {
