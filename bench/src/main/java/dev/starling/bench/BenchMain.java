@@ -6,6 +6,7 @@ import dev.starling.exec.plan.Field;
 import dev.starling.storage.Catalog;
 import dev.starling.storage.DataType;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -20,6 +21,7 @@ import picocli.CommandLine.Option;
  * over each backend's (the speedup), and the geometric means. Starling is reached through a Flight
  * SQL server in the process and the Flight SQL JDBC driver unless {@code --via embedded} says
  * otherwise; DuckDB through its own in-process JDBC driver. Both read every value of every result.
+ * {@code rows} is the result's row count where all engines agree; a disagreement is printed.
  */
 @Command(name = "starling-bench", mixinStandardHelpOptions = true,
         description = "Benchmarks Starling's backends against DuckDB on TPC-H and SSB.")
@@ -42,6 +44,10 @@ public final class BenchMain implements Callable<Integer> {
 
     @Option(names = "--via", description = "flight (a Flight SQL server and the JDBC driver) or embedded (default: ${DEFAULT-VALUE}).")
     private StarlingUnderTest.Via via = StarlingUnderTest.Via.FLIGHT;
+
+    @Option(names = "--warm-up", description = "SELECT 1 statements per Starling client before timing, so that the "
+            + "client's and server's code is compiled as in a running server (default: ${DEFAULT-VALUE}).")
+    private int warmUp = 2000;
 
     @Option(names = "--no-duckdb", description = "Time Starling only.")
     private boolean noDuckDb;
@@ -85,7 +91,11 @@ public final class BenchMain implements Callable<Integer> {
             List<QueryRunner> clients = new ArrayList<>();
             try {
                 for (BackendMode backend : timed) {
-                    clients.add(starling.client(backend));
+                    QueryRunner client = starling.client(backend);
+                    clients.add(client);
+                    for (int i = 0; i < warmUp; i++) {
+                        client.run("SELECT 1");
+                    }
                 }
                 List<List<Object>> rows = new ArrayList<>();
                 List<double[]> times = new ArrayList<>();
@@ -93,16 +103,25 @@ public final class BenchMain implements Callable<Integer> {
                     if (!only.isEmpty() && !only.contains(q.getKey())) {
                         continue;
                     }
-                    long[] resultRows = new long[1];
+                    long[] resultRows = new long[timed.size() + 1];
                     double[] ms = new double[timed.size() + 1];
                     for (int b = 0; b < timed.size(); b++) {
                         QueryRunner client = clients.get(b);
-                        ms[b] = timer.medianMillis(() -> resultRows[0] = client.run(q.getValue()));
+                        int column = b;
+                        ms[b] = timer.medianMillis(() -> resultRows[column] = client.run(q.getValue()));
                     }
                     ms[timed.size()] = duck == null ? Double.NaN
-                            : timer.medianMillis(() -> resultRows[0] = duck.run(q.getValue()));
+                            : timer.medianMillis(() -> resultRows[timed.size()] = duck.run(q.getValue()));
                     times.add(ms);
-                    rows.add(row(q.getKey(), ms, resultRows[0]));
+                    if (duck == null) {
+                        resultRows[timed.size()] = timed.isEmpty() ? 0 : resultRows[0];
+                    }
+                    boolean agree = Arrays.stream(resultRows).distinct().count() == 1;
+                    if (!agree) {
+                        System.out.printf("  %s: the engines' row counts differ: %s%n", q.getKey(),
+                                Arrays.toString(resultRows));
+                    }
+                    rows.add(row(q.getKey(), ms, agree ? resultRows[0] : null));
                     System.out.printf("  %s done%n", q.getKey());
                 }
                 rows.add(row("geomean", geomeans(times), null));
