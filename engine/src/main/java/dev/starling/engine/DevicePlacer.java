@@ -6,6 +6,7 @@ import dev.starling.exec.accel.Placement;
 import dev.starling.exec.accel.Placer;
 import dev.starling.exec.Settings;
 import dev.starling.exec.plan.AggregateNode;
+import dev.starling.exec.plan.PlanEstimates;
 import dev.starling.exec.plan.PlanNode;
 import dev.starling.gpu.GpuBackend;
 import dev.starling.gpu.cuda.DeviceProfile;
@@ -41,15 +42,15 @@ final class DevicePlacer implements Placer {
     }
 
     @Override
-    public Placement aggregate(AggregateNode node, GroupsWanted wanted, Settings settings) {
+    public Placement aggregate(AggregateNode node, GroupsWanted wanted, PlanEstimates estimates, Settings settings) {
         Placement cpu = withoutGpu(settings);
-        return cpu != null ? cpu : gpu.aggregate(node, wanted, settings);
+        return cpu != null ? cpu : gpu.aggregate(node, wanted, estimates, settings);
     }
 
     @Override
-    public Placement rows(PlanNode top, Settings settings) {
+    public Placement rows(PlanNode top, PlanEstimates estimates, Settings settings) {
         Placement cpu = withoutGpu(settings);
-        return cpu != null ? cpu : gpu.rows(top, settings);
+        return cpu != null ? cpu : gpu.rows(top, estimates, settings);
     }
 
     /** The CPU placement that stands for every pipeline when the GPU's planner is not asked; else null. */

@@ -207,8 +207,10 @@ public final class Starling implements AutoCloseable {
         // the version is read before planning, so a plan of tables that change meanwhile is never reused
         Settings placement = session.planning();
         return plans.get(sql, placement, catalog.version(), () -> {
-            PlanNode plan = planner.plan(sql).plan();
-            return new PreparedQuery(sql, plan.output(), PipelineGraph.of(plan, placer, placement), null, null, List.of());
+            SqlPlanner.Plan planned = planner.plan(sql);
+            PlanNode plan = planned.plan();
+            return new PreparedQuery(sql, plan.output(), PipelineGraph.of(plan, planned.estimates(), placer, placement),
+                    null, null, List.of());
         });
     }
 
@@ -311,7 +313,8 @@ public final class Starling implements AutoCloseable {
 
     private String explain(String sql, Settings session) {
         SqlPlanner.Plan planned = planner.plan(sql);
-        return PlanExplainer.explain(PipelineGraph.of(planned.plan(), placer, session), planned.estimates());
+        return PlanExplainer.explain(PipelineGraph.of(planned.plan(), planned.estimates(), placer, session),
+                planned.estimates());
     }
 
     /** Replaces a range with spaces, so positions in error messages still match the text the user wrote. */

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.starling.exec.plan.PlanEstimates;
 import dev.starling.engine.Starling;
 import dev.starling.exec.accel.GroupsWanted;
 import dev.starling.exec.run.Executor;
@@ -87,7 +88,7 @@ class GpuCoProcessingTest {
                     AggregateNode.class).get(0);
             DeviceInputs tables = new DeviceInputs(List.of(), db.catalog(), 0);
             Settings both = Settings.DEFAULT.withBackend(BackendMode.BOTH);
-            Accelerator.SharedPart part = gpu.share(q1, gpu.planner(db.catalog()).aggregate(q1, GroupsWanted.ALL, both).plan(), tables,
+            Accelerator.SharedPart part = gpu.share(q1, gpu.planner(db.catalog()).aggregate(q1, GroupsWanted.ALL, PlanEstimates.NONE, both).plan(), tables,
                     new QueryContext(both)).orElseThrow();
             int chunks = part.fact().table().chunkCount();
             MorselDispatcher head = new MorselDispatcher(3);
@@ -127,12 +128,12 @@ class GpuCoProcessingTest {
             SsbGenerator.generate(db.catalog(), 1, "");
             AggregateNode q11 = PlanNodes.all(new SqlPlanner(db.catalog()).plan(SsbQueries.query("1.1")).plan(),
                     AggregateNode.class).get(0);
-            var auto = gpu.planner(db.catalog()).aggregate(q11, GroupsWanted.ALL, Settings.DEFAULT);
+            var auto = gpu.planner(db.catalog()).aggregate(q11, GroupsWanted.ALL, PlanEstimates.NONE, Settings.DEFAULT);
             System.out.println("SSB Q1.1 SF 1, auto: " + auto.describe());
             assertTrue(auto.accelerated() && !auto.shared(), auto.describe());
             assertTrue(auto.reason().contains("the GPU alone: sharing the fact rows with the CPU workers would save less "
                     + "than it costs (predicted: GPU "), auto.reason());
-            var both = gpu.planner(db.catalog()).aggregate(q11, GroupsWanted.ALL, Settings.DEFAULT.withBackend(BackendMode.BOTH));
+            var both = gpu.planner(db.catalog()).aggregate(q11, GroupsWanted.ALL, PlanEstimates.NONE, Settings.DEFAULT.withBackend(BackendMode.BOTH));
             assertTrue(both.shared(), both.describe());
             assertTrue(both.describe().startsWith("backend=gpu+cpu (session backend is both"), both.describe());
             assertTrue(both.reason().contains("session backend is both, the GPU and the CPU workers sharing the fact rows"),

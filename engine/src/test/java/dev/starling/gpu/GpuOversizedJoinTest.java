@@ -1,5 +1,6 @@
 package dev.starling.gpu;
 
+import dev.starling.exec.plan.PlanEstimates;
 import dev.starling.exec.accel.GroupsWanted;
 import dev.starling.exec.run.PipelineGraph;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -118,13 +119,13 @@ class GpuOversizedJoinTest {
         try (gpu) {
             AggregateNode aggregate = PlanNodes.all(new SqlPlanner(catalog).plan(GROUPED).plan(), AggregateNode.class).get(0);
             Settings settings = Settings.DEFAULT.withBackend(BackendMode.GPU);
-            String auto = gpu.planner(catalog).aggregate(aggregate, GroupsWanted.ALL, settings).reason();
+            String auto = gpu.planner(catalog).aggregate(aggregate, GroupsWanted.ALL, PlanEstimates.NONE, settings).reason();
             assertTrue(auto.contains("past the budget: ") && auto.contains(" join (predicted faster"), auto);
             for (String mode : List.of("hybrid", "partitioned")) {
-                String forced = gpu.planner(catalog).aggregate(aggregate, GroupsWanted.ALL, settings.with("oversized_join", mode)).reason();
+                String forced = gpu.planner(catalog).aggregate(aggregate, GroupsWanted.ALL, PlanEstimates.NONE, settings.with("oversized_join", mode)).reason();
                 assertTrue(forced.contains(mode + " join (oversized_join = " + mode), forced);
             }
-            String both = gpu.planner(catalog).aggregate(aggregate, GroupsWanted.ALL, Settings.DEFAULT.withBackend(BackendMode.BOTH)).reason();
+            String both = gpu.planner(catalog).aggregate(aggregate, GroupsWanted.ALL, PlanEstimates.NONE, Settings.DEFAULT.withBackend(BackendMode.BOTH)).reason();
             assertTrue(both.contains("the tables of dimensions [0] built once in host memory for both"), both);
         }
     }

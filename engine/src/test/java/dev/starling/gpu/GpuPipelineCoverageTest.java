@@ -1,5 +1,6 @@
 package dev.starling.gpu;
 
+import dev.starling.exec.plan.PlanEstimates;
 import dev.starling.exec.accel.GroupsWanted;
 import dev.starling.exec.Settings;
 import dev.starling.gpu.plan.StoredConflicts;
@@ -84,35 +85,63 @@ class GpuPipelineCoverageTest {
             GpuPlanner resident = new GpuPlanner(DeviceProfile.H100_80GB, DeviceProfile.H100_80GB.defaultBudget(), c -> true,
                     new StoredConflicts(DeviceProfile.H100_80GB.banks()), tpch.catalog());
             assertEquals("backend=cpu (60220 fact rows, too few to pay for a GPU round trip)",
-                    moving.aggregate(small, GroupsWanted.ALL, Settings.DEFAULT).describe());
-            assertTrue(moving.aggregate(small, GroupsWanted.ALL, Settings.DEFAULT.withBackend(BackendMode.GPU)).accelerated());
+                    moving.aggregate(small, GroupsWanted.ALL, PlanEstimates.NONE, Settings.DEFAULT).describe());
+            assertTrue(moving.aggregate(small, GroupsWanted.ALL, PlanEstimates.NONE, Settings.DEFAULT.withBackend(BackendMode.GPU)).accelerated());
             assertEquals("backend=cpu (session backend is cpu)",
-                    moving.aggregate(small, GroupsWanted.ALL, Settings.DEFAULT.withBackend(BackendMode.CPU)).describe());
+                    moving.aggregate(small, GroupsWanted.ALL, PlanEstimates.NONE, Settings.DEFAULT.withBackend(BackendMode.CPU)).describe());
             SqlPlanner planner = new SqlPlanner(tpch.catalog());
             // Q6: lineitem alone, 1.2M rows, on the GPU; the copy is counted until the columns are resident.
             AggregateNode q6 = aggregates(planner.plan(TpchQueries.query(6)).plan()).get(0);
-            String toMove = moving.aggregate(q6, GroupsWanted.ALL, Settings.DEFAULT).describe();
+            String toMove = moving.aggregate(q6, GroupsWanted.ALL, PlanEstimates.NONE, Settings.DEFAULT).describe();
             assertTrue(toMove.startsWith("backend=gpu (1199969 fact rows, 34 MB of fact columns, 34 MB not yet resident"), toMove);
-            String moved = resident.aggregate(q6, GroupsWanted.ALL, Settings.DEFAULT).describe();
+            String moved = resident.aggregate(q6, GroupsWanted.ALL, PlanEstimates.NONE, Settings.DEFAULT).describe();
             assertTrue(moved.contains(", 0 MB not yet resident"), moved);
             // Q12: lineitem probing all 300,000 orders, which the GPU builds itself from their columns.
             List<AggregateNode> q12 = aggregates(planner.plan(TpchQueries.query(12)).plan());
-            String orders = moving.aggregate(q12.get(q12.size() - 1), GroupsWanted.ALL, Settings.DEFAULT).describe();
+            String orders = moving.aggregate(q12.get(q12.size() - 1), GroupsWanted.ALL, PlanEstimates.NONE, Settings.DEFAULT).describe();
             assertTrue(orders.startsWith("backend=gpu") && orders.contains("dimensions built on the GPU: orders"), orders);
             // Q18: lineitem probing its subquery's orders by a hash join, whose table the GPU builds from orders' columns.
-            String subquery = moving.aggregate(aggregates(planner.plan(TpchQueries.query(18)).plan()).get(0), GroupsWanted.ALL,
+            String subquery = moving.aggregate(aggregates(planner.plan(TpchQueries.query(18)).plan()).get(0), GroupsWanted.ALL, PlanEstimates.NONE,
                     Settings.DEFAULT).describe();
             assertTrue(subquery.startsWith("backend=gpu") && subquery.contains("dimensions built on the GPU: orders"), subquery);
             // lineitem probing an aggregation of itself by two keys: groups the CPU would build and the link carry,
             // as many as lineitem's rows
             String byGroups = moving.aggregate(aggregates(planner.plan("SELECT COUNT(*), SUM(q) FROM lineitem JOIN "
                     + "(SELECT l_orderkey AS k, l_suppkey AS n, MAX(l_quantity) AS q FROM lineitem GROUP BY l_orderkey, "
-                    + "l_suppkey) g ON l_orderkey = k AND l_suppkey = n").plan()).get(0), GroupsWanted.ALL, Settings.DEFAULT).describe();
+                    + "l_suppkey) g ON l_orderkey = k AND l_suppkey = n").plan()).get(0), GroupsWanted.ALL, PlanEstimates.NONE, Settings.DEFAULT).describe();
             assertTrue(byGroups.contains("costs more than the GPU saves"), byGroups);
             // Q18: lineitem grouped by l_orderkey, 300,000 groups for 1.2M rows, each read back and finished on the CPU.
             List<String> q18 = aggregates(planner.plan(TpchQueries.query(18)).plan()).stream()
-                    .map(a -> resident.aggregate(a, GroupsWanted.ALL, Settings.DEFAULT).describe()).toList();
+                    .map(a -> resident.aggregate(a, GroupsWanted.ALL, PlanEstimates.NONE, Settings.DEFAULT).describe()).toList();
             assertTrue(q18.stream().anyMatch(p -> p.startsWith("backend=cpu (300000 groups from fact columns for 1199969 fact rows")), q18.toString());
+        }
+    }
+
+    @Test
+    void autoPlacementTakesTheOptimizersEstimatesOfGroupsAndResultRows() {
+        try (Starling tpch = Starling.inMemory()) {
+            TpchGenerator.generate(tpch.catalog(), 0.2, "");
+            GpuPlanner resident = new GpuPlanner(DeviceProfile.H100_80GB, DeviceProfile.H100_80GB.defaultBudget(), c -> true,
+                    new StoredConflicts(DeviceProfile.H100_80GB.banks()), tpch.catalog());
+            SqlPlanner planner = new SqlPlanner(tpch.catalog());
+            // Q20: lineitem of one year, of parts named 'forest%', grouped by part and supplier: their
+            // ranges multiply to 8e7 groups, the optimizer expects far fewer
+            SqlPlanner.Plan q20 = planner.plan(TpchQueries.query(20));
+            AggregateNode byPartAndSupplier = aggregates(q20.plan()).get(0);
+            String unestimated = resident.aggregate(byPartAndSupplier, GroupsWanted.ALL, PlanEstimates.NONE,
+                    Settings.DEFAULT).describe();
+            assertTrue(unestimated.startsWith("backend=cpu (80000000 groups from fact columns"), unestimated);
+            String estimated = resident.aggregate(byPartAndSupplier, GroupsWanted.ALL, q20.estimates(),
+                    Settings.DEFAULT).describe();
+            assertTrue(estimated.startsWith("backend=gpu (1199969 fact rows"), estimated);
+            // result rows of lineitem: a few go to the GPU under auto, all of them stay with the CPU, which streams them
+            SqlPlanner.Plan few = planner.plan("SELECT l_orderkey, l_extendedprice FROM lineitem WHERE l_quantity < 2 "
+                    + "AND l_shipdate = DATE '1995-01-01'");
+            assertTrue(resident.rows(few.plan(), few.estimates(), Settings.DEFAULT).accelerated());
+            SqlPlanner.Plan all = planner.plan("SELECT l_orderkey, l_extendedprice FROM lineitem");
+            assertEquals("backend=cpu (~1199969 result rows: the GPU hands rows back whole, the CPU streams them)",
+                    resident.rows(all.plan(), all.estimates(), Settings.DEFAULT).describe());
+            assertTrue(resident.rows(all.plan(), all.estimates(), Settings.DEFAULT.withBackend(BackendMode.GPU)).accelerated());
         }
     }
 

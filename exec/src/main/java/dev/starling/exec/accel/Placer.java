@@ -2,6 +2,7 @@ package dev.starling.exec.accel;
 
 import dev.starling.exec.Settings;
 import dev.starling.exec.plan.AggregateNode;
+import dev.starling.exec.plan.PlanEstimates;
 import dev.starling.exec.plan.PlanNode;
 
 /**
@@ -13,24 +14,29 @@ public interface Placer {
     /**
      * Where the pipeline feeding {@code node} runs under {@code settings}, and why. {@code wanted}:
      * what the plan above keeps of its groups, which the accelerator may apply before they come
-     * back; the plan above still runs on the CPU over what does.
+     * back; the plan above still runs on the CPU over what does. {@code estimates}: the optimizer's
+     * row estimates of the plan (those of {@code node} are its groups).
      */
-    Placement aggregate(AggregateNode node, GroupsWanted wanted, Settings settings);
+    Placement aggregate(AggregateNode node, GroupsWanted wanted, PlanEstimates estimates, Settings settings);
 
-    /** Where the pipeline producing {@code top}'s rows (no aggregation in it) runs under {@code settings}, and why. */
-    Placement rows(PlanNode top, Settings settings);
+    /**
+     * Where the pipeline producing {@code top}'s rows (no aggregation in it) runs under {@code settings},
+     * and why; {@code estimates} as for {@link #aggregate}.
+     */
+    Placement rows(PlanNode top, PlanEstimates estimates, Settings settings);
 
     /** Everything on the CPU, for {@code reason} (empty: none worth showing). */
     static Placer cpu(String reason) {
         Placement cpu = Placement.cpu(reason);
         return new Placer() {
             @Override
-            public Placement aggregate(AggregateNode node, GroupsWanted wanted, Settings settings) {
+            public Placement aggregate(AggregateNode node, GroupsWanted wanted, PlanEstimates estimates,
+                                       Settings settings) {
                 return cpu;
             }
 
             @Override
-            public Placement rows(PlanNode top, Settings settings) {
+            public Placement rows(PlanNode top, PlanEstimates estimates, Settings settings) {
                 return cpu;
             }
         };

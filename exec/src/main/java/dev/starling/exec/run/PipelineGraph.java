@@ -15,6 +15,7 @@ import dev.starling.exec.plan.FilterNode;
 import dev.starling.exec.plan.HashJoinNode;
 import dev.starling.exec.plan.JoinKind;
 import dev.starling.exec.plan.LimitNode;
+import dev.starling.exec.plan.PlanEstimates;
 import dev.starling.exec.plan.PlanNode;
 import dev.starling.exec.plan.ProjectNode;
 import dev.starling.exec.plan.SortNode;
@@ -58,19 +59,29 @@ public final class PipelineGraph {
     private static final String ON_BOTH = ", and on the CPU for the CPU workers' joins";
 
     private final PlanNode root;
+    private final PlanEstimates estimates;
     private final Settings settings;
     private final List<Pipeline> pipelines = new ArrayList<>();
     private final Map<PlanNode, Pipeline> byTop = new IdentityHashMap<>();
 
-    private PipelineGraph(PlanNode root, Settings settings) {
+    private PipelineGraph(PlanNode root, PlanEstimates estimates, Settings settings) {
         this.root = root;
+        this.estimates = estimates;
         this.settings = settings;
     }
 
-    /** {@code root}'s pipelines, the offered ones placed by {@code placer} under {@code settings}. */
+    /** {@code root}'s pipelines, the offered ones placed by {@code placer} under {@code settings}, without estimates. */
     public static PipelineGraph of(PlanNode root, Placer placer, Settings settings) {
-        PipelineGraph g = new PipelineGraph(root, settings);
-        Placement top = placer.rows(root, settings);
+        return of(root, PlanEstimates.NONE, placer, settings);
+    }
+
+    /**
+     * {@code root}'s pipelines, the offered ones placed by {@code placer} under {@code settings},
+     * which sees the optimizer's {@code estimates} of the plan's rows.
+     */
+    public static PipelineGraph of(PlanNode root, PlanEstimates estimates, Placer placer, Settings settings) {
+        PipelineGraph g = new PipelineGraph(root, estimates, settings);
+        Placement top = placer.rows(root, estimates, settings);
         g.add(root, Role.RESULT, top);
         g.cut(root, placer, top, GroupsWanted.ALL);
         return g;
@@ -98,9 +109,9 @@ public final class PipelineGraph {
             PlanNode input = inputs.get(i);
             boolean first = i == 0;
             Placement placement = switch (node) {
-                case AggregateNode a -> placer.aggregate(a, wanted, settings);
-                case SortNode s -> placer.rows(input, settings);
-                case UnionNode u -> placer.rows(input, settings);
+                case AggregateNode a -> placer.aggregate(a, wanted, estimates, settings);
+                case SortNode s -> placer.rows(input, estimates, settings);
+                case UnionNode u -> placer.rows(input, estimates, settings);
                 case HashJoinNode j when j.markProbe() -> builtOnDevice(j.build(), within,
                         first ? MARKED_ON_GPU : MARKING_ON_GPU);
                 case HashJoinNode j when !first -> builtOnDevice(input, within, null);

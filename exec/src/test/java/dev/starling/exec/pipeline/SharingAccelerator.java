@@ -12,6 +12,7 @@ import dev.starling.exec.accel.Placement;
 import dev.starling.exec.accel.Placer;
 import dev.starling.exec.Settings;
 import dev.starling.exec.plan.AggregateNode;
+import dev.starling.exec.plan.PlanEstimates;
 import dev.starling.exec.plan.PlanNode;
 import dev.starling.exec.vector.Batch;
 import java.util.ArrayList;
@@ -33,7 +34,8 @@ abstract class SharingAccelerator implements Accelerator {
     private Placer shareAggregations() {
         return new Placer() {
             @Override
-            public Placement aggregate(AggregateNode node, GroupsWanted wanted, Settings settings) {
+            public Placement aggregate(AggregateNode node, GroupsWanted wanted, PlanEstimates estimates,
+                                       Settings settings) {
                 return Placement.both("test", new DevicePlan() {
                     @Override
                     public String target() {
@@ -48,7 +50,7 @@ abstract class SharingAccelerator implements Accelerator {
             }
 
             @Override
-            public Placement rows(PlanNode top, Settings settings) {
+            public Placement rows(PlanNode top, PlanEstimates estimates, Settings settings) {
                 return Placement.cpu("test");
             }
         };

@@ -23,6 +23,7 @@ import dev.starling.exec.plan.AggregateNode.AggCall;
 import dev.starling.exec.plan.AggregateNode.Function;
 import dev.starling.exec.plan.HashJoinNode;
 import dev.starling.exec.plan.JoinKind;
+import dev.starling.exec.plan.PlanEstimates;
 import dev.starling.exec.plan.PlanNode;
 import dev.starling.exec.plan.ScanNode;
 import dev.starling.exec.vector.Batch;
@@ -129,7 +130,8 @@ class ScalarComparedGroupsTest {
         Placer placer() {
             return new Placer() {
                 @Override
-                public Placement aggregate(AggregateNode node, GroupsWanted w, Settings settings) {
+                public Placement aggregate(AggregateNode node, GroupsWanted w, PlanEstimates estimates,
+                                           Settings settings) {
                     wanted.put(node, w);
                     List<PlanNode> inputs = w.scalar() == null ? List.of() : List.of(w.scalar());
                     return Placement.gpu("test", new DevicePlan() {
@@ -146,7 +148,7 @@ class ScalarComparedGroupsTest {
                 }
 
                 @Override
-                public Placement rows(PlanNode top, Settings settings) {
+                public Placement rows(PlanNode top, PlanEstimates estimates, Settings settings) {
                     return Placement.cpu("test");
                 }
             };

@@ -4,13 +4,16 @@ import dev.starling.exec.BackendMode;
 import dev.starling.gpu.pipeline.StarPipeline;
 import dev.starling.storage.Column;
 import dev.starling.storage.Table;
+import java.util.OptionalDouble;
 import java.util.function.Predicate;
 
 /**
  * Whether a pipeline the GPU can run goes there at all: forced onto the GPU when the session asks
- * for that (alone, or with the CPU workers: backend both); otherwise (auto) on the GPU unless the fact table is small, or the
- * dimensions built on the CPU (and copied over; those the GPU builds cost it one pass over their
- * columns) or the groups of fact column keys (read back and finished on the CPU) are many next to it. Fact columns stay resident once moved, so their copy is
+ * for that (alone, or with the CPU workers: backend both); otherwise (auto) on the GPU unless the
+ * fact table is small, or the dimensions built on the CPU (and copied over; those the GPU builds
+ * cost it one pass over their columns) or the groups of fact column keys (read back and finished
+ * on the CPU; no more than the optimizer expects) are many next to it, or, for a pipeline of result
+ * rows, the optimizer expects many of them. Fact columns stay resident once moved, so their copy is
  * paid once. {@link GpuPlanner} adds how it runs there.
  */
 final class GpuPlacement {
@@ -40,15 +43,23 @@ final class GpuPlacement {
      * 15M groups by order under lineitem, docs/BENCHMARKS.md).
      */
     static final long AUTO_MAX_GROUP_SHARE = 8;
+    /**
+     * The most result rows, as the optimizer estimates them, that {@code auto} has the GPU produce:
+     * the GPU hands a pipeline's rows back whole, where the CPU streams them batch by batch.
+     */
+    static final double AUTO_MAX_RESULT_ROWS = 100_000;
 
     private GpuPlacement() { }
 
     /**
      * Where {@code pipeline} (compiled for the GPU) runs under {@code mode} (not CPU);
      * {@code groupsFiltered}: whether a HAVING keeps groups from coming back, so that their number
-     * does not count against the GPU.
+     * does not count against the GPU; {@code estimatedGroups}: the optimizer's estimate of them,
+     * which bounds those the group keys' ranges allow (their product overestimates keys that
+     * depend on each other, or rows a join or filter keeps few of).
      */
-    static Verdict place(StarPipeline pipeline, BackendMode mode, Predicate<Column> resident, boolean groupsFiltered) {
+    static Verdict place(StarPipeline pipeline, BackendMode mode, Predicate<Column> resident, boolean groupsFiltered,
+                         OptionalDouble estimatedGroups) {
         if (mode == BackendMode.GPU || mode == BackendMode.BOTH) {
             return Verdict.onGpu("session backend is " + mode.name().toLowerCase(java.util.Locale.ROOT));
         }
@@ -63,6 +74,9 @@ final class GpuPlacement {
                     + " fact rows: building them on the CPU costs more than the GPU saves");
         }
         long groups = pipeline.factKeyGroups();
+        if (estimatedGroups.isPresent()) {
+            groups = (long) Math.min(groups, Math.ceil(estimatedGroups.getAsDouble()));
+        }
         if (!groupsFiltered && groups > fact.rowCount() / AUTO_MAX_GROUP_SHARE) {
             return Verdict.cpu(groups + " groups from fact columns for " + fact.rowCount()
                     + " fact rows: reading them back and finishing them on the CPU costs more than the GPU saves");
@@ -74,6 +88,25 @@ final class GpuPlacement {
         }
         return Verdict.onGpu(String.format("%d fact rows, %.0f MB of fact columns, %.0f MB not yet resident",
                 fact.rowCount(), factBytes(pipeline) / 1e6, toMove / 1e6));
+    }
+
+    /**
+     * Where a pipeline of result rows (compiled for the GPU) runs under {@code mode} (GPU or auto):
+     * under auto as an aggregation's would, and only when the optimizer expects at most
+     * {@link #AUTO_MAX_RESULT_ROWS} of them ({@code estimatedRows}; none: the CPU).
+     */
+    static Verdict placeRows(StarPipeline pipeline, BackendMode mode, Predicate<Column> resident,
+                             OptionalDouble estimatedRows) {
+        Verdict verdict = place(pipeline, mode, resident, false, OptionalDouble.empty());
+        if (mode != BackendMode.AUTO || !verdict.gpu()) {
+            return verdict;
+        }
+        if (estimatedRows.isEmpty() || estimatedRows.getAsDouble() > AUTO_MAX_RESULT_ROWS) {
+            return Verdict.cpu((estimatedRows.isEmpty() ? "no estimate of its result rows"
+                    : String.format("~%.0f result rows", estimatedRows.getAsDouble()))
+                    + ": the GPU hands rows back whole, the CPU streams them");
+        }
+        return verdict;
     }
 
     /** Bytes of the fact columns {@code pipeline} reads, in device memory. */

@@ -7,6 +7,7 @@ import dev.starling.exec.accel.Placement;
 import dev.starling.exec.accel.Placer;
 import dev.starling.exec.Settings;
 import dev.starling.exec.plan.AggregateNode;
+import dev.starling.exec.plan.PlanEstimates;
 import dev.starling.exec.plan.PlanNode;
 import dev.starling.exec.plan.Quantities;
 import dev.starling.gpu.hybrid.OversizedJoinModel;
@@ -72,7 +73,7 @@ public final class GpuPlanner implements Placer {
      * workers (their groups are merged on the host, after it).
      */
     @Override
-    public Placement aggregate(AggregateNode node, GroupsWanted wanted, Settings settings) {
+    public Placement aggregate(AggregateNode node, GroupsWanted wanted, PlanEstimates estimates, Settings settings) {
         if (settings.backend() == BackendMode.CPU) {
             return Placement.cpu("session backend is cpu");
         }
@@ -90,7 +91,8 @@ public final class GpuPlanner implements Placer {
         GroupFilter groupFilter = settings.backend() == BackendMode.BOTH ? null
                 : GroupFilter.of(pipeline, wanted.having(), wanted.scalar()).orElse(null);
         GroupOrder order = GroupOrder.of(pipeline, wanted.first()).orElse(null);
-        GpuPlacement.Verdict verdict = GpuPlacement.place(pipeline, settings.backend(), resident, groupFilter != null);
+        GpuPlacement.Verdict verdict = GpuPlacement.place(pipeline, settings.backend(), resident, groupFilter != null,
+                estimates.rows(node));
         if (!verdict.gpu()) {
             return Placement.cpu(verdict.reason());
         }
@@ -141,17 +143,20 @@ public final class GpuPlanner implements Placer {
      * cross back over the link, is not known in advance.
      */
     @Override
-    public Placement rows(PlanNode top, Settings settings) {
-        if (settings.backend() != BackendMode.GPU) {
+    public Placement rows(PlanNode top, PlanEstimates estimates, Settings settings) {
+        if (settings.backend() != BackendMode.GPU && settings.backend() != BackendMode.AUTO) {
             return Placement.cpu(settings.backend() == BackendMode.CPU ? "session backend is cpu"
-                    : "result rows go to the GPU only under SET backend = 'gpu'");
+                    : "result rows go to the GPU under SET backend = 'gpu' or 'auto'");
         }
+        StarPipeline pipeline;
         try {
-            return Placement.gpu("session backend is gpu", plan(hashTablesWithinBudget(StarPipelineCompiler.compileRows(top,
-                    catalog)), CloneChoice.NONE, null, null, List.of()));
+            pipeline = hashTablesWithinBudget(StarPipelineCompiler.compileRows(top, catalog));
         } catch (Unsupported e) {
             return Placement.cpu("the GPU cannot run " + e.getMessage());
         }
+        GpuPlacement.Verdict verdict = GpuPlacement.placeRows(pipeline, settings.backend(), resident, estimates.rows(top));
+        return verdict.gpu() ? Placement.gpu(verdict.reason(), plan(pipeline, CloneChoice.NONE, null, null, List.of()))
+                : Placement.cpu(verdict.reason());
     }
 
     private GpuPipelinePlan plan(StarPipeline pipeline, CloneChoice clones, GroupFilter having, GroupOrder order,
