@@ -42,8 +42,9 @@ public final class BenchMain implements Callable<Integer> {
     @Option(names = "--backends", split = ",", description = "Starling backends to time, a column each: auto, gpu, both, cpu (default: ${DEFAULT-VALUE}).")
     private List<BackendMode> backends = List.of(BackendMode.AUTO);
 
-    @Option(names = "--via", description = "flight (a Flight SQL server and the JDBC driver) or embedded (default: ${DEFAULT-VALUE}).")
-    private StarlingUnderTest.Via via = StarlingUnderTest.Via.FLIGHT;
+    @Option(names = "--via", split = ",", description = "flight (a Flight SQL server and the JDBC driver), embedded, "
+            + "or both: a column for each with each backend (default: ${DEFAULT-VALUE}).")
+    private List<StarlingUnderTest.Via> vias = List.of(StarlingUnderTest.Via.FLIGHT);
 
     @Option(names = "--warm-up", description = "SELECT 1 statements per Starling client before timing, so that the "
             + "client's and server's code is compiled as in a running server (default: ${DEFAULT-VALUE}).")
@@ -62,7 +63,7 @@ public final class BenchMain implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         System.out.printf("Starling (%s, through %s) vs DuckDB, SF %s, median of %d warm runs, %d cores, Java %s%n",
-                noStarling ? "-" : names(backends), via.name().toLowerCase(Locale.ROOT), scaleFactor, runs,
+                noStarling ? "-" : names(backends), String.join(" and ", vias.stream().map(v -> v.name().toLowerCase(Locale.ROOT)).toList()), scaleFactor, runs,
                 Runtime.getRuntime().availableProcessors(), Runtime.version());
         for (Workload workload : workloads) {
             bench(workload);
@@ -72,9 +73,16 @@ public final class BenchMain implements Callable<Integer> {
 
     private void bench(Workload workload) throws Exception {
         WarmTimer timer = new WarmTimer(runs);
-        List<BackendMode> timed = noStarling ? List.of() : backends;
+        List<Client> timed = new ArrayList<>();
+        for (StarlingUnderTest.Via via : noStarling ? List.<StarlingUnderTest.Via>of() : vias) {
+            for (BackendMode backend : backends) {
+                timed.add(new Client(vias.size() > 1 ? name(backend) + "_" + via.name().toLowerCase(Locale.ROOT) : name(backend),
+                        via, backend));
+            }
+        }
         Catalog catalog = Catalog.inMemory();
-        try (StarlingUnderTest starling = noStarling ? null : new StarlingUnderTest(catalog, via);
+        try (StarlingUnderTest starling = noStarling ? null
+                : new StarlingUnderTest(catalog, vias.contains(StarlingUnderTest.Via.FLIGHT));
              DuckDbRunner duck = noDuckDb ? null : new DuckDbRunner()) {
             long start = System.nanoTime();
             workload.generate(catalog, scaleFactor);
@@ -85,13 +93,13 @@ public final class BenchMain implements Callable<Integer> {
                 System.out.printf(", copied into DuckDB in %.1f s", seconds(start));
             }
             System.out.println();
-            if (starling != null && !starling.hasGpu() && timed.stream().anyMatch(b -> b != BackendMode.CPU)) {
+            if (starling != null && !starling.hasGpu() && backends.stream().anyMatch(b -> b != BackendMode.CPU)) {
                 System.out.println("no GPU backend in this process: every backend runs on the CPU");
             }
             List<QueryRunner> clients = new ArrayList<>();
             try {
-                for (BackendMode backend : timed) {
-                    QueryRunner client = starling.client(backend);
+                for (Client c : timed) {
+                    QueryRunner client = starling.client(c.via(), c.backend());
                     clients.add(client);
                     for (int i = 0; i < warmUp; i++) {
                         client.run("SELECT 1");
@@ -159,15 +167,18 @@ public final class BenchMain implements Callable<Integer> {
         return geomeans;
     }
 
-    private static List<Field> fields(List<BackendMode> timed) {
+    /** A timed Starling client: how it comes, the backend it asks for, and its columns' label. */
+    private record Client(String label, StarlingUnderTest.Via via, BackendMode backend) { }
+
+    private static List<Field> fields(List<Client> timed) {
         List<Field> fields = new ArrayList<>();
         fields.add(new Field("query", DataType.VARCHAR, false));
-        for (BackendMode b : timed) {
-            fields.add(new Field(name(b) + "_ms", DataType.DOUBLE, true));
+        for (Client c : timed) {
+            fields.add(new Field(c.label() + "_ms", DataType.DOUBLE, true));
         }
         fields.add(new Field("duckdb_ms", DataType.DOUBLE, true));
-        for (BackendMode b : timed) {
-            fields.add(new Field("duckdb/" + name(b), DataType.DOUBLE, true));
+        for (Client c : timed) {
+            fields.add(new Field("duckdb/" + c.label(), DataType.DOUBLE, true));
         }
         fields.add(new Field("rows", DataType.BIGINT, true));
         return fields;

@@ -8,7 +8,7 @@ import java.io.IOException;
 import java.sql.SQLException;
 
 /**
- * Starling over a benchmark's catalog, reached the way {@code --via} says: through a Flight SQL
+ * Starling over a benchmark's catalog, reached the ways {@code --via} says: through a Flight SQL
  * server in this process and the JDBC driver (as analysts meet it), or through the embedded API.
  * Only this class and the runners it makes name the engine, so a DuckDB-only run never loads it.
  */
@@ -18,14 +18,21 @@ final class StarlingUnderTest implements AutoCloseable {
     private final Starling db;
     private final FlightSqlServer server;
 
-    StarlingUnderTest(Catalog catalog, Via via) throws IOException {
+    /** {@code serve}: whether clients will come through Flight SQL (a server is started for them). */
+    StarlingUnderTest(Catalog catalog, boolean serve) throws IOException {
         db = Starling.over(catalog);
-        server = via == Via.FLIGHT ? FlightSqlServer.start(db, "127.0.0.1", 0) : null;
+        server = serve ? FlightSqlServer.start(db, "127.0.0.1", 0) : null;
     }
 
-    /** A client asking for {@code backend}; the caller closes it. */
-    QueryRunner client(BackendMode backend) throws SQLException {
-        return server == null ? new StarlingRunner(db, backend) : new FlightJdbcRunner(server.port(), backend);
+    /** A client coming {@code via} the server or the embedded API, asking for {@code backend}; the caller closes it. */
+    QueryRunner client(Via via, BackendMode backend) throws SQLException {
+        if (via == Via.EMBEDDED) {
+            return new StarlingRunner(db, backend);
+        }
+        if (server == null) {
+            throw new IllegalStateException("no server was started for Flight SQL clients");
+        }
+        return new FlightJdbcRunner(server.port(), backend);
     }
 
     /** Whether this process has a GPU backend (the GPU and both modes fall back to the CPU without one). */
