@@ -39,4 +39,9 @@ public record PreparedQuery(String sql, List<Field> fields, PipelineGraph graph,
     public boolean isUpdate() {
         return update != null;
     }
+
+    /** Whether it is a SET, which changes the settings of the session that runs it. */
+    public boolean isSet() {
+        return update instanceof DataStatement.SetOption;
+    }
 }

@@ -456,8 +456,9 @@ public final class StarlingFlightSqlProducer extends NoOpFlightSqlProducer {
                 }
                 Starling.Updated done = db.update(q, session);
                 rows += done.rows();
-                if (!done.settings().equals(session)) {
-                    // a SET: the calling session's alone, never the other clients'
+                if (q.isSet()) {
+                    // the calling session's alone, never the other clients', and kept even when it
+                    // equals the server's settings of the moment, which it no longer follows
                     session = done.settings();
                     ServerSessionMiddleware sessions = context.getMiddleware(SESSION);
                     sessionSettings.put(sessions.getSession().id, session);

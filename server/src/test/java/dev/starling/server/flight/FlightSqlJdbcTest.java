@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.starling.engine.Starling;
+import dev.starling.exec.BackendMode;
 import dev.starling.exec.QueryResult;
 import dev.starling.storage.gen.SsbGenerator;
 import dev.starling.storage.gen.SsbQueries;
@@ -231,6 +232,22 @@ class FlightSqlJdbcTest {
             e = assertThrows(SQLException.class, () -> st.execute("SET clone_window = 99"));
             assertTrue(e.getMessage().contains("line 1, column 20: clone_window must be between 0 and 64 chunks, not 99"),
                     e.getMessage());
+        }
+    }
+
+    @Test
+    void aSessionKeepsWhatItSetWhenItEqualsTheServersSettingsOfTheMoment() throws Exception {
+        String explain = "EXPLAIN SELECT sum(l_quantity) FROM lineitem";
+        try (Connection chose = connect(); Connection follows = connect(); Statement st = chose.createStatement()) {
+            st.execute("SET backend = 'auto'");
+            db.setBackendMode(BackendMode.CPU);
+            try {
+                assertTrue(fetch(chose, explain).toString().contains("backend=cpu (no GPU)"), fetch(chose, explain).toString());
+                assertTrue(fetch(follows, explain).toString().contains("backend=cpu (session backend is cpu)"),
+                        fetch(follows, explain).toString());
+            } finally {
+                db.setBackendMode(BackendMode.AUTO);
+            }
         }
     }
 
