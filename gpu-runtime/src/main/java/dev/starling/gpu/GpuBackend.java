@@ -175,7 +175,7 @@ public final class GpuBackend implements Accelerator, AutoCloseable {
             if (result.isPresent()) {
                 runs.incrementAndGet();
             } else {
-                LOG.debug("GPU pipeline handed to the CPU: {}", run.declined());
+                LOG.info("GPU pipeline handed to the CPU: {}", run.declined());
             }
             return result;
         } catch (GpuOutOfMemoryException e) {
