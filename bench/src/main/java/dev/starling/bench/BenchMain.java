@@ -17,7 +17,8 @@ import picocli.CommandLine.Option;
 
 /**
  * TPC-H and SSB on Starling and on DuckDB in the same process, on the same generated data: per
- * query, the median of warm runs for each Starling backend asked for and for DuckDB, DuckDB's time
+ * query, the median of warm runs for each Starling backend asked for and for DuckDB (taken in turns:
+ * one run of each, round after round), DuckDB's time
  * over each backend's (the speedup), and the geometric means. Starling is reached through a Flight
  * SQL server in the process and the Flight SQL JDBC driver unless {@code --via embedded} says
  * otherwise; DuckDB through its own in-process JDBC driver. Both read every value of every result.
@@ -112,14 +113,19 @@ public final class BenchMain implements Callable<Integer> {
                         continue;
                     }
                     long[] resultRows = new long[timed.size() + 1];
-                    double[] ms = new double[timed.size() + 1];
+                    List<WarmTimer.Run> engines = new ArrayList<>();
                     for (int b = 0; b < timed.size(); b++) {
                         QueryRunner client = clients.get(b);
                         int column = b;
-                        ms[b] = timer.medianMillis(() -> resultRows[column] = client.run(q.getValue()));
+                        engines.add(() -> resultRows[column] = client.run(q.getValue()));
                     }
-                    ms[timed.size()] = duck == null ? Double.NaN
-                            : timer.medianMillis(() -> resultRows[timed.size()] = duck.run(q.getValue()));
+                    if (duck != null) {
+                        engines.add(() -> resultRows[timed.size()] = duck.run(q.getValue()));
+                    }
+                    double[] ms = Arrays.copyOf(timer.interleavedMedianMillis(engines), timed.size() + 1);
+                    if (duck == null) {
+                        ms[timed.size()] = Double.NaN;
+                    }
                     times.add(ms);
                     if (duck == null) {
                         resultRows[timed.size()] = timed.isEmpty() ? 0 : resultRows[0];

@@ -1,6 +1,7 @@
 package dev.starling.bench;
 
 import java.util.Arrays;
+import java.util.List;
 
 /** Times a query: one unmeasured warm-up run, then the median of {@code runs} measured runs. */
 final class WarmTimer {
@@ -27,6 +28,31 @@ final class WarmTimer {
             ms[i] = (System.nanoTime() - start) / 1e6;
         }
         return median(ms);
+    }
+
+    /**
+     * Median wall times in milliseconds of several engines running the same query: one unmeasured
+     * run of each, then {@code runs} rounds timing each in turn, so that none is measured while
+     * code the others compiled first is still interpreted for it, nor after the caches have warmed
+     * to it alone.
+     */
+    double[] interleavedMedianMillis(List<Run> engines) throws Exception {
+        for (Run engine : engines) {
+            engine.run();
+        }
+        double[][] ms = new double[engines.size()][runs];
+        for (int r = 0; r < runs; r++) {
+            for (int e = 0; e < engines.size(); e++) {
+                long start = System.nanoTime();
+                engines.get(e).run();
+                ms[e][r] = (System.nanoTime() - start) / 1e6;
+            }
+        }
+        double[] medians = new double[engines.size()];
+        for (int e = 0; e < engines.size(); e++) {
+            medians[e] = median(ms[e]);
+        }
+        return medians;
     }
 
     /** The median of {@code values} (sorted in place), the mean of the middle two for an even count; 0 for none. */
