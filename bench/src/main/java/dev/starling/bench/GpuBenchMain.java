@@ -46,6 +46,10 @@ public final class GpuBenchMain implements Callable<Integer> {
     @Option(names = "--queries", split = ",", description = "Only these queries, e.g. Q1,Q6 or Q1.1.")
     private List<String> only = List.of();
 
+    @Option(names = "--gpu-only", description = "Time the GPU only, not the CPU backend nor the two together "
+            + "(at scale factors where the CPU's runs take longer than a run on the GPU host may).")
+    private boolean gpuOnly;
+
     public static void main(String[] args) {
         System.exit(new CommandLine(new GpuBenchMain()).setCaseInsensitiveEnumValuesAllowed(true).execute(args));
     }
@@ -84,12 +88,13 @@ public final class GpuBenchMain implements Callable<Integer> {
             }
             List<List<Object>> rows = new ArrayList<>();
             List<Double> speedups = new ArrayList<>();
+            List<Double> gpuTimes = new ArrayList<>();
             for (Map.Entry<String, String> q : workload.queries().entrySet()) {
                 if (!only.isEmpty() && !only.contains(q.getKey())) {
                     continue;
                 }
                 db.setBackendMode(BackendMode.CPU);
-                double cpu = timer.medianMillis(() -> db.query(q.getValue()));
+                Double cpu = gpuOnly ? null : timer.medianMillis(() -> db.query(q.getValue()));
                 double plan = timer.medianMillis(() -> db.explain(q.getValue()));
                 db.setBackendMode(BackendMode.AUTO);
                 String explained = db.explain(q.getValue());
@@ -115,7 +120,7 @@ public final class GpuBenchMain implements Callable<Integer> {
                 }
                 db.setBackendMode(BackendMode.BOTH);
                 List<RunStats> shared = new ArrayList<>();
-                double both = timer.medianMillis(() -> {
+                Double both = gpuOnly ? null : timer.medianMillis(() -> {
                     db.query(q.getValue());
                     shared.add(gpu.lastRun());
                 });
@@ -125,8 +130,11 @@ public final class GpuBenchMain implements Callable<Integer> {
                 RunStats last = warm.get(warm.size() - 1);
                 double kernelMs = median(warm, RunStats::kernelMillis);
                 double floorMs = last.factBytes() / bandwidth * 1e3;
-                speedups.add(cpu / onGpu);
-                double gpuRows = median(shared, r -> r.gpuChunks()) / last.gpuChunks();
+                if (cpu != null) {
+                    speedups.add(cpu / onGpu);
+                }
+                gpuTimes.add(onGpu);
+                Double gpuRows = both == null ? null : median(shared, r -> r.gpuChunks()) / last.gpuChunks();
                 rows.add(Arrays.asList(q.getKey(), "gpu", auto, round(cpu), round(onGpu), round(both), round(gpuRows),
                         round(plan),
                         round(median(warm, RunStats::buildMillis)), round(median(warm, RunStats::prepareMillis)),
@@ -134,6 +142,10 @@ public final class GpuBenchMain implements Callable<Integer> {
                         round(median(warm, RunStats::decodeMillis)), round(last.factBytes() / 1e6), round(floorMs),
                         round(kernelMs / floorMs), last.groups(), kernels, round(compileMs)));
                 System.out.printf("  %s done%n", q.getKey());
+            }
+            if (!gpuTimes.isEmpty()) {
+                System.out.printf("geomean GPU end-to-end time over %d GPU queries: %.2f ms%n", gpuTimes.size(),
+                        Math.exp(gpuTimes.stream().mapToDouble(Math::log).average().orElse(0)));
             }
             if (!speedups.isEmpty()) {
                 double logSum = speedups.stream().mapToDouble(Math::log).sum();
@@ -144,7 +156,7 @@ public final class GpuBenchMain implements Callable<Integer> {
                     new Field("query", DataType.VARCHAR, false),
                     new Field("pipeline", DataType.VARCHAR, false),
                     new Field("auto", DataType.VARCHAR, false),
-                    new Field("cpu_ms", DataType.DOUBLE, false),
+                    new Field("cpu_ms", DataType.DOUBLE, true),
                     new Field("gpu_ms", DataType.DOUBLE, true),
                     new Field("both_ms", DataType.DOUBLE, true),
                     new Field("both_gpu_rows", DataType.DOUBLE, true),
@@ -171,7 +183,7 @@ public final class GpuBenchMain implements Callable<Integer> {
         return WarmTimer.median(runs.stream().mapToDouble(field).toArray());
     }
 
-    private static double round(double v) {
-        return Math.round(v * 100) / 100.0;
+    private static Double round(Double v) {
+        return v == null ? null : Math.round(v * 100) / 100.0;
     }
 }
