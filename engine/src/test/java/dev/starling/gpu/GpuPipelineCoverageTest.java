@@ -13,6 +13,7 @@ import dev.starling.engine.Starling;
 import dev.starling.exec.BackendMode;
 import dev.starling.exec.plan.AggregateNode;
 import dev.starling.exec.plan.PlanNode;
+import dev.starling.gpu.pipeline.StarPipeline;
 import dev.starling.gpu.pipeline.StarPipelineCompiler;
 import dev.starling.gpu.pipeline.Unsupported;
 import dev.starling.planner.PlanNodes;
@@ -142,6 +143,18 @@ class GpuPipelineCoverageTest {
             assertEquals("backend=cpu (~1199969 result rows: the GPU hands rows back whole, the CPU streams them)",
                     resident.rows(all.plan(), all.estimates(), Settings.DEFAULT).describe());
             assertTrue(resident.rows(all.plan(), all.estimates(), Settings.DEFAULT.withBackend(BackendMode.GPU)).accelerated());
+        }
+    }
+
+    @Test
+    void q19sPartDimensionWithItsInListsIsBuiltOnTheGpu() throws Unsupported {
+        try (Starling tpch = Starling.inMemory()) {
+            TpchGenerator.generate(tpch.catalog(), 0.01, "");
+            AggregateNode q19 = aggregates(new SqlPlanner(tpch.catalog()).plan(TpchQueries.query(19)).plan()).get(0);
+            StarPipeline pipeline = StarPipelineCompiler.compile(q19, tpch.catalog());
+            // its brand and container IN lists are chains of equalities: some 70 registers
+            assertTrue(pipeline.dimensions().stream().allMatch(StarPipeline.Dimension::builtOnGpu),
+                    pipeline.dimensions().toString());
         }
     }
 

@@ -22,7 +22,14 @@ import java.util.function.IntFunction;
  * subexpression shared by a predicate and an aggregate is computed once.
  */
 final class ProgramBuilder {
-    static final int MAX_REGISTERS = 64;
+    /**
+     * Registers a program may use. Each becomes a variable of the generated CUDA C, assigned once,
+     * which NVRTC allocates to machine registers as values die (the launcher picks fewer rows a
+     * thread when a kernel needs many): the bound only keeps a pathological expression from
+     * generating a kernel that takes long to compile. TPC-H Q19's part dimension, its brand and
+     * container IN lists each a chain of equalities, needs about 70.
+     */
+    static final int MAX_REGISTERS = 256;
 
     private final List<ColumnOrigin> sources;
     private final IntFunction<StrDict> factDictionary;
