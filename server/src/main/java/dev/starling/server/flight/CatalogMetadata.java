@@ -1,6 +1,5 @@
 package dev.starling.server.flight;
 
-import dev.starling.exec.ArrowBatches;
 import dev.starling.exec.plan.Field;
 import dev.starling.storage.Catalog;
 import dev.starling.storage.ColumnSchema;
@@ -75,7 +74,7 @@ final class CatalogMetadata {
         for (Table t : matching) {
             rows.add(withSchema
                     ? new Object[] {CATALOG, schemaOf(t.name()), tableOf(t.name()), TABLE_TYPE,
-                            ArrowBatches.schema(fields(t)).serializeAsMessage()}
+                            ResultSchema.of(fields(t)).serializeAsMessage()}
                     : new Object[] {CATALOG, schemaOf(t.name()), tableOf(t.name()), TABLE_TYPE});
         }
         MetadataRows.send(withSchema ? Schemas.GET_TABLES_SCHEMA : Schemas.GET_TABLES_SCHEMA_NO_SCHEMA, rows,

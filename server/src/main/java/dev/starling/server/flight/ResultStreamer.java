@@ -90,7 +90,7 @@ final class ResultStreamer {
         long startedAt = metrics.started();
         QueryMetrics.Outcome outcome = QueryMetrics.Outcome.FAILED;
         long[] sent = new long[1];
-        try (VectorSchemaRoot root = VectorSchemaRoot.create(ArrowBatches.schema(query.fields()), allocator)) {
+        try (VectorSchemaRoot root = VectorSchemaRoot.create(ResultSchema.of(query.fields()), allocator)) {
             listener.start(root);
             ctx.checkCancelled();
             List<Batch> pending = new ArrayList<>();

@@ -137,7 +137,7 @@ public final class StarlingFlightSqlProducer extends NoOpFlightSqlProducer {
             }
             ActionCreatePreparedStatementResult result = ActionCreatePreparedStatementResult.newBuilder()
                     .setPreparedStatementHandle(handle)
-                    .setDatasetSchema(ByteString.copyFrom(ArrowBatches.schema(query.fields()).serializeAsMessage()))
+                    .setDatasetSchema(ByteString.copyFrom(ResultSchema.of(query.fields()).serializeAsMessage()))
                     .setParameterSchema(ByteString.copyFrom(ArrowBatches.schema(parameters).serializeAsMessage()))
                     .build();
             listener.onNext(new Result(Any.pack(result).toByteArray()));
@@ -157,7 +157,7 @@ public final class StarlingFlightSqlProducer extends NoOpFlightSqlProducer {
     @Override
     public FlightInfo getFlightInfoPreparedStatement(CommandPreparedStatementQuery command, CallContext context,
                                                      FlightDescriptor descriptor) {
-        return info(ArrowBatches.schema(preparedQuery(command, context).fields()), command, descriptor);
+        return info(ResultSchema.of(preparedQuery(command, context).fields()), command, descriptor);
     }
 
     @Override
@@ -176,12 +176,12 @@ public final class StarlingFlightSqlProducer extends NoOpFlightSqlProducer {
         planned.put(id, new Prepared(query, version, null));
         TicketStatementQuery ticket = TicketStatementQuery.newBuilder()
                 .setStatementHandle(ByteString.copyFromUtf8(id + command.getQuery())).build();
-        return info(ArrowBatches.schema(query.fields()), ticket, descriptor);
+        return info(ResultSchema.of(query.fields()), ticket, descriptor);
     }
 
     @Override
     public SchemaResult getSchemaStatement(CommandStatementQuery command, CallContext context, FlightDescriptor descriptor) {
-        return new SchemaResult(ArrowBatches.schema(plan(command.getQuery(), context).fields()));
+        return new SchemaResult(ResultSchema.of(plan(command.getQuery(), context).fields()));
     }
 
     @Override

@@ -17,6 +17,7 @@ import java.sql.DatabaseMetaData;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
@@ -248,6 +249,31 @@ class FlightSqlJdbcTest {
             } finally {
                 db.setBackendMode(BackendMode.AUTO);
             }
+        }
+    }
+
+    @Test
+    void resultMetadataNamesTypesWithTheirPrecisionAndScale() throws Exception {
+        try (Connection c = connect(); Statement st = c.createStatement();
+             ResultSet rs = st.executeQuery("SELECT l_extendedprice, l_quantity * 2 AS q2, l_shipdate, l_comment, "
+                     + "l_orderkey, CAST(l_linenumber AS INTEGER) AS n, l_tax > 0.05 AS taxed FROM lineitem LIMIT 1")) {
+            ResultSetMetaData md = rs.getMetaData();
+            assertEquals(List.of("DECIMAL", "DECIMAL", "DATE", "VARCHAR", "BIGINT", "INTEGER", "BOOLEAN"),
+                    java.util.stream.IntStream.rangeClosed(1, 7).mapToObj(i -> name(md, i)).toList());
+            assertEquals(15, md.getPrecision(1));
+            assertEquals(2, md.getScale(1));
+            assertEquals(2, md.getScale(2), "a product with an integer keeps the decimal's scale");
+            assertEquals(44, md.getPrecision(4), "l_comment is VARCHAR(44)");
+            assertEquals(19, md.getPrecision(5));
+            assertEquals(0, md.getScale(5));
+        }
+    }
+
+    private static String name(ResultSetMetaData md, int column) {
+        try {
+            return md.getColumnTypeName(column);
+        } catch (SQLException e) {
+            throw new AssertionError(e);
         }
     }
 
