@@ -89,6 +89,7 @@ final class ResultStreamer {
         byTicket.computeIfAbsent(key, k -> new CopyOnWriteArrayList<>()).add(ctx);
         long startedAt = metrics.started();
         QueryMetrics.Outcome outcome = QueryMetrics.Outcome.FAILED;
+        RuntimeException failure = null;
         long[] sent = new long[1];
         try (VectorSchemaRoot root = VectorSchemaRoot.create(ResultSchema.of(query.fields()), allocator)) {
             listener.start(root);
@@ -110,12 +111,11 @@ final class ResultStreamer {
             if (!pending.isEmpty()) {
                 send(pending, query, root, listener, ctx);
             }
-            listener.completed();
             outcome = QueryMetrics.Outcome.OK;
         } catch (RuntimeException | OutOfMemoryError e) {
             outcome = e instanceof QueryTimeoutException ? QueryMetrics.Outcome.TIMED_OUT
                     : e instanceof QueryCancelledException ? QueryMetrics.Outcome.CANCELLED : QueryMetrics.Outcome.FAILED;
-            listener.error(FlightErrors.of(e));
+            failure = FlightErrors.of(e);
         } finally {
             call.removeListener(stop);
             metrics.finished(startedAt, outcome, sent[0]);
@@ -123,6 +123,12 @@ final class ResultStreamer {
                 list.remove(ctx);
                 return list.isEmpty() ? null : list;
             });
+        }
+        // answered once the query is over and counted, so a client that hears of its end finds it ended
+        if (failure == null) {
+            listener.completed();
+        } else {
+            listener.error(failure);
         }
     }
 
