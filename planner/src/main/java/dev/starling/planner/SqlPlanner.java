@@ -168,6 +168,15 @@ public final class SqlPlanner {
         }
     }
 
+    /**
+     * The words the SQL parser reserves or treats as keywords that SQL:2003 does not, as JDBC's
+     * {@code DatabaseMetaData.getSQLKeywords} lists them.
+     */
+    public static List<String> nonStandardKeywords() {
+        return List.of(SqlParser.create("", SqlParser.config().withConformance(CONFORMANCE)).getMetadata()
+                .getJdbcKeywords().split(","));
+    }
+
     private static SqlNode parse(Planner planner, String sql) {
         try {
             return planner.parse(sql);

@@ -7,6 +7,7 @@ import com.google.common.cache.CacheBuilder;
 import com.google.protobuf.Message;
 import dev.starling.engine.PreparedQuery;
 import dev.starling.engine.Starling;
+import dev.starling.planner.SqlPlanner;
 import dev.starling.exec.Settings;
 import dev.starling.server.metrics.QueryMetrics;
 import dev.starling.exec.ArrowBatches;
@@ -109,6 +110,7 @@ public final class StarlingFlightSqlProducer extends NoOpFlightSqlProducer {
                 .withFlightSqlServerTransaction(SqlSupportedTransaction.SQL_SUPPORTED_TRANSACTION_NONE)
                 .withFlightSqlServerCancel(true)
                 .withSqlIdentifierQuoteChar("\"")
+                .withSqlKeywords(SqlPlanner.nonStandardKeywords().toArray(String[]::new))
                 // Unquoted names are folded to lower case; quoted ones are kept, and matched ignoring case.
                 .withSqlIdentifierCase(SqlSupportedCaseSensitivity.SQL_CASE_SENSITIVITY_LOWERCASE)
                 .withSqlQuotedIdentifierCase(SqlSupportedCaseSensitivity.SQL_CASE_SENSITIVITY_CASE_INSENSITIVE)

@@ -101,6 +101,8 @@ class FlightSqlJdbcTest {
             }
             assertTrue(tables.contains(".lineitem") && tables.contains("ssb.lineorder"), tables.toString());
             assertEquals(8 + 5, tables.size(), tables.toString());
+            List<String> keywords = java.util.Arrays.stream(md.getSQLKeywords().split(",")).map(String::trim).toList();
+            assertTrue(keywords.contains("LIMIT") && !keywords.contains("SELECT"), keywords.toString());
             List<String> columns = new ArrayList<>();
             try (ResultSet rs = md.getColumns(null, "ssb", "dwdate", "%")) {
                 while (rs.next()) {
