@@ -1,5 +1,6 @@
 package dev.starling.exec.eval;
 
+import dev.starling.exec.InvalidCastException;
 import dev.starling.exec.vector.Batch;
 import dev.starling.exec.vector.Vector;
 import dev.starling.storage.DataType;
@@ -72,7 +73,7 @@ final class CastEval extends VecExpr {
                 case VARCHAR -> text;
             };
         } catch (RuntimeException e) {
-            throw new IllegalArgumentException("cannot cast '" + text + "' to " + to, e);
+            throw new InvalidCastException("cannot cast '" + text + "' to " + to, e);
         }
     }
 

@@ -1,6 +1,7 @@
 package dev.starling.server.flight;
 
 import dev.starling.planner.sql.StarlingSqlException;
+import dev.starling.exec.InvalidCastException;
 import dev.starling.exec.QueryCancelledException;
 import dev.starling.exec.QueryTimeoutException;
 import dev.starling.exec.accel.AcceleratorMissingException;
@@ -12,7 +13,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Maps failures to Flight statuses: the user's mistakes (bad SQL, with its position; arithmetic
- * errors in the data; a plan for a GPU this server lacks) are INVALID_ARGUMENT,
+ * errors and values no CAST converts in the data; a plan for a GPU this server lacks) are INVALID_ARGUMENT,
  * a cancelled query CANCELLED, one past its time limit DEADLINE_EXCEEDED, exhausted memory RESOURCE_EXHAUSTED, and only what must be a bug
  * INTERNAL (logged with its stack trace).
  */
@@ -28,6 +29,7 @@ final class FlightErrors {
             case AcceleratorMissingException m -> CallStatus.INVALID_ARGUMENT.withDescription(m.getMessage())
                     .toRuntimeException();
             case ArithmeticException a -> CallStatus.INVALID_ARGUMENT.withDescription(a.getMessage()).toRuntimeException();
+            case InvalidCastException c -> CallStatus.INVALID_ARGUMENT.withDescription(c.getMessage()).toRuntimeException();
             case QueryTimeoutException t -> CallStatus.TIMED_OUT.withDescription(t.getMessage()).toRuntimeException();
             case QueryCancelledException c -> CallStatus.CANCELLED.withDescription(c.getMessage()).toRuntimeException();
             case OutOfMemoryError m -> CallStatus.RESOURCE_EXHAUSTED.withDescription("out of memory: " + m.getMessage())

@@ -300,6 +300,17 @@ class FlightSqlJdbcTest {
             }
             SQLException empty = assertThrows(SQLException.class, () -> st.executeQuery(" ; "));
             assertTrue(empty.getMessage().contains("empty statement: there is nothing to run"), empty.getMessage());
+            SQLException cast = assertThrows(SQLException.class, () -> drain(st, "SELECT CAST(o_comment AS INTEGER) FROM orders"));
+            assertTrue(cast.getMessage().contains("cannot cast '") && cast.getMessage().contains("' to INTEGER")
+                    && !cast.getMessage().contains("java."), cast.getMessage());
+        }
+    }
+
+    private static void drain(Statement st, String sql) throws SQLException {
+        try (ResultSet rs = st.executeQuery(sql)) {
+            while (rs.next()) {
+                rs.getObject(1);
+            }
         }
     }
 
