@@ -10,6 +10,7 @@ import dev.starling.exec.Settings;
 import dev.starling.engine.data.DataStatement;
 import dev.starling.engine.data.DataStatementParser;
 import dev.starling.engine.data.ParameterBinder;
+import dev.starling.engine.data.CatalogListing;
 import dev.starling.engine.data.ConflictAnalysis;
 import dev.starling.engine.data.DataStatementRunner;
 import dev.starling.exec.op.ValuesBatch;
@@ -186,9 +187,22 @@ public final class Starling implements AutoCloseable {
         String sql = StatementText.of(text);
         int markers = ParameterBinder.markers(sql).length;
         Optional<DataStatement> data = DataStatementParser.parse(sql);
-        if (data.isPresent() && data.get() instanceof DataStatement.AnalyzeConflicts a && markers == 0) {
-            return new PreparedQuery(sql, ConflictAnalysis.FIELDS, null,
-                    ConflictAnalysis.rows(catalog, a, BankGeometry.DEFAULT), null, List.of());
+        if (data.isPresent() && markers == 0) {
+            switch (data.get()) {
+                case DataStatement.AnalyzeConflicts a -> {
+                    return new PreparedQuery(sql, ConflictAnalysis.FIELDS, null,
+                            ConflictAnalysis.rows(catalog, a, BankGeometry.DEFAULT), null, List.of());
+                }
+                case DataStatement.ShowTables s -> {
+                    return new PreparedQuery(sql, CatalogListing.TABLE_FIELDS, null, CatalogListing.tables(catalog), null,
+                            List.of());
+                }
+                case DataStatement.Describe d -> {
+                    return new PreparedQuery(sql, CatalogListing.COLUMN_FIELDS, null, CatalogListing.columns(catalog, d),
+                            null, List.of());
+                }
+                default -> { }
+            }
         }
         if (data.isPresent()) {
             return new PreparedQuery(sql, List.of(), null, null, data.get(),

@@ -37,6 +37,29 @@ class DataStatementTest {
     }
 
     @Test
+    void showTablesAndDescribeListTheCatalog() {
+        try (Starling db = Starling.inMemory()) {
+            db.query("CREATE TABLE region (r_key INT PRIMARY KEY, r_name VARCHAR(25) NOT NULL)");
+            db.query("CREATE TABLE nation (n_key INT PRIMARY KEY, n_region INT REFERENCES region (r_key), "
+                    + "n_tax DECIMAL(12,2), n_since DATE)");
+            db.query("CREATE TABLE s.x (k BIGINT)");
+            db.query("INSERT INTO region VALUES (0, 'AFRICA'), (1, 'ASIA')");
+            assertEquals(List.of(List.of("", "nation", 0L), List.of("", "region", 2L), List.of("s", "x", 0L)),
+                    rows(db, "SHOW TABLES"));
+            assertEquals(List.of(
+                    Arrays.asList("n_key", "INTEGER", false, "PRIMARY KEY"),
+                    Arrays.asList("n_region", "INTEGER", true, "REFERENCES region (r_key)"),
+                    Arrays.asList("n_tax", "DECIMAL(12,2)", true, null),
+                    Arrays.asList("n_since", "DATE", true, null)), rows(db, "DESCRIBE nation"));
+            assertEquals(List.of("r_key", "r_name"), rows(db, "desc table region;").stream().map(r -> r.get(0)).toList());
+            assertEquals(List.of("column_name", "column_type", "nullable", "key"),
+                    db.query("DESCRIBE s.x").fields().stream().map(f -> f.name()).toList());
+            StarlingSqlException missing = assertThrows(StarlingSqlException.class, () -> db.query("DESCRIBE nowhere"));
+            assertEquals("table nowhere does not exist", missing.getMessage());
+        }
+    }
+
+    @Test
     void ifExistsAndIfNotExists() {
         try (Starling db = Starling.inMemory()) {
             db.query("CREATE TABLE IF NOT EXISTS a (k INT)");

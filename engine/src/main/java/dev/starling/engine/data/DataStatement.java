@@ -31,6 +31,12 @@ public sealed interface DataStatement {
     record AnalyzeConflicts(String table, String column, AccessMode mode, int window, double budget)
             implements DataStatement { }
 
+    /** {@code SHOW TABLES}: the catalog's tables, with their schemas and rows. */
+    record ShowTables() implements DataStatement { }
+
+    /** {@code DESCRIBE t} (or {@code DESC t}): a table's columns, types and keys. */
+    record Describe(String table) implements DataStatement { }
+
     /** Generates a benchmark's tables ({@code tpch} or {@code ssb}) at a scale factor into a schema ("" for none). */
     record Generate(String benchmark, double scaleFactor, String schema) implements DataStatement { }
 }

@@ -23,6 +23,8 @@ import java.util.Optional;
  * SET {backend | clone_layouts | clone_budget | clone_window | oversized_join | query_timeout} {= | TO} value
  * ALTER TABLE t SET [(] gpu_resident = {true | false} [)]
  * ANALYZE CONFLICTS ON t (c) [FOR {READ | WRITE}] [WINDOW n] [BUDGET b]
+ * SHOW TABLES
+ * {DESCRIBE | DESC} [TABLE] t
  * </pre>
  * Anything else is not one of them (a query). Errors point at the token at fault.
  */
@@ -49,6 +51,14 @@ public final class DataStatementParser {
             statement = alter(t);
         } else if (first.is("analyze")) {
             statement = analyze(t);
+        } else if (first.is("show")) {
+            t.expect("show");
+            t.expect("tables");
+            statement = new DataStatement.ShowTables();
+        } else if (first.is("describe") || first.is("desc")) {
+            t.next();
+            t.accept("table");
+            statement = new DataStatement.Describe(t.tableName());
         } else {
             return Optional.empty();
         }

@@ -66,6 +66,9 @@ public final class DataStatementRunner {
                         "SET is a session's, not the catalog's: " + o);
                 case DataStatement.AnalyzeConflicts a -> throw new IllegalStateException(
                         "ANALYZE CONFLICTS returns rows; it changes nothing: " + a);
+                case DataStatement.ShowTables s -> throw new IllegalStateException("SHOW TABLES returns rows; it changes nothing");
+                case DataStatement.Describe d -> throw new IllegalStateException(
+                        "DESCRIBE returns rows; it changes nothing: " + d);
             };
         } catch (StarlingSqlException e) {
             throw e;

@@ -1,0 +1,65 @@
+package dev.starling.engine.data;
+
+import dev.starling.exec.plan.Field;
+import dev.starling.storage.Catalog;
+import dev.starling.storage.ColumnSchema;
+import dev.starling.storage.DataType;
+import dev.starling.storage.ForeignKey;
+import dev.starling.storage.Table;
+import dev.starling.storage.TableSchema;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+
+/**
+ * Answers {@code SHOW TABLES} (each table's schema, name and rows, in name order) and
+ * {@code DESCRIBE t} (each column's name, type, whether it may be NULL, and the key it belongs to)
+ * from the catalog, as read at the statement.
+ */
+public final class CatalogListing {
+    public static final List<Field> TABLE_FIELDS = List.of(
+            new Field("schema_name", DataType.VARCHAR, false),
+            new Field("table_name", DataType.VARCHAR, false),
+            new Field("row_count", DataType.BIGINT, false));
+    public static final List<Field> COLUMN_FIELDS = List.of(
+            new Field("column_name", DataType.VARCHAR, false),
+            new Field("column_type", DataType.VARCHAR, false),
+            new Field("nullable", DataType.BOOLEAN, false),
+            new Field("key", DataType.VARCHAR, true));
+
+    private CatalogListing() { }
+
+    public static List<List<Object>> tables(Catalog catalog) {
+        List<List<Object>> rows = new ArrayList<>();
+        catalog.tables().stream().sorted(Comparator.comparing(Table::name)).forEach(t -> {
+            int dot = t.name().indexOf('.');
+            rows.add(Arrays.asList(dot < 0 ? "" : t.name().substring(0, dot), t.name().substring(dot + 1), t.rowCount()));
+        });
+        return rows;
+    }
+
+    public static List<List<Object>> columns(Catalog catalog, DataStatement.Describe d) {
+        TableSchema schema = DataStatementRunner.existing(catalog, d.table()).schema();
+        List<List<Object>> rows = new ArrayList<>();
+        for (ColumnSchema c : schema.columns()) {
+            rows.add(Arrays.asList(c.name(), c.type().toString(), c.nullable(), key(schema, c.name())));
+        }
+        return rows;
+    }
+
+    /** The key {@code column} belongs to: the primary key, or the reference of a foreign key (null: none). */
+    private static String key(TableSchema schema, String column) {
+        List<String> keys = new ArrayList<>();
+        if (schema.primaryKey().contains(column)) {
+            keys.add("PRIMARY KEY");
+        }
+        for (ForeignKey fk : schema.foreignKeys()) {
+            int at = fk.columns().indexOf(column);
+            if (at >= 0) {
+                keys.add("REFERENCES " + fk.referencedTable() + " (" + fk.referencedColumns().get(at) + ")");
+            }
+        }
+        return keys.isEmpty() ? null : String.join(", ", keys);
+    }
+}
