@@ -1,9 +1,9 @@
 package dev.starling.difftest;
 
+import dev.starling.planner.SqlPlanner;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import org.apache.calcite.avatica.util.Casing;
 import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlKind;
@@ -15,7 +15,6 @@ import org.apache.calcite.sql.SqlSelect;
 import org.apache.calcite.sql.SqlWith;
 import org.apache.calcite.sql.parser.SqlParseException;
 import org.apache.calcite.sql.parser.SqlParser;
-import org.apache.calcite.sql.validate.SqlConformanceEnum;
 
 /**
  * What a query promises about the order of its rows: the output columns of its outermost ORDER BY
@@ -74,11 +73,7 @@ public record RowOrder(boolean ordered, List<Integer> keys, long limit, boolean 
     }
 
     private static SqlNode parse(String sql) {
-        SqlParser parser = SqlParser.create(sql, SqlParser.config()
-                .withConformance(SqlConformanceEnum.LENIENT)
-                .withUnquotedCasing(Casing.TO_LOWER)
-                .withQuotedCasing(Casing.UNCHANGED)
-                .withCaseSensitive(false));
+        SqlParser parser = SqlParser.create(sql, SqlPlanner.parserConfig());
         try {
             return parser.parseQuery();
         } catch (SqlParseException e) {

@@ -41,6 +41,7 @@ import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.parser.SqlParseException;
 import org.apache.calcite.sql.parser.SqlParser;
+import org.apache.calcite.sql.parser.babel.SqlBabelParserImpl;
 import org.apache.calcite.sql.validate.SqlConformance;
 import org.apache.calcite.sql.validate.SqlConformanceEnum;
 import org.apache.calcite.sql.validate.SqlDelegatingConformance;
@@ -173,8 +174,7 @@ public final class SqlPlanner {
      * {@code DatabaseMetaData.getSQLKeywords} lists them.
      */
     public static List<String> nonStandardKeywords() {
-        return List.of(SqlParser.create("", SqlParser.config().withConformance(CONFORMANCE)).getMetadata()
-                .getJdbcKeywords().split(","));
+        return List.of(SqlParser.create("", PARSER).getMetadata().getJdbcKeywords().split(","));
     }
 
     private static SqlNode parse(Planner planner, String sql) {
@@ -201,15 +201,27 @@ public final class SqlPlanner {
         }
     }
 
+    /**
+     * Calcite's Babel parser: the core grammar, with keywords that SQL reserves but analysts use as
+     * names (TPC-H Q11's alias {@code value}) taken as identifiers where they can only be one.
+     */
+    private static final SqlParser.Config PARSER = SqlParser.config()
+            .withParserFactory(SqlBabelParserImpl.FACTORY)
+            .withUnquotedCasing(Casing.TO_LOWER)
+            .withQuotedCasing(Casing.UNCHANGED)
+            .withCaseSensitive(false)
+            .withConformance(CONFORMANCE);
+
+    /** The parser configuration queries are read with (for tools that read query texts as Starling does). */
+    public static SqlParser.Config parserConfig() {
+        return PARSER;
+    }
+
     private FrameworkConfig config() {
         SchemaPlus root = Frameworks.createRootSchema(false);
         SchemaPlus schema = root.add(CatalogSchema.NAME, new CatalogSchema(catalog));
         return Frameworks.newConfigBuilder()
-                .parserConfig(SqlParser.config()
-                        .withUnquotedCasing(Casing.TO_LOWER)
-                        .withQuotedCasing(Casing.UNCHANGED)
-                        .withCaseSensitive(false)
-                        .withConformance(CONFORMANCE))
+                .parserConfig(PARSER)
                 .sqlValidatorConfig(SqlValidator.Config.DEFAULT
                         .withConformance(CONFORMANCE)
                         .withIdentifierExpansion(true)

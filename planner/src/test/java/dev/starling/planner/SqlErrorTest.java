@@ -43,6 +43,13 @@ class SqlErrorTest {
     }
 
     @Test
+    void keywordsAnalystsUseAsNamesAreNames() {
+        // TPC-H Q11's alias, as the specification writes it; VALUE is reserved in standard SQL
+        new SqlPlanner(catalog).plan("SELECT n_nationkey, sum(n_regionkey) AS value FROM nation GROUP BY n_nationkey "
+                + "HAVING sum(n_regionkey) > 1 ORDER BY value DESC");
+    }
+
+    @Test
     void namesAreCaseInsensitive() {
         new SqlPlanner(catalog).plan("SELECT N_NAME FROM Nation WHERE n_NationKey = 1");
     }

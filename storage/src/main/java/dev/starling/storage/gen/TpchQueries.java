@@ -31,8 +31,6 @@ public final class TpchQueries {
         return sql
                 .replaceAll("(?i)\\bdecimal\\s+'([^']*)'", "$1")
                 .replaceAll("(?i)\\bdate\\('([^']*)'\\)", "DATE '$1'")
-                .replaceAll("(?i)\\bsubstr\\(\\s*(\\w+)\\s*,\\s*(\\d+)\\s*,\\s*(\\d+)\\s*\\)", "substring($1 from $2 for $3)")
-                // VALUE is a reserved word in standard SQL; Q11 uses it as a column alias.
-                .replaceAll("(?i)\\bvalue\\b", "\"value\"");
+                .replaceAll("(?i)\\bsubstr\\(\\s*(\\w+)\\s*,\\s*(\\d+)\\s*,\\s*(\\d+)\\s*\\)", "substring($1 from $2 for $3)");
     }
 }
