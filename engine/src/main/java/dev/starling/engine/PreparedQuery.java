@@ -36,6 +36,14 @@ public record PreparedQuery(String sql, List<Field> fields, PipelineGraph graph,
         return computedRows != null;
     }
 
+    /** The one column a data statement answers with when it is run as a query: the rows it wrote. */
+    public static final List<Field> ROWS_WRITTEN = List.of(new Field("rows", DataType.BIGINT, false));
+
+    /** A computed result of one row: {@code rows}, under {@link #ROWS_WRITTEN}, for the statement {@code sql}. */
+    public static PreparedQuery rowsWritten(String sql, long rows) {
+        return new PreparedQuery(sql, ROWS_WRITTEN, null, List.of(List.of(rows)), null, List.of());
+    }
+
     public boolean isUpdate() {
         return update != null;
     }

@@ -162,7 +162,7 @@ public final class Starling implements AutoCloseable {
     /** Runs a prepared statement (its parameters bound) and keeps its whole result. */
     public QueryResult query(PreparedQuery q) {
         if (q.isUpdate()) {
-            return new QueryResult(List.of(new Field("rows", DataType.BIGINT, false)), List.of(List.of(update(q))));
+            return new QueryResult(PreparedQuery.ROWS_WRITTEN, List.of(List.of(update(q))));
         }
         if (q.isComputed()) {
             return new QueryResult(q.fields(), q.computedRows());

@@ -159,13 +159,24 @@ public final class StarlingFlightSqlProducer extends NoOpFlightSqlProducer {
     @Override
     public FlightInfo getFlightInfoPreparedStatement(CommandPreparedStatementQuery command, CallContext context,
                                                      FlightDescriptor descriptor) {
-        return info(ResultSchema.of(preparedQuery(command, context).fields()), command, descriptor);
+        PreparedQuery q = preparedQuery(command, context);
+        return info(ResultSchema.of(q.isUpdate() ? PreparedQuery.ROWS_WRITTEN : q.fields()), command, descriptor);
     }
 
     @Override
     public void getStreamPreparedStatement(CommandPreparedStatementQuery command, CallContext context,
                                            ServerStreamListener listener) {
-        streamer.stream(preparedQuery(command, context), Any.pack(command).toByteArray(), settings(context), listener);
+        PreparedQuery q;
+        try {
+            q = preparedQuery(command, context);
+            // a data statement run as a query (JDBC's PreparedStatement.execute): it runs, and its
+            // answer is the rows it wrote, as the embedded API's query() gives
+            q = q.isUpdate() ? PreparedQuery.rowsWritten(q.sql(), runUpdates(List.of(q), context)) : q;
+        } catch (RuntimeException e) {
+            listener.error(FlightErrors.of(e));
+            return;
+        }
+        streamer.stream(q, Any.pack(command).toByteArray(), settings(context), listener);
     }
 
     @Override
@@ -449,23 +460,7 @@ public final class StarlingFlightSqlProducer extends NoOpFlightSqlProducer {
     /** Runs data statements in order and acknowledges with the rows they wrote together. */
     private void update(List<PreparedQuery> statements, CallContext context, StreamListener<PutResult> ack) {
         try {
-            long rows = 0;
-            Settings session = settings(context);
-            for (PreparedQuery q : statements) {
-                if (!q.isUpdate()) {
-                    throw CallStatus.INVALID_ARGUMENT.withDescription("not a data statement (a query has results to fetch): "
-                            + q.sql()).toRuntimeException();
-                }
-                Starling.Updated done = db.update(q, session);
-                rows += done.rows();
-                if (q.isSet()) {
-                    // the calling session's alone, never the other clients', and kept even when it
-                    // equals the server's settings of the moment, which it no longer follows
-                    session = done.settings();
-                    ServerSessionMiddleware sessions = context.getMiddleware(SESSION);
-                    sessionSettings.put(sessions.getSession().id, session);
-                }
-            }
+            long rows = runUpdates(statements, context);
             byte[] result = DoPutUpdateResult.newBuilder().setRecordCount(rows).build().toByteArray();
             try (ArrowBuf buffer = allocator.buffer(result.length)) {
                 buffer.writeBytes(result);
@@ -475,6 +470,28 @@ public final class StarlingFlightSqlProducer extends NoOpFlightSqlProducer {
         } catch (RuntimeException e) {
             ack.onError(FlightErrors.of(e));
         }
+    }
+
+    /** Runs data statements in order for the calling session; returns the rows they wrote together. */
+    private long runUpdates(List<PreparedQuery> statements, CallContext context) {
+        long rows = 0;
+        Settings session = settings(context);
+        for (PreparedQuery q : statements) {
+            if (!q.isUpdate()) {
+                throw CallStatus.INVALID_ARGUMENT.withDescription("not a data statement (a query has results to fetch): "
+                        + q.sql()).toRuntimeException();
+            }
+            Starling.Updated done = db.update(q, session);
+            rows += done.rows();
+            if (q.isSet()) {
+                // the calling session's alone, never the other clients', and kept even when it
+                // equals the server's settings of the moment, which it no longer follows
+                session = done.settings();
+                ServerSessionMiddleware sessions = context.getMiddleware(SESSION);
+                sessionSettings.put(sessions.getSession().id, session);
+            }
+        }
+        return rows;
     }
 
     /** A FlightInfo whose one endpoint's ticket is {@code ticket}, read back on this server. */

@@ -215,6 +215,18 @@ class FlightSqlJdbcTest {
             }
             assertEquals(List.of(List.of("2", "it's #2", "2.25")), fetch(c, "SELECT * FROM notes WHERE id = 2"));
             assertEquals(List.of(List.of("3")), fetch(c, "SELECT count(*) FROM notes"));
+            // execute(), not executeUpdate(): the driver runs it as a query; it writes once and
+            // answers with the rows it wrote, as the embedded API's query() does
+            try (PreparedStatement ps = c.prepareStatement("INSERT INTO notes VALUES (?, 'executed', 1)")) {
+                ps.setInt(1, 4);
+                assertTrue(ps.execute());
+                try (ResultSet rs = ps.getResultSet()) {
+                    assertTrue(rs.next());
+                    assertEquals("rows", rs.getMetaData().getColumnName(1));
+                    assertEquals(1, rs.getLong(1));
+                }
+            }
+            assertEquals(List.of(List.of("4")), fetch(c, "SELECT count(*) FROM notes"));
             st.executeUpdate("DROP TABLE notes");
         }
     }
