@@ -159,8 +159,7 @@ public final class StarlingFlightSqlProducer extends NoOpFlightSqlProducer {
     @Override
     public FlightInfo getFlightInfoPreparedStatement(CommandPreparedStatementQuery command, CallContext context,
                                                      FlightDescriptor descriptor) {
-        PreparedQuery q = preparedQuery(command, context);
-        return info(ResultSchema.of(q.isUpdate() ? PreparedQuery.ROWS_WRITTEN : q.fields()), command, descriptor);
+        return info(resultSchema(preparedQuery(command, context)), command, descriptor);
     }
 
     @Override
@@ -168,10 +167,7 @@ public final class StarlingFlightSqlProducer extends NoOpFlightSqlProducer {
                                            ServerStreamListener listener) {
         PreparedQuery q;
         try {
-            q = preparedQuery(command, context);
-            // a data statement run as a query (JDBC's PreparedStatement.execute): it runs, and its
-            // answer is the rows it wrote, as the embedded API's query() gives
-            q = q.isUpdate() ? PreparedQuery.rowsWritten(q.sql(), runUpdates(List.of(q), context)) : q;
+            q = answerable(preparedQuery(command, context), context);
         } catch (RuntimeException e) {
             listener.error(FlightErrors.of(e));
             return;
@@ -189,12 +185,12 @@ public final class StarlingFlightSqlProducer extends NoOpFlightSqlProducer {
         planned.put(id, new Prepared(query, version, null));
         TicketStatementQuery ticket = TicketStatementQuery.newBuilder()
                 .setStatementHandle(ByteString.copyFromUtf8(id + command.getQuery())).build();
-        return info(ResultSchema.of(query.fields()), ticket, descriptor);
+        return info(resultSchema(query), ticket, descriptor);
     }
 
     @Override
     public SchemaResult getSchemaStatement(CommandStatementQuery command, CallContext context, FlightDescriptor descriptor) {
-        return new SchemaResult(ResultSchema.of(plan(command.getQuery(), context).fields()));
+        return new SchemaResult(resultSchema(plan(command.getQuery(), context)));
     }
 
     @Override
@@ -204,8 +200,8 @@ public final class StarlingFlightSqlProducer extends NoOpFlightSqlProducer {
             String handle = ticket.getStatementHandle().toStringUtf8();
             // Planned when the client asked for the FlightInfo; a ticket read again is planned anew
             // from the query it carries.
-            query = current(planned.asMap().remove(handle.substring(0, UUID_LENGTH)), handle.substring(UUID_LENGTH),
-                    context).query();
+            query = answerable(current(planned.asMap().remove(handle.substring(0, UUID_LENGTH)),
+                    handle.substring(UUID_LENGTH), context).query(), context);
         } catch (RuntimeException e) {
             listener.error(FlightErrors.of(e));
             return;
@@ -470,6 +466,20 @@ public final class StarlingFlightSqlProducer extends NoOpFlightSqlProducer {
         } catch (RuntimeException e) {
             ack.onError(FlightErrors.of(e));
         }
+    }
+
+    /**
+     * {@code q} as a query answers: a data statement run as one (JDBC's PreparedStatement.execute
+     * sends an INSERT so) is run here, and answers with the rows it wrote, as the embedded API's
+     * query() does.
+     */
+    private PreparedQuery answerable(PreparedQuery q, CallContext context) {
+        return q.isUpdate() ? PreparedQuery.rowsWritten(q.sql(), runUpdates(List.of(q), context)) : q;
+    }
+
+    /** The schema of what {@code q} answers as a query ({@link #answerable}). */
+    private static Schema resultSchema(PreparedQuery q) {
+        return ResultSchema.of(q.isUpdate() ? PreparedQuery.ROWS_WRITTEN : q.fields());
     }
 
     /** Runs data statements in order for the calling session; returns the rows they wrote together. */

@@ -146,6 +146,23 @@ class FlightSqlJdbcTest {
     }
 
     @Test
+    void aDataStatementExecutedAsAQueryRunsOnceAndAnswersItsRows() throws Exception {
+        try (RootAllocator allocator = new RootAllocator();
+             FlightSqlClient client = new FlightSqlClient(FlightClient.builder(allocator,
+                     Location.forGrpcInsecure("127.0.0.1", server.port())).build())) {
+            client.executeUpdate("CREATE TABLE executed (k INT)");
+            FlightInfo info = client.execute("INSERT INTO executed VALUES (1), (2)");
+            assertEquals("rows", info.getSchema().getFields().get(0).getName());
+            try (FlightStream stream = client.getStream(info.getEndpoints().get(0).getTicket())) {
+                assertTrue(stream.next());
+                assertEquals(2L, stream.getRoot().getVector("rows").getObject(0));
+            }
+            assertEquals(2, db.catalog().require("executed").rowCount());
+            client.executeUpdate("DROP TABLE executed");
+        }
+    }
+
+    @Test
     void typeInfoForFlightSqlClients() throws Exception {
         // The JDBC driver does not ask for it (its getTypeInfo is empty); ADBC and Flight SQL clients do.
         try (RootAllocator allocator = new RootAllocator();
