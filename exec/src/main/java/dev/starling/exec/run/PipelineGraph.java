@@ -22,10 +22,12 @@ import dev.starling.exec.plan.SortNode;
 import dev.starling.exec.plan.UnionNode;
 import dev.starling.storage.DataType;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * A physical plan cut into pipelines at its breakers, each with where it runs, decided once before
@@ -63,6 +65,8 @@ public final class PipelineGraph {
     private final Settings settings;
     private final List<Pipeline> pipelines = new ArrayList<>();
     private final Map<PlanNode, Pipeline> byTop = new IdentityHashMap<>();
+    /** Join build sides whose rows a device plan reads too ({@link #readByDeviceAndJoin}), found once the graph is cut. */
+    private final Set<PlanNode> readTwice = Collections.newSetFromMap(new IdentityHashMap<>());
 
     private PipelineGraph(PlanNode root, PlanEstimates estimates, Settings settings) {
         this.root = root;
@@ -84,6 +88,11 @@ public final class PipelineGraph {
         Placement top = placer.rows(root, estimates, settings);
         g.add(root, Role.RESULT, top);
         g.cut(root, placer, top, GroupsWanted.ALL);
+        for (Pipeline p : g.pipelines) {
+            if (p.placement().accelerated()) {
+                p.placement().plan().inputs().stream().filter(g::isJoinBuild).forEach(g.readTwice::add);
+            }
+        }
         return g;
     }
 
@@ -208,9 +217,12 @@ public final class PipelineGraph {
      * device and joined with on the CPU, whose rows are then computed once for both.
      */
     public boolean readByDeviceAndJoin(PlanNode node) {
+        return readTwice.contains(node);
+    }
+
+    private boolean isJoinBuild(PlanNode node) {
         Pipeline p = byTop.get(node);
-        return p != null && p.role() == Role.JOIN_BUILD && pipelines.stream()
-                .anyMatch(q -> q.placement().accelerated() && q.placement().plan().inputs().contains(node));
+        return p != null && p.role() == Role.JOIN_BUILD;
     }
 
     public PlanNode root() {
