@@ -161,9 +161,9 @@ public record GroupFilter(List<Term> terms, List<Unbound> unbound, PlanNode scal
     }
 
     /**
-     * An aggregation output column, compared through a CAST that only adds fractional digits
-     * ({@code shift} of them: none without a CAST), whose values past {@code passBeyond} the CAST
-     * takes past 64 bits.
+     * An aggregation output column, compared as {@code type}: its own, or through a CAST that only
+     * adds fractional digits, which takes values of magnitude past {@code passBeyond} past 64 bits
+     * ({@link Long#MAX_VALUE} without a CAST).
      */
     private record Widened(ColumnRef column, DataType type, long passBeyond) {
         /** The scale of the states the column reads (checked to be its own), at which a constant is bound. */
