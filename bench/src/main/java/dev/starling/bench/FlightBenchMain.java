@@ -57,7 +57,7 @@ public final class FlightBenchMain implements Callable<Integer> {
                 (System.nanoTime() - start) / 1e9, Runtime.getRuntime().availableProcessors(), Runtime.version());
         System.out.printf("process start to first answered query: %.0f ms (median of 3 starts)%n", startUp(dir));
         try (Starling db = Starling.open(dir); FlightSqlServer server = FlightSqlServer.start(db, "127.0.0.1", 0)) {
-            String url = "jdbc:arrow-flight-sql://127.0.0.1:" + server.port() + "/?useEncryption=false";
+            String url = FlightJdbcRunner.url(server.port());
             try (Connection c = DriverManager.getConnection(url)) {
                 double[] ms = new double[trivialRuns];
                 for (int i = -20; i < trivialRuns; i++) {
@@ -94,7 +94,7 @@ public final class FlightBenchMain implements Callable<Integer> {
             long start = System.nanoTime();
             Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
             try {
-                String url = "jdbc:arrow-flight-sql://127.0.0.1:" + port + "/?useEncryption=false";
+                String url = FlightJdbcRunner.url(port);
                 while (true) {
                     try (Connection c = DriverManager.getConnection(url)) {
                         JdbcResults.readAll(c, "SELECT count(*) FROM region");

@@ -12,10 +12,15 @@ final class FlightJdbcRunner implements QueryRunner {
     private final Connection connection;
 
     FlightJdbcRunner(int port, BackendMode backend) throws SQLException {
-        connection = DriverManager.getConnection("jdbc:arrow-flight-sql://127.0.0.1:" + port + "/?useEncryption=false");
+        connection = DriverManager.getConnection(url(port));
         try (Statement st = connection.createStatement()) {
             st.execute("SET backend = '" + backend.name().toLowerCase(Locale.ROOT) + "'");
         }
+    }
+
+    /** The JDBC URL of a Flight SQL server on this host's loopback {@code port}, without TLS. */
+    static String url(int port) {
+        return "jdbc:arrow-flight-sql://127.0.0.1:" + port + "/?useEncryption=false";
     }
 
     @Override
