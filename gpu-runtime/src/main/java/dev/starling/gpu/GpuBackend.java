@@ -51,6 +51,8 @@ public final class GpuBackend implements Accelerator, AutoCloseable {
     private final GpuDevice device;
     private final GpuColumnCache cache;
     private final ReentrantLock lock = new ReentrantLock();
+    /** The query whose pipeline holds {@link #lock} (null while none does). */
+    private volatile QueryContext holder;
     private volatile RunStats lastRun;
     private final java.util.concurrent.atomic.AtomicLong runs = new java.util.concurrent.atomic.AtomicLong();
     private final StoredConflicts conflicts;
@@ -143,18 +145,18 @@ public final class GpuBackend implements Accelerator, AutoCloseable {
 
             @Override
             public Optional<GroupStates> run(MorselDispatcher morsels, SharedBuilds tables) {
-                // Busy with another query's pipeline: the CPU workers take every chunk rather than wait.
+                // Busy with another query's pipeline: the CPU workers take every chunk rather than
+                // wait. Busy with one of this query's (a build side it runs meanwhile): that one ends
+                // within the query's own work, so this one waits its turn, as a pipeline alone does.
                 if (!lock.tryLock()) {
-                    LOG.debug("GPU busy: the CPU workers run the shared pipeline alone");
-                    return Optional.empty();
+                    if (holder != ctx) {
+                        LOG.debug("GPU busy: the CPU workers run the shared pipeline alone");
+                        return Optional.empty();
+                    }
+                    lock.lock();
                 }
-                try {
-                    return runOnDevice(new SharedAggregateRun(device, cache, pipeline, p.clones(),
-                            ctx.settings().oversizedJoin(), morsels, new SharedTables(sharedBuilds, tables)),
-                            inputs, ctx);
-                } finally {
-                    lock.unlock();
-                }
+                return holding(ctx, () -> runOnDevice(new SharedAggregateRun(device, cache, pipeline, p.clones(),
+                        ctx.settings().oversizedJoin(), morsels, new SharedTables(sharedBuilds, tables)), inputs, ctx));
             }
         });
     }
@@ -168,6 +170,22 @@ public final class GpuBackend implements Accelerator, AutoCloseable {
     /** Runs a pipeline alone on the device; a pipeline handed back, a GPU failure or lack of memory gives empty (the CPU's turn). */
     private <R> Optional<R> runOnDevice(PipelineRun<R> run, DeviceInputs inputs, QueryContext ctx) {
         lock.lock();
+        return holding(ctx, () -> runLocked(run, inputs, ctx));
+    }
+
+    /** Runs {@code work} for {@code ctx}'s query with {@link #lock}, which the caller took, then releases it. */
+    private <R> R holding(QueryContext ctx, java.util.function.Supplier<R> work) {
+        QueryContext outer = holder;
+        holder = ctx;
+        try {
+            return work.get();
+        } finally {
+            holder = outer;
+            lock.unlock();
+        }
+    }
+
+    private <R> Optional<R> runLocked(PipelineRun<R> run, DeviceInputs inputs, QueryContext ctx) {
         try {
             ctx.checkCancelled();
             Optional<R> result = run.run(inputs);
@@ -184,8 +202,6 @@ public final class GpuBackend implements Accelerator, AutoCloseable {
         } catch (GpuException e) {
             LOG.warn("GPU pipeline failed, running it on the CPU: {}", e.getMessage());
             return Optional.empty();
-        } finally {
-            lock.unlock();
         }
     }
 
