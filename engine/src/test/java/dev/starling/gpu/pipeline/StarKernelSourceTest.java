@@ -100,6 +100,17 @@ class StarKernelSourceTest {
                     + "(SELECT * FROM h WHERE h.code = f.n AND h.name = 'a')", pipelines);
             assertEquals(List.of(false, true), pipelines.subList(beforeAnti, pipelines.size()).stream()
                     .map(p -> p.dimensions().get(0).hashed()).toList(), "ANTI joins probe dense and hashed dimensions");
+            int beforeLeft = pipelines.size();
+            compileAll(planner, own.catalog(), "SELECT g.label, COUNT(*), SUM(f.amt) FROM f LEFT JOIN g ON f.gk = g.k "
+                    + "AND g.label <> 'y' GROUP BY g.label", pipelines);
+            compileAll(planner, own.catalog(), "SELECT COALESCE(t.c, 0), COUNT(*) FROM g LEFT JOIN "
+                    + "(SELECT gk, COUNT(*) AS c FROM f WHERE amt > 20 GROUP BY gk) t ON g.k = t.gk GROUP BY COALESCE(t.c, 0)",
+                    pipelines);
+            pipelines.add(StarPipelineCompiler.compileRows(planner.plan(
+                    "SELECT f.id, g.label, g.k + f.n FROM f LEFT JOIN g ON f.gk = g.k WHERE f.amt > 10").plan(), own.catalog()));
+            assertEquals(List.of(false, true, false), pipelines.subList(beforeLeft, pipelines.size()).stream()
+                    .flatMap(p -> p.dimensions().stream().filter(StarPipeline.Dimension::outer))
+                    .map(StarPipeline.Dimension::hashed).toList(), "LEFT joins probe dense and hashed dimensions");
             compileAll(planner, own.catalog(), "SELECT n, COUNT(*), COUNT(amt) FROM f WHERE id > 3 GROUP BY n", pipelines);
             assertTrue(CloneChoice.groupColumn(pipelines.get(pipelines.size() - 1)) >= 0,
                     "counts grouped by an integer column can go through a clone layout");
@@ -110,7 +121,7 @@ class StarKernelSourceTest {
             assertEquals(List.of(4, 1), pipelines.subList(beforeDistinct, pipelines.size()).stream()
                     .map(p -> StarPipeline.distincts(p.slots()).size()).toList(), "DISTINCT aggregates keep a set each");
         }
-        assertTrue(pipelines.size() >= 13 + 8 + 2 + 4, pipelines.size() + " pipelines");
+        assertTrue(pipelines.size() >= 13 + 8 + 2 + 4 + 3, pipelines.size() + " pipelines");
         List<StarPipeline.Dimension> gpuBuilds = pipelines.stream().flatMap(p -> p.dimensions().stream())
                 .filter(StarPipeline.Dimension::builtOnGpu).toList();
         assertTrue(pipelines.stream().anyMatch(p -> p.dimColumns().stream().anyMatch(c -> c.extreme() != null)),

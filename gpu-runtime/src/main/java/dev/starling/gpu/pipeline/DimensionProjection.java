@@ -48,8 +48,7 @@ final class DimensionProjection {
                 names.add(i == 0 ? "$key" : "$d" + i);
             }
             StarPipeline.Dimension dim = dimensions.get(d);
-            out.add(new StarPipeline.Dimension(new ProjectNode(dim.build(), e, names), 0, dim.hashed(), dim.packedKey(),
-                    dim.range(), dim.marks(), null, null));
+            out.add(dim.projected(new ProjectNode(dim.build(), e, names)));
         }
         return List.copyOf(out);
     }

@@ -27,13 +27,15 @@ enum Opcode {
     /**
      * Rejects the row unless dimension b has a row at the code in a; adds that row's group
      * contribution. With imm 1 (an ANTI join) the opposite: rejects the row where the dimension
-     * has one, and adds nothing.
+     * has one, and adds nothing. With imm 2 (a LEFT join) rejects none: dst = the code, or, where
+     * the dimension has no row there, that of its last row, its row of NULLs ({@link ProbeMode}).
      */
     PROBE,
     /**
      * Rejects the row unless dimension b's hash table has a row whose key is the value in a; dst =
      * that row's index; adds the row's group contribution. With imm 1 (an ANTI join) rejects the
-     * row where the table has one, and adds nothing.
+     * row where the table has one, and adds nothing; with imm 2 (a LEFT join) rejects none: a row
+     * the table has none for gets the dimension's last row, its row of NULLs ({@link ProbeMode}).
      */
     PROBE_HASH,
     /** Rejects the row unless a is TRUE. */

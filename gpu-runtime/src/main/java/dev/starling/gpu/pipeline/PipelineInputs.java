@@ -4,7 +4,10 @@ import dev.starling.exec.accel.DeviceInputs;
 import dev.starling.exec.Settings.OversizedJoin;
 import dev.starling.exec.eval.DictionaryAnswers;
 import dev.starling.exec.eval.ExprCompiler;
+import dev.starling.exec.plan.Field;
+import dev.starling.exec.plan.ProjectNode;
 import dev.starling.exec.vector.Batch;
+import dev.starling.exec.vector.BatchBuffer;
 import dev.starling.exec.vector.StrDict;
 import dev.starling.exec.vector.Vector;
 import dev.starling.gpu.cache.DeviceColumn;
@@ -82,8 +85,8 @@ final class PipelineInputs implements AutoCloseable {
 
     /**
      * Each dimension's rows as the kernel reads them, from the build sides the CPU ran ({@code
-     * shared} ones, the joins' own build sides, for the CPU workers' joins too), in order; null for
-     * a dimension the GPU builds.
+     * shared} ones, the joins' own build sides, for the CPU workers' joins too), in order, an
+     * outer one's row of NULLs last; null for a dimension the GPU builds.
      */
     static List<Batch> dimensionRows(StarPipeline pipeline, DeviceInputs inputs, SharedTables shared) {
         List<Batch> rows = new ArrayList<>();
@@ -95,9 +98,30 @@ final class PipelineInputs implements AutoCloseable {
                 continue;
             }
             Batch batch = inputs.builds().get(built++);
-            rows.add(shared.shares(d) ? shared.project(d, dim, batch) : batch);
+            Batch projected = shared.shares(d) ? shared.project(d, dim, batch) : batch;
+            rows.add(dim.outer() ? withNullRow(dim, projected) : projected);
         }
         return rows;
+    }
+
+    /**
+     * Outer dimension {@code dim}'s built rows {@code rows}, then its row of NULLs: its projection
+     * of a build row whose columns are all NULL (a NULL key, which no probe finds), which gives each
+     * expression over them the value a LEFT join's unmatched row has (COALESCE's default, say).
+     */
+    private static Batch withNullRow(StarPipeline.Dimension dim, Batch rows) {
+        ProjectNode projection = (ProjectNode) dim.build();
+        List<Field> buildFields = projection.input().output();
+        Vector[] nulls = new Vector[buildFields.size()];
+        for (int c = 0; c < nulls.length; c++) {
+            nulls[c] = Vector.constant(buildFields.get(c).type(), null, 1);
+        }
+        Batch allNull = new Batch(nulls, 1);
+        Vector[] projected = new Vector[projection.expressions().size()];
+        for (int e = 0; e < projected.length; e++) {
+            projected[e] = ExprCompiler.compile(projection.expressions().get(e)).eval(allNull);
+        }
+        return BatchBuffer.concat(projection.output(), List.of(rows, new Batch(projected, 1)));
     }
 
     /** The referenced key columns of the fact's foreign keys whose values the pipeline reads or groups by, by fact column. */
@@ -390,16 +414,26 @@ final class PipelineInputs implements AutoCloseable {
         return StarKernelInput.HashTable.matched(matches.address());
     }
 
-    /** How many positions dimension {@code d}'s arrays have: one per code (dense) or per built row (hashed). */
+    /**
+     * How many positions dimension {@code d}'s arrays have: one per code (dense), an outer one's row
+     * of NULLs past them, or per built row (hashed).
+     */
     int positions(int d, Batch rows) {
         StarPipeline.Dimension dim = pipeline.dimensions().get(d);
-        return dim.hashed() ? rows.rows() : Math.toIntExact(dim.range());
+        return dim.hashed() ? rows.rows() : Math.toIntExact(dim.range()) + (dim.outer() ? 1 : 0);
     }
 
-    /** Where built row {@code r} of dimension {@code d} sits in its arrays: at its code (dense) or its own index (hashed). */
+    /**
+     * Where built row {@code r} of dimension {@code d} sits in its arrays: at its code (dense; an
+     * outer one's row of NULLs, the last, past the codes) or its own index (hashed).
+     */
     int position(int d, Batch rows, int r) {
         StarPipeline.Dimension dim = pipeline.dimensions().get(d);
-        return dim.hashed() ? r : (int) rows.column(dim.keyColumn()).longs()[r];
+        if (dim.hashed()) {
+            return r;
+        }
+        return dim.outer() && r == rows.rows() - 1 ? Math.toIntExact(dim.range())
+                : (int) rows.column(dim.keyColumn()).longs()[r];
     }
 
     /** Uploads a dimension column by position, as narrow as its type allows (booleans in a byte, 32-bit types in four). */

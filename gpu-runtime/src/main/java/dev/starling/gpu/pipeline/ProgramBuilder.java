@@ -61,16 +61,19 @@ final class ProgramBuilder {
     }
 
     /**
-     * Rejects rows whose {@code key} finds no row of the dimension ({@code anti}: rows whose key
-     * finds one). A dense key is the dimension row's code; a hashed one is looked up and yields the
-     * row's index. Either then indexes the dimension's columns, which an ANTI join has none of.
+     * Rejects the rows {@code mode} does not let go on: those whose {@code key} finds no row of the
+     * dimension, or (ANTI) those whose key finds one. A dense key is the dimension row's code; a
+     * hashed one is looked up and yields the row's index. Either then indexes the dimension's
+     * columns, which an ANTI join has none of; OUTER, its row of NULLs where the key finds none.
      */
-    void probe(int dimension, Expr key, boolean hashed, boolean anti) throws Unsupported {
+    void probe(int dimension, Expr key, boolean hashed, ProbeMode mode) throws Unsupported {
         int k = register(key);
         if (hashed) {
-            k = emit(Opcode.PROBE_HASH, fresh(), k, dimension, anti ? 1 : 0);
+            k = emit(Opcode.PROBE_HASH, fresh(), k, dimension, mode.ordinal());
+        } else if (mode == ProbeMode.OUTER) {
+            k = emit(Opcode.PROBE, fresh(), k, dimension, mode.ordinal());
         } else {
-            emit(Opcode.PROBE, 0, k, dimension, anti ? 1 : 0);
+            emit(Opcode.PROBE, 0, k, dimension, mode.ordinal());
         }
         dimKeyRegister.put(dimension, k);
     }

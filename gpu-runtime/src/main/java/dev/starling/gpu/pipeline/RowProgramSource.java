@@ -116,17 +116,17 @@ final class RowProgramSource {
                 nulls[d][i] = CudaWriter.TRUE;
             }
             case PROBE -> {
-                if (imm == 0) {
-                    probe(a, b, i);
-                } else {
-                    probeAnti(a, b, i);
+                switch (ProbeMode.values()[imm]) {
+                    case MATCH -> probe(a, b, i);
+                    case ANTI -> probeAnti(a, b, i);
+                    case OUTER -> probeOuter(d, a, b, i);
                 }
             }
             case PROBE_HASH -> {
-                if (imm == 0) {
-                    probeHash(d, a, b, i);
-                } else {
-                    probeHashAnti(a, b, i);
+                switch (ProbeMode.values()[imm]) {
+                    case MATCH -> probeHash(d, a, b, i);
+                    case ANTI -> probeHashAnti(a, b, i);
+                    case OUTER -> probeHashOuter(d, a, b, i);
                 }
             }
             case FILTER -> alive[i] = out.and(alive[i], isTrue(a, i));
@@ -273,6 +273,21 @@ final class RowProgramSource {
         rejectFound(dim, value[key][i], out.and(searching, inRange), i);
     }
 
+    /**
+     * A LEFT join's dense probe: a live row goes on whether or not dense dimension {@code dim} has
+     * a row at its code (a NULL code finds none); {@code d} gets that code, else the position of
+     * the dimension's last row, past its codes, whose columns are NULL.
+     */
+    private void probeOuter(int d, int key, int dim, int i) {
+        String searching = searching(key, i);
+        String inRange = out.bool(String.format("(uint64_t)%s < (uint64_t)(dim%d_range - 1)", value[key][i], dim));
+        flag(CudaWriter.not(inRange), KernelStatus.BAD_CODE, searching);
+        String found = contribution(dim, value[key][i], out.and(searching, inRange));
+        String index = out.let("long long", String.format("%s >= 0 ? %s : dim%d_range - 1", found, value[key][i], dim));
+        contribute(dim, index, i);
+        value[d][i] = index;
+    }
+
     /** An ANTI join's hashed probe: a live row goes on only where dimension {@code dim}'s table has no row for its key. */
     private void probeHashAnti(int key, int dim, int i) {
         String index = find(key, dim, searching(key, i), i);
@@ -312,6 +327,18 @@ final class RowProgramSource {
         String searching = searching(key, i);
         String index = find(key, dim, searching, i);
         alive[i] = out.and(searching, out.bool(index + " >= 0"));
+        contribute(dim, index, i);
+        value[d][i] = index;
+    }
+
+    /**
+     * A LEFT join's probe: a live row goes on whether or not dimension {@code dim}'s hash table
+     * holds its key (a NULL key finds nothing); {@code d} gets the found row's index, else that of
+     * the dimension's last row, whose columns are NULL.
+     */
+    private void probeHashOuter(int d, int key, int dim, int i) {
+        String found = find(key, dim, searching(key, i), i);
+        String index = out.let("long long", String.format("%s >= 0 ? %s : dim%d_range - 1", found, found, dim));
         contribute(dim, index, i);
         value[d][i] = index;
     }

@@ -275,9 +275,9 @@ record StarKernelInput(int[] code, int constantCount, List<Column> fact, List<Ke
                     out.add(new Parameter("dim" + d + "_split", COUNT, dim.hash().split()));
                 }
                 out.add(new Parameter("dim" + d + "_shift", COUNT, dim.hash().shift()));
-            } else {
-                out.add(new Parameter("dim" + d + "_range", COUNT, dim.range()));
             }
+            // a hashed dimension's rows, the last of which a LEFT join's probe reads where it finds none
+            out.add(new Parameter("dim" + d + "_range", COUNT, dim.range()));
         }
         for (int c = 0; c < dimColumns.size(); c++) {
             column(out, "dimcol" + c, dimColumns.get(c));

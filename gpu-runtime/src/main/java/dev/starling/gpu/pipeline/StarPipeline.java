@@ -132,7 +132,8 @@ public record StarPipeline(
     int definition(int register) {
         for (int pc = 0; pc < code.length; pc += 4) {
             Opcode op = Opcode.values()[code[pc] & 0xff];
-            boolean writes = op != Opcode.PROBE && op != Opcode.FILTER && op != Opcode.GROUP_KEY;
+            boolean writes = op == Opcode.PROBE ? code[pc] >> 8 == ProbeMode.OUTER.ordinal()
+                    : op != Opcode.FILTER && op != Opcode.GROUP_KEY;
             if (writes && code[pc + 1] == register) {
                 return pc;
             }
@@ -166,14 +167,16 @@ public record StarPipeline(
      * marking join's build side, built on the GPU, whose rows sit at the codes their foreign key
      * holds (many at one code), codes of a table the pipeline's rows are or point to: the dimension
      * tells whether a row is there, or, when the pipeline reads extremes of its columns
-     * ({@link DimColumn#extreme}), has every code and holds the extremes; {@code valueDigit}: for a
-     * dimension built on the GPU whose group keys are not its table's key, the digit its build
-     * computes from their values (else null).
+     * ({@link DimColumn#extreme}), has every code and holds the extremes; {@code outer}: a LEFT
+     * join's hashed build side, built on the CPU, after whose rows comes one whose columns are all
+     * NULL, which a row that finds no match reads ({@link PipelineInputs#dimensionRows});
+     * {@code valueDigit}: for a dimension built on the GPU whose group keys are not its table's key,
+     * the digit its build computes from their values (else null).
      */
     public record Dimension(PlanNode build, int keyColumn, boolean hashed, boolean packedKey, long range,
-                            boolean marks, StarPipeline gpuBuild, ValueDigit valueDigit) {
+                            boolean marks, boolean outer, StarPipeline gpuBuild, ValueDigit valueDigit) {
         public Dimension(PlanNode build, int keyColumn, boolean hashed, long range) {
-            this(build, keyColumn, hashed, false, range, false, null, null);
+            this(build, keyColumn, hashed, false, range, false, false, null, null);
         }
 
         public boolean builtOnGpu() {
@@ -182,7 +185,17 @@ public record StarPipeline(
 
         /** The same dimension with its rows produced on the CPU (not a marking one, which only the GPU builds). */
         public Dimension builtOnCpu() {
-            return new Dimension(build, keyColumn, hashed, packedKey, range, false, null, null);
+            return new Dimension(build, keyColumn, hashed, packedKey, range, false, outer, null, null);
+        }
+
+        /** The same dimension whose build side, {@code projected}, gives its key as column 0. */
+        Dimension projected(PlanNode projected) {
+            return new Dimension(projected, 0, hashed, packedKey, range, marks, outer, null, null);
+        }
+
+        /** The same dimension built on the GPU by {@code pipeline} (null: on the CPU), its digit {@code digit}. */
+        Dimension withGpuBuild(StarPipeline pipeline, ValueDigit digit) {
+            return new Dimension(build, keyColumn, hashed, packedKey, range, marks, outer, pipeline, digit);
         }
     }
 

@@ -47,8 +47,11 @@ public final class StarPipelineCompiler {
     private sealed interface Step {
         record Filter(Expr predicate) implements Step { }
 
-        /** {@code anti}: the row goes on where the dimension has no row for its key (an ANTI join). */
-        record Probe(int dimension, Expr key, boolean hashed, boolean anti) implements Step { }
+        record Probe(int dimension, Expr key, boolean hashed, ProbeMode mode) implements Step {
+            Probe(int dimension, Expr key, boolean hashed, boolean anti) {
+                this(dimension, key, hashed, anti ? ProbeMode.ANTI : ProbeMode.MATCH);
+            }
+        }
     }
 
     /** {@code catalog}: the tables whose keys dense-coded foreign keys hold (their value ranges). */
@@ -101,7 +104,7 @@ public final class StarPipelineCompiler {
         for (Step step : steps) {
             switch (step) {
                 case Step.Filter f -> program.filter(f.predicate());
-                case Step.Probe p -> program.probe(p.dimension(), p.key(), p.hashed(), p.anti());
+                case Step.Probe p -> program.probe(p.dimension(), p.key(), p.hashed(), p.mode());
             }
         }
         return program;
@@ -154,7 +157,7 @@ public final class StarPipelineCompiler {
             List<StarPipeline.KeyRange> ranges = byRow ? List.of() : keyRanges(dim, own, keys);
             StarPipeline gpuBuild = null;
             StarPipeline.ValueDigit valueDigit = null;
-            if ((byRow || !ranges.isEmpty()) && !(dim.hashed() && mayHoldEmptyMarker(unprojected))) {
+            if ((byRow || !ranges.isEmpty()) && !dim.outer() && !(dim.hashed() && mayHoldEmptyMarker(unprojected))) {
                 int at = d;
                 List<StarPipeline.DimColumn> read = columns.stream().filter(c -> c.dimension() == at).toList();
                 Expr digit = ranges.isEmpty() ? null : digit(dim, ranges, keys);
@@ -172,8 +175,7 @@ public final class StarPipelineCompiler {
                     gpuBuild = null;
                 }
             }
-            out.add(new StarPipeline.Dimension(dim.build(), dim.keyColumn(), dim.hashed(), dim.packedKey(), dim.range(),
-                    dim.marks(), gpuBuild, valueDigit));
+            out.add(dim.withGpuBuild(gpuBuild, valueDigit));
         }
         return List.copyOf(out);
     }
@@ -367,15 +369,15 @@ public final class StarPipelineCompiler {
         if (j.probeKeys().length == 0 && !anti) {
             return scalarJoin(j);
         }
+        if (j.kind() == JoinKind.LEFT) {
+            return leftJoin(j);
+        }
         Optional<HashJoinNode> onOneKey = onUniqueKey(j);
         if (onOneKey.isPresent()) {
             return join(onOneKey.get());
         }
         if (j.kind() == JoinKind.INNER && !j.dense() && !streams(j.probe()) && streams(j.build())) {
             return swapped(j);
-        }
-        if (j.kind() == JoinKind.LEFT) {
-            throw new Unsupported("a LEFT join");
         }
         boolean packed = j.probeKeys().length > 1;
         List<Expr> out = new ArrayList<>(walk(j.probe()));
@@ -396,7 +398,7 @@ public final class StarPipelineCompiler {
         if (packed) {
             PackedJoinKey key = PackedJoinKey.of(j, out, catalog);
             dimensions.add(new StarPipeline.Dimension(key.keyedBuild(), buildFields.size(), true, true,
-                    mostRows(j.build()), false, null, null));
+                    mostRows(j.build()), false, false, null, null));
             steps.add(new Step.Filter(key.guard()));
             steps.add(new Step.Probe(d, key.probe(), true, false));
         } else {
@@ -404,6 +406,32 @@ public final class StarPipelineCompiler {
                     j.dense() ? j.denseRange() : mostRows(j.build())));
             steps.add(new Step.Probe(d, out.get(j.probeKeys()[0]), !j.dense(), anti));
         }
+        return output(j, out, d);
+    }
+
+    /**
+     * LEFT join {@code j} on a foreign key's code, or on one key that is unique over its build side
+     * (an aggregation's one group key, a primary key: TPC-H Q13's orders counted per customer,
+     * joined to every customer), with no condition beyond it: the build side becomes a dense or
+     * hashed dimension built on the CPU, after whose rows comes one of NULLs, which a row that finds
+     * no match reads ({@link ProbeMode#OUTER}), so every row goes on and each expression over the
+     * build columns takes their NULL values.
+     */
+    private List<Expr> leftJoin(HashJoinNode j) throws Unsupported {
+        if (j.probeKeys().length != 1 || j.residual() != null) {
+            throw new Unsupported("a LEFT join on several keys or with a condition beyond its key");
+        }
+        if (!j.dense()) {
+            if (!unique(j.build(), j.buildKeys()[0])) {
+                throw new Unsupported("a LEFT join to rows whose key may repeat");
+            }
+            hashable(j);
+        }
+        List<Expr> out = new ArrayList<>(walk(j.probe()));
+        int d = dimensions.size();
+        dimensions.add(new StarPipeline.Dimension(j.build(), j.buildKeys()[0], !j.dense(), false,
+                j.dense() ? j.denseRange() : mostRows(j.build()) + 1, false, true, null, null));
+        steps.add(new Step.Probe(d, out.get(j.probeKeys()[0]), !j.dense(), ProbeMode.OUTER));
         return output(j, out, d);
     }
 
@@ -476,12 +504,14 @@ public final class StarPipelineCompiler {
 
     /**
      * Whether column {@code column} of {@code node}'s rows differs on each: an aggregation's one
-     * group key, or its table's primary key ({@link GroupLayout#uniqueOverBuild}).
+     * group key, or its table's primary key ({@link GroupLayout#uniqueOverBuild}), through filters,
+     * projections and SEMI or ANTI joins (which pass some of their rows on, once each).
      */
     private static boolean unique(PlanNode node, int column) {
         return switch (node) {
             case ProjectNode p when p.expressions().get(column) instanceof ColumnRef r -> unique(p.input(), r.index());
             case FilterNode f -> unique(f.input(), column);
+            case HashJoinNode j when j.kind() == JoinKind.SEMI || j.kind() == JoinKind.ANTI -> unique(j.probe(), column);
             case AggregateNode a -> a.groupKeys().length == 1 && column == 0;
             default -> {
                 Field f = node.output().get(column);
@@ -509,8 +539,9 @@ public final class StarPipelineCompiler {
     private List<Expr> output(HashJoinNode j, List<Expr> out, int d) throws Unsupported {
         List<Field> buildFields = j.build().output();
         List<Expr> combined = new ArrayList<>(out);
+        boolean outer = j.kind() == JoinKind.LEFT;
         for (int c = 0; c < buildFields.size(); c++) {
-            combined.add(ref(new ColumnOrigin.Dim(d, c, buildFields.get(c).type(), buildFields.get(c).nullable())));
+            combined.add(ref(new ColumnOrigin.Dim(d, c, buildFields.get(c).type(), outer || buildFields.get(c).nullable())));
         }
         if (j.residual() != null) {
             steps.add(new Step.Filter(substitute(j.residual(), combined)));
@@ -526,7 +557,8 @@ public final class StarPipelineCompiler {
      */
     private List<Expr> scalarJoin(HashJoinNode j) throws Unsupported {
         if (j.kind() == JoinKind.LEFT ? !oneRow(j.build(), true) : !oneRow(j.build(), false)) {
-            throw new Unsupported(j.kind() == JoinKind.LEFT ? "a LEFT join" : "a join on no keys to more than one row");
+            throw new Unsupported(j.kind() == JoinKind.LEFT ? "a LEFT join on no keys to other than one row"
+                    : "a join on no keys to more than one row");
         }
         List<Expr> out = new ArrayList<>(walk(j.probe()));
         List<Field> buildFields = j.build().output();
@@ -586,7 +618,7 @@ public final class StarPipelineCompiler {
         }
         int d = dimensions.size();
         long codes = j.dense() ? j.denseRange() : catalog.require(buildKeyReference(j).orElseThrow().table()).rowCount();
-        dimensions.add(new StarPipeline.Dimension(j.build(), j.buildKeys()[0], false, false, codes, true, null, null));
+        dimensions.add(new StarPipeline.Dimension(j.build(), j.buildKeys()[0], false, false, codes, true, false, null, null));
         if (test.isEmpty()) {
             steps.add(new Step.Probe(d, code.get(), false, anti));
             return Optional.of(out);

@@ -107,8 +107,9 @@ final class CoProcessingModel {
             left = Math.max(0, left - bytes);
             gpu += own;
             // the CPU workers' join reads a shared table by its own key columns, which a packed key is
-            // not; a table the GPU builds is in device memory
-            if (build > overTheLink - own + pin && !dim.packedKey() && !dim.builtOnGpu()) {
+            // not, and its own build rows, which lack an outer dimension's row of NULLs; a table the
+            // GPU builds is in device memory
+            if (build > overTheLink - own + pin && !dim.packedKey() && !dim.outer() && !dim.builtOnGpu()) {
                 sharedTables.add(d);
                 gpuShared += overTheLink;
                 pinning += pin;
