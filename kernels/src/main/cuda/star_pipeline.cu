@@ -34,3 +34,62 @@ extern "C" __global__ void compact_groups(const uint64_t* acc, long long groups,
         }
     }
 }
+
+// Whether one of group `g`'s integer SUMs (the slots of `sumSlots`' bits) passed 64 bits.
+__device__ __forceinline__ bool sumPassed64Bits(const uint64_t* acc, long long groups, long long g, uint64_t sumSlots) {
+    for (uint64_t m = sumSlots; m != 0; m &= m - 1) {
+        int s = __ffsll((long long)m) - 1;
+        if (stateWord(acc, groups, s, g, 1) != signWord((long long)stateWord(acc, groups, s, g, 0))) {
+            return true;
+        }
+    }
+    return false;
+}
+
+// Writes the order key of each group with rows that passes the `terms` to `keys` (those below
+// `room`; the caller runs it again with room for all when they were more), counting them at
+// counts[0] and, at counts[1], those one of whose integer SUMs (the slots of `sumSlots`' bits)
+// passed 64 bits: the host then reads every group. The key is slot `slot`'s state word (its
+// complement for an ascending order) with its sign bit flipped: keys then compare as unsigned
+// numbers in the order's sense, and the host finds the key of the n-th group a byte at a time from
+// counts of their bytes (key_bytes, GroupOrder.threshold), over the keys alone, not the table.
+extern "C" __global__ void order_keys(const uint64_t* acc, long long groups, int slot, int descending,
+                                      const GroupTerm* terms, int termCount, uint64_t sumSlots,
+                                      unsigned long long* counts, uint64_t* keys, long long room) {
+    const unsigned lane = threadIdx.x & 31;
+    for (long long base = (long long)blockIdx.x * blockDim.x; base < groups; base += (long long)gridDim.x * blockDim.x) {
+        long long g = base + threadIdx.x;
+        bool present = g < groups && acc[2 * g] != 0 && passesGroupFilter(acc, groups, g, terms, termCount);
+        long long at = reservePlace(present, counts, lane);
+        if (present && sumPassed64Bits(acc, groups, g, sumSlots)) {
+            atomicAdd(counts + 1, 1ull);
+        }
+        if (present && at < room) {
+            uint64_t word = stateWord(acc, groups, slot, g, 0);
+            keys[at] = (descending ? word : ~word) ^ 0x8000000000000000ull;
+        }
+    }
+}
+
+// Counts into bins[0..255], by their byte at `shift`, the `n` keys that have the bits of `prefix`
+// where `mask` has them.
+extern "C" __global__ void key_bytes(const uint64_t* keys, long long n, uint64_t prefix, uint64_t mask, int shift,
+                                     unsigned long long* bins) {
+    __shared__ unsigned long long local[256];
+    for (int i = threadIdx.x; i < 256; i += blockDim.x) {
+        local[i] = 0;
+    }
+    __syncthreads();
+    for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x) {
+        uint64_t key = keys[i];
+        if ((key & mask) == prefix) {
+            atomicAdd(&local[(key >> shift) & 0xff], 1ull);
+        }
+    }
+    __syncthreads();
+    for (int i = threadIdx.x; i < 256; i += blockDim.x) {
+        if (local[i] != 0) {
+            atomicAdd(&bins[i], local[i]);
+        }
+    }
+}

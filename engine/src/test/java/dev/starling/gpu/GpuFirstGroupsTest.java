@@ -19,7 +19,9 @@ import org.junit.jupiter.params.provider.ValueSource;
  * On the GPU host: under a sort with a limit by an aggregate, only the first groups are decoded
  * from the GPU's (EXPLAIN says so) and the answers are the CPU backend's: sums, counts with many
  * ties, extremes, either direction, an offset, a projection between, dense and hashed groups, a
- * limit past the groups; a sum past 64 bits is still reported, also in a group the cut would drop.
+ * limit past the groups, keys alike in all but their last bytes (the device finds the
+ * cut's threshold a byte at a time); a sum past 64 bits is still reported, also in a group the cut
+ * would drop.
  */
 @Tag("gpu")
 class GpuFirstGroupsTest {
@@ -64,7 +66,10 @@ class GpuFirstGroupsTest {
         // hashed groups (k by amt passes 2^24 dense ids)
         "SELECT k, amt, SUM(v) AS s FROM t GROUP BY k, amt ORDER BY s DESC, k, amt LIMIT 10",
         // more than there are groups
-        "SELECT grp, SUM(amt) AS s FROM t GROUP BY grp ORDER BY s DESC LIMIT 50"
+        "SELECT grp, SUM(amt) AS s FROM t GROUP BY grp ORDER BY s DESC LIMIT 50",
+        // keys that share all but their last bytes
+        "SELECT k, MAX(big) AS m FROM t GROUP BY k ORDER BY m DESC, k LIMIT 10",
+        "SELECT k, MIN(big) AS m FROM t GROUP BY k ORDER BY m, k LIMIT 3"
     })
     void theFirstGroupsAgreeWithTheCpu(String sql) {
         GpuResults.assertRunsOnGpuAsExplained(ENGINE.db(), ENGINE.gpu(), sql, "of its groups, only the first");

@@ -7,9 +7,11 @@ import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 /**
- * The cut of read-back groups to the first ones in a sort's order: the threshold is the
- * {@code count}-th best key, whichever slice of a parallel read-back the groups fall in, ties and
- * either direction included; it keeps every group when cutting would not pay.
+ * The cut of read-back groups to the first ones in a sort's order: the threshold found a byte at a
+ * time from counts of the keys' bytes (here counted as the device's {@code key_bytes} counts them)
+ * is the {@code count}-th best key, ties and either direction included, keys spread over the whole
+ * 64-bit range or sharing all but their last bytes; it keeps every group when cutting would not
+ * pay or a SUM passed 64 bits.
  */
 class GroupOrderTest {
     @Test
@@ -18,28 +20,50 @@ class GroupOrderTest {
         for (int n : new int[] {40, 1_000, 300_000}) {
             for (long count : new long[] {1, 10, 20}) {
                 for (boolean descending : new boolean[] {true, false}) {
-                    // few distinct values: many ties; extremes of the 64-bit range among them
-                    long[] words = random.longs(n, -50, 50).toArray();
-                    words[n / 2] = Long.MIN_VALUE;
-                    words[n / 3] = Long.MAX_VALUE;
-                    GroupOrder order = new GroupOrder(0, descending, count, "x");
-                    long[] keys = Arrays.stream(words).map(order::key).sorted().toArray();
-                    // cutting a quarter of the groups or more keeps them all
-                    long expected = count > n / 4 ? Long.MIN_VALUE : keys[keys.length - (int) count];
-                    long threshold = order.threshold(words);
-                    assertEquals(expected, threshold, n + " groups, " + count + (descending ? " DESC" : " ASC"));
-                    long kept = Arrays.stream(words).filter(w -> order.key(w) >= threshold).count();
-                    assertEquals(Arrays.stream(keys).filter(k -> k >= expected).count(), kept);
+                    for (long base : new long[] {0, Long.MAX_VALUE / 4 * 3}) {
+                        // few distinct values: many ties; extremes of the 64-bit range among them
+                        long[] words = random.longs(n, -50, 50).map(w -> w + base).toArray();
+                        words[n / 2] = Long.MIN_VALUE;
+                        words[n / 3] = Long.MAX_VALUE;
+                        GroupOrder order = new GroupOrder(0, descending, count, "x");
+                        long[] keys = Arrays.stream(words).map(order::key).sorted().toArray();
+                        // cutting a quarter of the groups or more keeps them all
+                        long expected = count > n / 4 ? Long.MIN_VALUE : keys[keys.length - (int) count];
+                        long threshold = order.threshold(counts(order, words, false));
+                        long kept = Arrays.stream(words).filter(w -> order.key(w) >= threshold).count();
+                        String label = n + " groups, " + count + (descending ? " DESC" : " ASC") + " from " + base;
+                        assertEquals(Arrays.stream(keys).filter(k -> k >= expected).count(), kept, label);
+                        if (threshold != Long.MIN_VALUE) {
+                            assertEquals(expected, Arrays.stream(words).map(order::key).filter(k -> k >= threshold)
+                                    .min().orElseThrow(), label + ": the least key kept is the count-th's");
+                        }
+                    }
                 }
             }
         }
     }
 
     @Test
-    void everyGroupIsKeptWhenCuttingWouldNotPay() {
+    void everyGroupIsKeptWhenCuttingWouldNotPayOrASumPassed64Bits() {
         long[] words = new Random(5).longs(1_000).toArray();
-        assertEquals(Long.MIN_VALUE, new GroupOrder(0, true, 251, "x").threshold(words), "more than a quarter");
-        assertEquals(Long.MIN_VALUE, new GroupOrder(0, true, GroupOrder.MOST_KEPT + 1, "x")
-                .threshold(new long[(int) GroupOrder.MOST_KEPT * 8]), "past the most a cut keeps");
+        GroupOrder order = new GroupOrder(0, true, 251, "x");
+        assertEquals(Long.MIN_VALUE, order.threshold(counts(order, words, false)), "more than a quarter");
+        GroupOrder ten = new GroupOrder(0, true, 10, "x");
+        assertEquals(Long.MIN_VALUE, ten.threshold(counts(ten, words, true)), "a SUM past 64 bits");
+    }
+
+    /** The counts of {@code order}'s key bytes over {@code words}, as the device makes them; {@code overflow}: one SUM passed 64 bits. */
+    private static GroupOrder.ByteCounts counts(GroupOrder order, long[] words, boolean overflow) {
+        return (prefix, mask, shift) -> {
+            long[] bins = new long[GroupOrder.BINS];
+            for (long w : words) {
+                long key = order.key(w) ^ Long.MIN_VALUE;
+                if ((key & mask) == prefix) {
+                    bins[(int) ((key >>> shift) & 0xff)]++;
+                }
+            }
+            bins[GroupOrder.BINS - 1] = overflow ? 1 : 0;
+            return bins;
+        };
     }
 }

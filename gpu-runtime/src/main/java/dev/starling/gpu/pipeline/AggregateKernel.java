@@ -11,6 +11,7 @@ import dev.starling.gpu.clone.AccessMode;
 import dev.starling.gpu.cuda.Cuda;
 import dev.starling.gpu.cuda.DeviceBuffer;
 import dev.starling.gpu.cuda.GpuDevice;
+import dev.starling.gpu.cuda.GpuOutOfMemoryException;
 import dev.starling.gpu.hybrid.SpillBuffer;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -38,6 +39,8 @@ final class AggregateKernel implements AutoCloseable {
     static final long COMPACT_FROM = 1 << 16;
     /** Room for compacted groups on the first try; more are counted, and compacted again with room for all. */
     private static final long FIRST_ROOM = 1 << 16;
+    /** The order keys a top-N cut first gathers room for (64 MB); it gathers again with room for all when they are more. */
+    private static final long KEY_ROOM = 1 << 23;
     /** Aggregates live in shared memory up to this many bytes per block, so several blocks fit per SM. */
     static final long SHARED_BYTES = 32 << 10;
     private static final String SOURCE = "star_pipeline";
@@ -228,12 +231,11 @@ final class AggregateKernel implements AutoCloseable {
      * The states of the groups the launched rows reached (every group of a query without GROUP
      * BY) that pass {@code having} (null: every one): many groups, and those of a HAVING, are
      * compacted on the device first, so only those with rows that pass cross the link; with an
-     * {@code order} (else null), only the first groups in it are decoded.
+     * {@code order} (else null), only the first groups in it.
      */
     GroupStates states(GroupFilter having, GroupOrder order) throws Unsupported {
-        StateWords read = groupKeys != null || groups >= COMPACT_FROM || having != null ? compacted(having)
-                : everyGroup();
-        StateWords words = order == null ? read : first(read, order);
+        GroupFilter kept = order == null ? having : first(having, order);
+        StateWords words = groupKeys != null || groups >= COMPACT_FROM || kept != null ? compacted(kept) : everyGroup();
         long[] ids = words.ids();
         int n = ids.length;
         Vector[] keys = layout.keyColumns(ids);
@@ -280,45 +282,81 @@ final class AggregateKernel implements AutoCloseable {
     }
 
     /**
-     * Of {@code words}, the groups {@code order} keeps, as records; all of them when it keeps them
-     * all, or when any group's integer sum passed 64 bits (which the read-back then reports, as
-     * the CPU does for every group before its sort).
+     * {@code having} and, where cutting pays ({@link GroupOrder#threshold}), a term that keeps only
+     * the groups {@code order} puts first: the order keys of the groups that pass {@code having}
+     * are gathered on the device ({@code order_keys}), whose bytes it then counts
+     * ({@code key_bytes}) for the threshold's search, one pass over the table and a few over the
+     * keys. Without device memory for the keys, every group comes back, as without an order.
      */
-    private StateWords first(StateWords words, GroupOrder order) {
-        int n = words.ids().length;
-        long[] values = new long[n];
-        boolean[] overflow = {false};
-        int[] sums = java.util.stream.IntStream.range(0, pipeline.slots().size())
-                .filter(s -> pipeline.slots().get(s).kind() == AggKind.SUM_I).toArray();
-        Slices.forEach(n, (from, to) -> {
-            for (int i = from; i < to; i++) {
-                values[i] = words.word(i, order.slot(), 0);
-                for (int s : sums) {
-                    // only ever set: the slices run at once, and writing back a false would lose another's true
-                    if (words.word(i, s, 1) != (words.word(i, s, 0) >> 63)) {
-                        overflow[0] = true;
-                    }
+    private GroupFilter first(GroupFilter having, GroupOrder order) {
+        long sumSlots = 0;
+        for (int s = 0; s < pipeline.slots().size(); s++) {
+            if (pipeline.slots().get(s).kind() == AggKind.SUM_I) {
+                if (s >= Long.SIZE) {
+                    return having;
                 }
-            }
-        });
-        long threshold = overflow[0] ? Long.MIN_VALUE : order.threshold(values);
-        if (threshold == Long.MIN_VALUE) {
-            return words;
-        }
-        int[] kept = java.util.stream.IntStream.range(0, n).filter(i -> order.key(values[i]) >= threshold).toArray();
-        int slots = pipeline.slots().size();
-        int stride = 1 + 2 * slots;
-        long[] ids = new long[kept.length];
-        long[] records = new long[kept.length * stride];
-        for (int j = 0; j < kept.length; j++) {
-            ids[j] = words.ids()[kept[j]];
-            records[j * stride] = ids[j];
-            for (int s = 0; s < slots; s++) {
-                records[j * stride + 1 + 2 * s] = words.word(kept[j], s, 0);
-                records[j * stride + 2 + 2 * s] = words.word(kept[j], s, 1);
+                sumSlots |= 1L << s;
             }
         }
-        return new StateWords(ids, records, true, stride, 2);
+        device.makeCurrent();
+        try (DeviceArrays scratch = new DeviceArrays(device.memory())) {
+            Terms terms = terms(having, scratch);
+            DeviceBuffer counts = scratch.allocate(16, "order key counts");
+            long[] found = new long[2];
+            long room = Math.min(groups, KEY_ROOM);
+            DeviceBuffer keys = orderKeys(scratch, order, terms, sumSlots, counts, room, found);
+            if (found[0] > room) {
+                keys = orderKeys(scratch, order, terms, sumSlots, counts, found[0], found);
+            }
+            long n = found[0];
+            long overflowed = found[1];
+            DeviceBuffer bins = scratch.allocate(256 * 8L, "order key byte counts");
+            CUfunction count = device.kernel(SOURCE, "key_bytes");
+            int threads = StarKernelLauncher.THREADS;
+            int blocks = (int) Math.max(1, Math.min((n + threads - 1) / threads, device.multiprocessors() * 8L));
+            DeviceBuffer gathered = keys;
+            long threshold = order.threshold((prefix, mask, shift) -> {
+                bins.clear();
+                Cuda.check(JCudaDriver.cuLaunchKernel(count, blocks, 1, 1, threads, 1, 1, 0, null,
+                        Pointer.to(Pointer.to(gathered.pointer()), Pointer.to(new long[] {n}),
+                                Pointer.to(new long[] {prefix}), Pointer.to(new long[] {mask}),
+                                Pointer.to(new int[] {shift}), Pointer.to(bins.pointer())),
+                        null), "launch of key_bytes");
+                device.synchronize("key_bytes");
+                long[] byByte = new long[GroupOrder.BINS];
+                bins.download(Pointer.to(byByte), 256 * 8L);
+                byByte[GroupOrder.BINS - 1] = overflowed;
+                return byByte;
+            });
+            return threshold == Long.MIN_VALUE ? having
+                    : GroupFilter.and(having, order.keeping(pipeline, threshold), "first " + order.count() + " by " + order.label());
+        } catch (GpuOutOfMemoryException e) {
+            return having;
+        }
+    }
+
+    /**
+     * The order keys of the groups that pass {@code terms}, gathered into a buffer of {@code room}
+     * (a byte a group when none do); {@code found} gets how many there were and how many of them
+     * have a SUM past 64 bits.
+     */
+    private DeviceBuffer orderKeys(DeviceArrays scratch, GroupOrder order, Terms terms, long sumSlots, DeviceBuffer counts,
+                                   long room, long[] found) {
+        DeviceBuffer keys = scratch.allocate(Math.max(8, room * 8), "order keys");
+        counts.clear();
+        CUfunction gather = device.kernel(SOURCE, "order_keys");
+        int threads = StarKernelLauncher.THREADS;
+        int blocks = (int) Math.max(1, Math.min((groups + threads - 1) / threads, device.multiprocessors() * 32L));
+        Cuda.check(JCudaDriver.cuLaunchKernel(gather, blocks, 1, 1, threads, 1, 1, 0, null,
+                Pointer.to(Pointer.to(new long[] {states.address()}), Pointer.to(new long[] {groups}),
+                        Pointer.to(new int[] {order.slot()}), Pointer.to(new int[] {order.descending() ? 1 : 0}),
+                        Pointer.to(new long[] {terms.address()}), Pointer.to(new int[] {terms.count()}),
+                        Pointer.to(new long[] {sumSlots}), Pointer.to(counts.pointer()), Pointer.to(keys.pointer()),
+                        Pointer.to(new long[] {room})),
+                null), "launch of order_keys");
+        device.synchronize("order_keys");
+        counts.download(Pointer.to(found), 16);
+        return keys;
     }
 
     /** Every group's states as they lie, slot after slot, keeping those with rows (all of them without GROUP BY). */
@@ -341,8 +379,7 @@ final class AggregateKernel implements AutoCloseable {
         int stride = 1 + 2 * pipeline.slots().size();
         try (DeviceArrays scratch = new DeviceArrays(device.memory())) {
             DeviceBuffer count = scratch.upload(new long[] {0}, "compacted group count");
-            Terms terms = having == null ? new Terms(0, 0)
-                    : new Terms(scratch.upload(having.words(), "HAVING terms").address(), having.terms().size());
+            Terms terms = terms(having, scratch);
             Compacted c = compact(terms, count, Math.min(groups, FIRST_ROOM));
             if (c.records() == null) {
                 if (c.groups() * stride > Integer.MAX_VALUE - 8) {
@@ -368,6 +405,12 @@ final class AggregateKernel implements AutoCloseable {
 
     /** A HAVING condition's terms in device memory ({@code GroupTerm}s at {@code address}), or none. */
     private record Terms(long address, int count) { }
+
+    /** {@code having}'s terms (null: none) in {@code scratch}. */
+    private static Terms terms(GroupFilter having, DeviceArrays scratch) {
+        return having == null ? new Terms(0, 0)
+                : new Terms(scratch.upload(having.words(), "HAVING terms").address(), having.terms().size());
+    }
 
     /**
      * Runs {@code compact_groups} with room for {@code room} records of the groups that pass

@@ -132,6 +132,16 @@ public record GroupFilter(List<Term> terms, List<Unbound> unbound, PlanNode scal
         return new GroupFilter(bound, List.of(), null, text);
     }
 
+    /** {@code filter} (bound; null: none) with {@code term} too, which {@code text} names. */
+    static GroupFilter and(GroupFilter filter, Term term, String text) {
+        if (filter == null) {
+            return new GroupFilter(List.of(term), List.of(), null, text);
+        }
+        List<Term> terms = new ArrayList<>(filter.terms());
+        terms.add(term);
+        return new GroupFilter(terms, filter.unbound(), filter.scalar(), filter.text() + " AND " + text);
+    }
+
     /**
      * {@code e} as a term (a {@link Term} or, comparing with the scalar, an {@link Unbound}): an
      * aggregate call's result, or a widening CAST of it, compared with a constant or a column of

@@ -2,22 +2,21 @@ package dev.starling.gpu.pipeline;
 
 import dev.starling.exec.accel.GroupsWanted;
 import dev.starling.exec.plan.AggregateNode;
-import java.util.Arrays;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentLinkedQueue;
 
 /**
  * Only the first {@code count} groups in the order of one aggregate, which a sort with a limit over
- * the aggregation keeps: the groups read back are cut to those that {@code count} others do not
- * strictly precede (ties with the last one kept stay) before their keys are decoded, which is most
- * of a read-back's time when a million groups come back for a top 10 (TPC-H Q3, Q10). The sort
+ * the aggregation keeps: the device finds the key of the {@code count}-th group and compacts only
+ * the groups that {@code count} others do not strictly precede (ties with the last one kept stay),
+ * so that neither the other groups' states cross the link nor their keys are decoded, which was
+ * most of a query's time when millions of groups come back for a top 10 (TPC-H Q3, Q10). The sort
  * and limit above still run on the CPU over those. The aggregate's state must order the groups by
  * one 64-bit word and never be NULL: a COUNT, or a SUM, MIN or MAX of integers (or decimals) that
  * counts every row of its group; its state is slot {@code slot}'s low word.
  */
 public record GroupOrder(int slot, boolean descending, long count, String label) {
-    /** The most groups a cut keeps: each slice of the read-back holds that many keys in a heap. */
-    static final long MOST_KEPT = 1 << 16;
+    /** The bins of a {@link ByteCounts} answer: one per byte value, then the groups whose SUM passed 64 bits. */
+    static final int BINS = 257;
 
     /**
      * The order {@code first} gives {@code pipeline}'s groups, when the aggregate it sorts by has
@@ -54,36 +53,51 @@ public record GroupOrder(int slot, boolean descending, long count, String label)
     }
 
     /**
-     * The least key a group must have to be kept, of groups whose states' words are {@code words}
-     * (from the order's slot), as {@link #key} gives it; {@link Long#MIN_VALUE} keeps every one.
-     * Each slice keeps its {@code count} greatest keys in a heap; the {@code count}-th greatest of
-     * theirs is the answer. Cutting pays only where few of many groups are kept: past
-     * {@link #MOST_KEPT}, or a quarter of the groups, every one is.
+     * How many groups have each value of one byte of their order key, among those whose key has
+     * given bits: the device's {@code key_bytes} over the keys {@code order_keys} gathered. The key is {@link #key} with its sign bit
+     * flipped, which orders keys as unsigned numbers as {@link #key} orders them as signed ones.
      */
-    long threshold(long[] words) {
-        int n = words.length;
-        if (count > MOST_KEPT || count > n / 4) {
-            return Long.MIN_VALUE;
-        }
-        int k = (int) count;
-        ConcurrentLinkedQueue<long[]> tops = new ConcurrentLinkedQueue<>();
-        Slices.forEach(n, (from, to) -> {
-            long[] heap = new long[k];
-            int size = 0;
-            for (int i = from; i < to; i++) {
-                long v = key(words[i]);
-                if (size < k) {
-                    heap[size++] = v;
-                    siftUp(heap, size - 1);
-                } else if (v > heap[0]) {
-                    heap[0] = v;
-                    siftDown(heap, k);
+    @FunctionalInterface
+    interface ByteCounts {
+        /**
+         * {@link #BINS} counts: of the groups whose key has the bits of {@code prefix} where
+         * {@code mask} has them, those with each value of the byte at {@code shift}; last, the
+         * groups (of any key) one of whose integer SUMs passed 64 bits.
+         */
+        long[] count(long prefix, long mask, int shift);
+    }
+
+    /**
+     * The least key ({@link #key}) a group must have to be kept: that of the {@code count}-th
+     * group, found a byte at a time from the most significant, each round counting by their next
+     * byte the keys that share the bytes found so far, and stopping early where every key of the
+     * byte found is kept. {@link Long#MIN_VALUE} keeps every group: cutting pays only where few of
+     * many groups are kept (not a quarter of them or more), and a SUM past 64 bits must come back
+     * for the read-back to report it, as the CPU does for every group before its sort.
+     */
+    long threshold(ByteCounts counts) {
+        long prefix = 0;
+        long mask = 0;
+        long need = count;
+        for (int shift = 56; shift >= 0; shift -= 8) {
+            long[] bins = counts.count(prefix, mask, shift);
+            if (shift == 56) {
+                long groups = java.util.Arrays.stream(bins, 0, BINS - 1).sum();
+                if (bins[BINS - 1] > 0 || count > groups / 4) {
+                    return Long.MIN_VALUE;
                 }
             }
-            tops.add(Arrays.copyOf(heap, size));
-        });
-        long[] all = tops.stream().flatMapToLong(Arrays::stream).sorted().toArray();
-        return all[all.length - k];
+            int b = BINS - 2;
+            while (bins[b] < need) {
+                need -= bins[b--];
+            }
+            prefix |= (long) b << shift;
+            mask |= 0xffL << shift;
+            if (bins[b] == need) {
+                break;
+            }
+        }
+        return prefix ^ Long.MIN_VALUE;
     }
 
     /** A state word as a key that is greater the earlier its group comes: its value descending, else its complement. */
@@ -91,35 +105,18 @@ public record GroupOrder(int slot, boolean descending, long count, String label)
         return descending ? word : ~word;
     }
 
-    /** A min-heap of longs: moves entry {@code i} up to its place. */
-    private static void siftUp(long[] heap, int i) {
-        while (i > 0 && heap[(i - 1) / 2] > heap[i]) {
-            swap(heap, i, (i - 1) / 2);
-            i = (i - 1) / 2;
-        }
-    }
-
-    /** A min-heap of {@code size} longs: moves its root down to its place. */
-    private static void siftDown(long[] heap, int size) {
-        int i = 0;
-        while (true) {
-            int least = i;
-            for (int child = 2 * i + 1; child <= 2 * i + 2 && child < size; child++) {
-                if (heap[child] < heap[least]) {
-                    least = child;
-                }
-            }
-            if (least == i) {
-                return;
-            }
-            swap(heap, i, least);
-            i = least;
-        }
-    }
-
-    private static void swap(long[] heap, int a, int b) {
-        long t = heap[a];
-        heap[a] = heap[b];
-        heap[b] = t;
+    /**
+     * The HAVING term that keeps the groups whose key is at least {@code threshold}: their state
+     * compared with it (with its complement, ascending), for {@code pipeline}'s kind of state in
+     * {@link #slot}.
+     */
+    GroupFilter.Term keeping(StarPipeline pipeline, long threshold) {
+        GroupFilter.Comparison comparison = descending ? GroupFilter.Comparison.GE : GroupFilter.Comparison.LE;
+        long constant = descending ? threshold : ~threshold;
+        return switch (pipeline.slots().get(slot).kind()) {
+            case COUNT -> new GroupFilter.Term(GroupFilter.Kind.COUNT, comparison, slot, -1, constant);
+            case SUM_I -> new GroupFilter.Term(GroupFilter.Kind.SUM, comparison, 0, slot, constant);
+            default -> new GroupFilter.Term(GroupFilter.Kind.EXTREME, comparison, 0, slot, constant);
+        };
     }
 }
