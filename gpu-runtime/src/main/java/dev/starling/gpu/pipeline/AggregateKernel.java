@@ -336,9 +336,9 @@ final class AggregateKernel implements AutoCloseable {
     }
 
     /**
-     * The order keys of the groups that pass {@code terms}, gathered into a buffer of {@code room}
-     * (a byte a group when none do); {@code found} gets how many there were and how many of them
-     * have a SUM past 64 bits.
+     * The order keys of the groups that pass {@code terms}, gathered into a buffer with room for
+     * {@code room} of them (at least one); {@code found} gets how many there were and how many of
+     * them have a SUM past 64 bits.
      */
     private DeviceBuffer orderKeys(DeviceArrays scratch, GroupOrder order, Terms terms, long sumSlots, DeviceBuffer counts,
                                    long room, long[] found) {
