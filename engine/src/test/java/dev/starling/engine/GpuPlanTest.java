@@ -105,6 +105,20 @@ class GpuPlanTest {
     }
 
     @Test
+    void joinInputsTheCpuBuildsTablesFromTakeTheirRowsFromTheGpu() {
+        PipelineGraph q20 = tpch.prepare(TpchQueries.query(20), GPU).graph();
+        // the partsupp rows of Q20's parts, past the lineitem sums they probe, mark the Canadian
+        // suppliers, whose rows a GPU pipeline scans too; the CPU's join marks them
+        for (Role side : List.of(Role.MARKING_BUILD, Role.MARKED_PROBE)) {
+            assertTrue(q20.pipelines().stream().anyMatch(p -> p.role() == side && q20.rowsOnDevice(p)), describe(q20));
+        }
+        assertTrue(q20.pipelines().stream().noneMatch(p -> p.role() == Role.JOIN_BUILD
+                && p.placement().reason().equals("join tables are built on the CPU")), describe(q20));
+        assertTrue(q20.pipelines().stream().noneMatch(p -> p.role() == Role.AGGREGATE_INPUT && q20.rowsOnDevice(p)),
+                describe(q20));
+    }
+
+    @Test
     void denseDimensionsScannedFromOneTableAreBuiltOnTheGpuUnlessTheirKeysMustBeRanked() {
         PipelineGraph q3 = tpch.prepare(TpchQueries.query(3), GPU).graph();
         Pipeline main = q3.pipelines().stream().filter(p -> p.role() == Role.AGGREGATE_INPUT).findFirst().orElseThrow();
@@ -112,13 +126,15 @@ class GpuPlanTest {
         assertEquals(List.of(), main.placement().plan().inputs(), "the CPU builds nothing for it: " + describe(q3));
         assertEquals(2, q3.pipelines().stream().filter(p -> p.role() == Role.JOIN_BUILD && p.placement().accelerated()
                 && p.placement().plan() == main.placement().plan()).count(), describe(q3));
-        // Q10 groups by n_name, which is not nation's key: its values are ranked on the CPU, so the CPU builds nation
+        // Q10 groups by n_name, which is not nation's key: its values are ranked on the CPU, so the CPU
+        // builds nation, from rows a GPU pipeline of rows scans
         PipelineGraph q10 = tpch.prepare(TpchQueries.query(10), GPU).graph();
         Pipeline byCustomer = q10.pipelines().stream().filter(p -> p.role() == Role.AGGREGATE_INPUT).findFirst().orElseThrow();
         assertTrue(byCustomer.placement().reason().contains("dimensions built on the GPU: orders, customer;"), describe(q10));
         assertEquals(1, byCustomer.placement().plan().inputs().size(), describe(q10));
-        assertTrue(q10.pipelines().stream().anyMatch(p -> p.role() == Role.JOIN_BUILD && !p.placement().accelerated()
-                && p.top().describe().startsWith("Scan nation")), describe(q10));
+        assertTrue(q10.pipelines().stream().anyMatch(p -> p.role() == Role.JOIN_BUILD && q10.rowsOnDevice(p)
+                && p.placement().plan() != byCustomer.placement().plan() && p.top().describe().startsWith("Scan nation")),
+                describe(q10));
         // Q9 groups by o_year, the year of o_orderdate, within the years its statistics span: the GPU
         // builds orders, computing each row's digit from that year
         PipelineGraph q9 = tpch.prepare(TpchQueries.query(9), GPU).graph();
@@ -249,14 +265,17 @@ class GpuPlanTest {
 
     /**
      * Build sides run on the CPU unless the GPU pipeline they feed builds them, or streams them,
-     * their join's sides swapped (and says so; a marking join's two sides go together); a pipeline
+     * their join's sides swapped (and says so; a marking join's two sides go together), or their
+     * rows come from a GPU pipeline of rows, which the CPU builds the join's table from; a pipeline
      * left on the CPU under a forced GPU says why.
      */
     private static void assertBuildsOnTheCpuAndEveryCpuPipelineSaysWhy(PipelineGraph graph) {
         for (Pipeline p : graph.pipelines()) {
             if (!p.role().offered()) {
                 String reason = p.placement().reason();
-                assertTrue(p.placement().device().equals("cpu") || switch (p.role()) {
+                assertTrue(p.placement().device().equals("cpu") || graph.rowsOnDevice(p)
+                        && reason.startsWith("its rows from the GPU, the join's table built from them on the CPU")
+                        || switch (p.role()) {
                     case JOIN_BUILD -> reason.startsWith("built on the GPU by the pipeline it feeds")
                             || reason.startsWith("streamed on the GPU by the pipeline it feeds");
                     case MARKING_BUILD -> reason.startsWith("marks the rows of the pipeline it feeds on the GPU");

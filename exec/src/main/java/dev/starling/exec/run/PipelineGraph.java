@@ -56,6 +56,7 @@ public final class PipelineGraph {
     public record Pipeline(int id, PlanNode top, Role role, Placement placement) { }
 
     private static final Placement BUILT_ON_CPU = Placement.cpu("join tables are built on the CPU");
+    private static final String ROWS_ON_GPU = "its rows from the GPU, the join's table built from them on the CPU";
     private static final String MARKING_ON_GPU = "marks the rows of the pipeline it feeds on the GPU, at the codes its keys hold";
     private static final String MARKED_ON_GPU = "scanned on the GPU by the pipeline it feeds, which reads its marks";
     private static final String ON_BOTH = ", and on the CPU for the CPU workers' joins";
@@ -67,6 +68,8 @@ public final class PipelineGraph {
     private final Map<PlanNode, Pipeline> byTop = new IdentityHashMap<>();
     /** Join build sides whose rows a device plan reads too ({@link #readByDeviceAndJoin}), found once the graph is cut. */
     private final Set<PlanNode> readTwice = Collections.newSetFromMap(new IdentityHashMap<>());
+    /** Join inputs the CPU builds a table from whose rows the accelerator computes ({@link #orRowsOnDevice}). */
+    private final Set<PlanNode> rowsOnDevice = Collections.newSetFromMap(new IdentityHashMap<>());
 
     private PipelineGraph(PlanNode root, PlanEstimates estimates, Settings settings) {
         this.root = root;
@@ -121,9 +124,9 @@ public final class PipelineGraph {
                 case AggregateNode a -> placer.aggregate(a, wanted, estimates, settings);
                 case SortNode s -> placer.rows(input, estimates, settings);
                 case UnionNode u -> placer.rows(input, estimates, settings);
-                case HashJoinNode j when j.markProbe() -> builtOnDevice(j.build(), within,
-                        first ? MARKED_ON_GPU : MARKING_ON_GPU);
-                case HashJoinNode j when !first -> builtOnDevice(input, within, null);
+                case HashJoinNode j when j.markProbe() -> orRowsOnDevice(input, builtOnDevice(j.build(), within,
+                        first ? MARKED_ON_GPU : MARKING_ON_GPU), placer);
+                case HashJoinNode j when !first -> orRowsOnDevice(input, builtOnDevice(input, within, null), placer);
                 default -> null;
             };
             Role role = switch (node) {
@@ -204,6 +207,37 @@ public final class PipelineGraph {
         }
         String why = reason == null ? how.get() : reason;
         return within.shared() ? Placement.both(why + ON_BOTH, within.plan()) : Placement.gpu(why, within.plan());
+    }
+
+    /**
+     * {@code built}, where a join input {@code input} is built; when that is the CPU, the rows of
+     * {@code input} may still come from the accelerator as a pipeline of rows ({@code placer}
+     * decides, as for a result's), which the CPU then builds the join's table from (TPC-H Q20's
+     * partsupp rows of the parts it names, Q16's parts).
+     */
+    private Placement orRowsOnDevice(PlanNode input, Placement built, Placer placer) {
+        if (built != BUILT_ON_CPU) {
+            return built;
+        }
+        Placement rows = placer.rows(input, estimates, settings);
+        if (!rows.accelerated()) {
+            return built;
+        }
+        rowsOnDevice.add(input);
+        return Placement.gpu(ROWS_ON_GPU + "; " + rows.reason(), rows.plan());
+    }
+
+    /**
+     * Whether pipeline {@code p}'s rows come from the accelerator as a pipeline of rows (a result's,
+     * a sort's or union's input, or a join input the CPU builds from), rather than its plan building
+     * a join input itself or aggregating.
+     */
+    public boolean rowsOnDevice(Pipeline p) {
+        return p.placement().accelerated() && switch (p.role()) {
+            case RESULT, SORT_INPUT, UNION_INPUT -> true;
+            case AGGREGATE_INPUT -> false;
+            case JOIN_BUILD, MARKED_PROBE, MARKING_BUILD -> rowsOnDevice.contains(p.top());
+        };
     }
 
     /** The join inputs the accelerator runs itself for the pipeline it was handed as {@code plan}. */

@@ -90,12 +90,22 @@ public final class PlanCompiler {
 
     /** A pipeline whose rows are a result (the query's, a sort's or a union's input): the accelerator's when placed there. */
     private Stream top(PlanNode node, BitSet needed) {
-        PipelineGraph.Pipeline p = graph.pipeline(node, PipelineGraph.Role.RESULT);
-        Optional<Batch> accelerated = p.placement().accelerated()
+        return pipelineRows(node, PipelineGraph.Role.RESULT, needed, List.of());
+    }
+
+    /**
+     * The rows of the pipeline topped by {@code node} (of {@code role}): the accelerator's when the
+     * graph placed them there as a pipeline of rows and it did not hand them back, else compiled
+     * here with the columns {@code needed} and dense-key filters {@code pushed}.
+     */
+    private Stream pipelineRows(PlanNode node, PipelineGraph.Role role, BitSet needed, List<DenseKeyFilter.Pushed> pushed) {
+        PipelineGraph.Pipeline p = graph.pipeline(node, role);
+        boolean onDevice = graph.rowsOnDevice(p);
+        Optional<Batch> accelerated = onDevice
                 ? accelerator(p).rows(node, p.placement().plan(), inputs(p.placement().plan()), ctx) : Optional.empty();
-        ctx.ran(p.id(), ranOn(p.placement(), accelerated.isPresent()));
+        ctx.ran(p.id(), onDevice ? ranOn(p.placement(), accelerated.isPresent()) : "cpu");
         return accelerated.map(b -> Stream.of(new MaterializedSource(b), node.output(), false))
-                .orElseGet(() -> compile(node, needed, List.of()));
+                .orElseGet(() -> compile(node, needed, pushed));
     }
 
     /** The accelerator that runs pipeline {@code p}, placed on it. */
@@ -179,10 +189,9 @@ public final class PlanCompiler {
             return JoinTable.shared(j, published.get());
         }
         JoinBuildSink build = new JoinBuildSink(j);
-        ctx.ran(graph.pipeline(j.build(), PipelineGraph.Role.JOIN_BUILD).id(), "cpu");
         Stream rows = graph.readByDeviceAndJoin(j.build())
                 ? Stream.of(new MaterializedSource(rowsOf(j.build())), j.build().output(), false)
-                : compile(j.build(), buildNeeded, List.of());
+                : pipelineRows(j.build(), PipelineGraph.Role.JOIN_BUILD, buildNeeded, List.of());
         runner.run(rows, build, ctx);
         return build.table();
     }
@@ -196,16 +205,14 @@ public final class PlanCompiler {
     private Stream markProbeRows(HashJoinNode j, BitSet probeNeeded, BitSet buildNeeded,
                                  List<DenseKeyFilter.Pushed> pushed) {
         JoinBuildSink probeTable = new JoinBuildSink(j);
-        ctx.ran(graph.pipeline(j.probe(), PipelineGraph.Role.MARKED_PROBE).id(), "cpu");
-        ctx.ran(graph.pipeline(j.build(), PipelineGraph.Role.MARKING_BUILD).id(), "cpu");
-        Stream probe = compile(j.probe(), probeNeeded, pushed);
+        Stream probe = pipelineRows(j.probe(), PipelineGraph.Role.MARKED_PROBE, probeNeeded, pushed);
         runner.run(probe, probeTable, ctx);
         JoinTable table = probeTable.table();
         List<DenseKeyFilter.Pushed> buildPushed = j.dense()
                 ? List.of(new DenseKeyFilter.Pushed(j.buildKeys()[0], table)) : List.of();
         BitSet residualColumns = j.residual() == null ? new BitSet() : bits(ExprCompiler.columnsOf(j.residual()));
         ProbeMarkSink marks = new ProbeMarkSink(j, table, residualColumns);
-        runner.run(compile(j.build(), buildNeeded, buildPushed), marks, ctx);
+        runner.run(pipelineRows(j.build(), PipelineGraph.Role.MARKING_BUILD, buildNeeded, buildPushed), marks, ctx);
         return Stream.of(new MaterializedSource(marks.result()), j.output(), probe.ordered());
     }
 
@@ -291,7 +298,7 @@ public final class PlanCompiler {
             return kept;
         }
         CollectSink sink = new CollectSink(input.output());
-        runner.run(compile(input, all(input), List.of()), sink, ctx);
+        runner.run(pipelineRows(input, PipelineGraph.Role.JOIN_BUILD, all(input), List.of()), sink, ctx);
         if (graph.readByDeviceAndJoin(input)) {
             readTwice.put(input, sink.result());
         }
