@@ -297,7 +297,7 @@ extern "C" __global__ void makeGroups(unsigned long long* ids, long long n, long
 extern "C" __global__ void groupOpen(const unsigned long long* ids, long long n, unsigned long long* keys, int shift,
                                      unsigned long long* states, int* status) {
     for (long long i = blockIdx.x * (long long)THREADS + threadIdx.x; i < n; i += (long long)gridDim.x * THREADS) {
-        long long slot = groupSlot(keys, shift, (long long)ids[i]);
+        long long slot = groupSlot(keys, shift, (long long)ids[i], ~0ull);
         if (slot < 0) {
             *status = 1;
             continue;

@@ -8,8 +8,10 @@
 #define EMPTY_GROUP 0xffffffffffffffffull
 
 // The slot of group `id` in a table of 2^(64 - shift) key words, claimed when the id is new; -1
-// when every slot holds another id (the table was sized too small).
-__device__ __forceinline__ long long groupSlot(unsigned long long* keys, int shift, long long id) {
+// when the first `maxProbes` slots from its home hold other ids: the table, sized for the groups
+// the optimizer expected, holds too many (the run is redone with a table for all there can be), or
+// every slot is taken.
+__device__ __forceinline__ long long groupSlot(unsigned long long* keys, int shift, long long id, uint64_t maxProbes) {
     bool claimed;
-    return claimSlot<1>(keys, shift, (unsigned long long)id, EMPTY_GROUP, &claimed);
+    return claimSlot<1>(keys, shift, (unsigned long long)id, EMPTY_GROUP, &claimed, maxProbes);
 }

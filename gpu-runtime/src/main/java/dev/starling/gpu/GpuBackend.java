@@ -120,8 +120,7 @@ public final class GpuBackend implements Accelerator, AutoCloseable {
     public Optional<Batch> aggregate(AggregateNode node, DevicePlan plan, DeviceInputs inputs, QueryContext ctx) {
         GpuPipelinePlan p = (GpuPipelinePlan) plan;
         return runOnDevice(new StarAggregateRun(device, cache, p.pipeline(), p.clones(), p.havingOver(inputs), p.order(),
-                ctx.settings().oversizedJoin()),
-                inputs, ctx);
+                p.expectedGroups(), ctx.settings().oversizedJoin()), inputs, ctx);
     }
 
     @Override

@@ -247,7 +247,7 @@ class StarKernelSourceTest {
         StarKernelInput.Clones clones = mode != StarKernelInput.Accumulators.COUNTERS ? null
                 : nullable ? StarKernelInput.Clones.perGroup(100) : new StarKernelInput.Clones(1, 1, 300);
         StarKernelInput.GroupTable table = mode == StarKernelInput.Accumulators.HASHED
-                ? new StarKernelInput.GroupTable(1, 57) : null;
+                ? new StarKernelInput.GroupTable(1, 57, 256) : null;
         return new StarKernelInput(p.code(), p.constants().length, fact, keys, answers, dims, dimColumns, p.slots(), outputs, mode,
                 clones, table, StarPipeline.distincts(p.slots()).stream().map(d -> new StarKernelInput.PairSet(1, 40)).toList(),
                 byRow ? new StarKernelInput.RowWrites(1, wide, 3, digit, 7, at, 1000, extremes) : null, 1, 1, 1, 1000,

@@ -39,6 +39,15 @@ final class AggregateKernel implements AutoCloseable {
     static final long COMPACT_FROM = 1 << 16;
     /** Room for compacted groups on the first try; more are counted, and compacted again with room for all. */
     private static final long FIRST_ROOM = 1 << 16;
+    /**
+     * How far a group looks for its slot in a table sized for the groups the optimizer expected
+     * (at most a quarter full when it was right, where runs this long are all but impossible): past
+     * it, the table holds more groups than it was sized for, and the run is redone with one for all
+     * there can be.
+     */
+    static final long GUESSED_TABLE_PROBES = 256;
+    /** The fewest groups a table sized by expectation is sized for: a smaller guess saves little and misses more. */
+    private static final long LEAST_GUESS = 1 << 15;
     /** The order keys a top-N cut first gathers room for (64 MB); it gathers again with room for all when they are more. */
     private static final long KEY_ROOM = 1 << 23;
     /** Aggregates live in shared memory up to this many bytes per block, so several blocks fit per SM. */
@@ -54,19 +63,22 @@ final class AggregateKernel implements AutoCloseable {
     private final DeviceBuffer groupKeys;
     private final PipelineInputs in;
     private final DeviceBuffer status;
+    /** Whether its group hash table is sized for the groups the optimizer expected, not all there can be. */
+    private final boolean guessed;
     private final SpillBuffer states;
     private final StarKernelLauncher.Bound kernel;
     private final double buildMillis;
     private final double prepareMillis;
     private final double copyMillis;
 
-    private AggregateKernel(GpuDevice device, StarPipeline pipeline, GroupLayout layout, long groups,
+    private AggregateKernel(GpuDevice device, StarPipeline pipeline, GroupLayout layout, long groups, boolean guessed,
                             DeviceBuffer groupKeys, PipelineInputs in, DeviceBuffer status, SpillBuffer states,
                             StarKernelLauncher.Bound kernel, double buildMillis, long[] nanos) {
         this.device = device;
         this.pipeline = pipeline;
         this.layout = layout;
         this.groups = groups;
+        this.guessed = guessed;
         this.groupKeys = groupKeys;
         this.in = in;
         this.status = status;
@@ -81,14 +93,16 @@ final class AggregateKernel implements AutoCloseable {
      * Makes {@code pipeline}'s aggregation ready; {@code clones}: whether the grouped counts, or a
      * probed dimension, go through a clone layout, and which; {@code shared}: the hash tables it
      * builds in host memory for the CPU workers too. More than {@link #MAX_DENSE_GROUPS} dense ids
-     * are hashed: a table with twice as many slots as there can be groups (no more than the dense
-     * ids, nor than the fact rows). Throws {@link Unsupported}, having freed what it took, when the
+     * are hashed: a table with twice as many slots as groups it is sized for, those there can be
+     * (no more than the dense ids, nor than the fact rows) or, when {@code expectedGroups} (the
+     * optimizer's estimate, else {@link StarPipeline#NO_ESTIMATE}) is fewer, {@link #guessedGroups}, which a
+     * run may outgrow ({@link #outgrewItsTable}). Throws {@link Unsupported}, having freed what it took, when the
      * pipeline must run on the CPU after all (group keys past 2^63 ids or a table past
      * {@link #MAX_TABLE_SLOTS}, a foreign key the kernel cannot follow, repeated keys on a hash
      * join's build side).
      */
     static AggregateKernel prepare(GpuDevice device, GpuColumnCache cache, StarPipeline pipeline, CloneChoice clones,
-                                   OversizedJoin oversized, DeviceInputs inputs, SharedTables shared)
+                                   OversizedJoin oversized, DeviceInputs inputs, SharedTables shared, long expectedGroups)
             throws Unsupported {
         long[] nanos = new long[5];
         nanos[0] = System.nanoTime();
@@ -101,7 +115,9 @@ final class AggregateKernel implements AutoCloseable {
             throw new Unsupported("group keys whose ranges pass 2^63 group ids (" + layout + ")");
         }
         boolean hashed = layout.groups() > MAX_DENSE_GROUPS;
-        long groups = hashed ? tableSlots(Math.min(layout.groups(), pipeline.fact().rowCount())) : layout.groups();
+        long most = Math.min(layout.groups(), pipeline.fact().rowCount());
+        long groups = hashed ? tableSlots(guessedGroups(most, expectedGroups)) : layout.groups();
+        boolean guessed = hashed && groups < tableSlots(most);
         if (groups > MAX_TABLE_SLOTS) {
             throw new Unsupported("a group hash table of " + groups + " slots (" + layout + ")");
         }
@@ -163,13 +179,13 @@ final class AggregateKernel implements AutoCloseable {
             StarKernelInput input = new StarKernelInput(pipeline.code(), constantValues.length, in.fact(), in.keys(), in.answers(),
                     dims, in.dimColumns(), pipeline.slots(), List.of(), mode, counters,
                     groupKeys == null ? null : new StarKernelInput.GroupTable(groupKeys.address(),
-                            Long.numberOfLeadingZeros(groups) + 1), pairSets, null,
+                            Long.numberOfLeadingZeros(groups) + 1, guessed ? GUESSED_TABLE_PROBES : groups), pairSets, null,
                     constants.address(), status.address(), states.address(), pipeline.fact().rowCount(), groups);
             StarKernelLauncher.Bound kernel = new StarKernelLauncher.Bound(device, StarKernelLauncher.compile(device, input),
                     input, (int) StarKernelInput.sharedBytes(dims, accBytes));
             nanos[4] = System.nanoTime();
             initStates(device, states.address(), identities, slots, groups);
-            return new AggregateKernel(device, pipeline, layout, groups, groupKeys, in, status, states, kernel,
+            return new AggregateKernel(device, pipeline, layout, groups, guessed, groupKeys, in, status, states, kernel,
                     inputs.buildMillis(), nanos);
         } catch (RuntimeException e) {
             if (states != null) {
@@ -187,6 +203,14 @@ final class AggregateKernel implements AutoCloseable {
      */
     static long pairSetSlots(StarPipeline.Distinct distinct, long groups, long factRows) {
         return tableSlots(Math.min(factRows, GroupLayout.times(groups, distinct.values())));
+    }
+
+    /**
+     * The groups a hash table is first sized for, of at most {@code most}: twice the optimizer's
+     * {@code expected} ({@link StarPipeline#NO_ESTIMATE}: all), but no fewer than {@link #LEAST_GUESS}.
+     */
+    static long guessedGroups(long most, long expected) {
+        return Math.min(most, Math.max(LEAST_GUESS, expected > Long.MAX_VALUE / 2 ? Long.MAX_VALUE : 2 * expected));
     }
 
     /** A group hash table's slots for at most {@code groups} groups: a power of two, at least twice as many. */
@@ -225,6 +249,14 @@ final class AggregateKernel implements AutoCloseable {
     /** Whether the kernel met a case it leaves to the CPU, and which (empty: none). */
     String handedBack() {
         return KernelStatus.read(status);
+    }
+
+    /**
+     * Whether the kernel met nothing but more groups than its table, sized for those the optimizer
+     * expected, holds: the run is then redone with a table for all there can be.
+     */
+    boolean outgrewItsTable() {
+        return guessed && KernelStatus.word(status) == KernelStatus.GROUP_TABLE_FULL.bit;
     }
 
     /**

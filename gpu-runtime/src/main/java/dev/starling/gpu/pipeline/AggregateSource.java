@@ -128,13 +128,14 @@ final class AggregateSource {
 
     /**
      * Grouped aggregates by hash: each live row claims its group's slot in the table at
-     * {@code keys} and folds there (its group id becomes the slot). A row that finds the table
-     * full hands the pipeline back.
+     * {@code keys}, looking at most {@code probes} slots far, and folds there (its group id
+     * becomes the slot). A row that finds no slot marks the table full, which hands the pipeline
+     * back or has it run again with a larger table.
      */
-    void claimGroupSlots(RowProgramSource rows, String keys, String shift) {
+    void claimGroupSlots(RowProgramSource rows, String keys, String shift, String probes) {
         for (int i = 0; i < rows.alive.length; i++) {
-            String slot = out.let("long long", String.format("%s ? groupSlot(%s, (int)%s, %s) : 0", rows.alive[i], keys,
-                    shift, rows.group[i]));
+            String slot = out.let("long long", String.format("%s ? groupSlot(%s, (int)%s, %s, (uint64_t)%s) : 0",
+                    rows.alive[i], keys, shift, rows.group[i], probes));
             String full = out.bool(slot + " < 0");
             out.where(out.and(rows.alive[i], full), "status |= %s;", KernelStatus.GROUP_TABLE_FULL.macro());
             rows.alive[i] = out.and(rows.alive[i], CudaWriter.not(full));

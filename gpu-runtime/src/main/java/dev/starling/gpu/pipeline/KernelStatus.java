@@ -32,9 +32,14 @@ enum KernelStatus {
 
     /** What a launched kernel met, from its status word in device memory ("" when nothing). */
     static String read(DeviceBuffer status) {
+        return describe(word(status));
+    }
+
+    /** A launched kernel's status word, from device memory. */
+    static int word(DeviceBuffer status) {
         int[] value = new int[1];
         status.download(Pointer.to(value), 4);
-        return describe(value[0]);
+        return value[0];
     }
 
     /** What the kernel met, from its status word ("" when nothing). */

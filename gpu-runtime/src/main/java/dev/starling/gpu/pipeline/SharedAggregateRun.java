@@ -36,8 +36,9 @@ public final class SharedAggregateRun extends PipelineRun<GroupStates> {
 
     @Override
     public Optional<GroupStates> run(DeviceInputs inputs) {
+        // sized for every group there can be: the CPU workers' chunks are gone when a run would be redone
         try (AggregateKernel kernel = AggregateKernel.prepare(device, cache, pipeline, clones, oversized, inputs,
-                tables);
+                tables, StarPipeline.NO_ESTIMATE);
              GpuStream stream = new GpuStream(device)) {
             long start = System.nanoTime();
             int chunks = 0;

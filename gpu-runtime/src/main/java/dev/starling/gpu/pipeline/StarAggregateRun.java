@@ -18,34 +18,46 @@ public final class StarAggregateRun extends PipelineRun<Batch> {
     private final CloneChoice clones;
     private final GroupFilter having;
     private final GroupOrder order;
+    private final long expectedGroups;
 
     /**
      * {@code clones}: whether the grouped counts, or a probed dimension, go through a clone layout,
      * and which; {@code having}: the HAVING terms the groups must pass to come back (null: none);
-     * {@code order}: the order in which only the first groups are wanted (null: all are).
+     * {@code order}: the order in which only the first groups are wanted (null: all are);
+     * {@code expectedGroups}: the optimizer's estimate of the groups, which a group hash table is
+     * first sized for ({@link StarPipeline#NO_ESTIMATE}: none).
      */
     public StarAggregateRun(GpuDevice device, GpuColumnCache cache, StarPipeline pipeline, CloneChoice clones,
-                            GroupFilter having, GroupOrder order, OversizedJoin oversized) {
+                            GroupFilter having, GroupOrder order, long expectedGroups, OversizedJoin oversized) {
         super(device, cache, pipeline, oversized);
         this.clones = clones;
         this.having = having;
         this.order = order;
+        this.expectedGroups = expectedGroups;
     }
 
+    /** Runs the kernel over every fact row, again with a table for all groups there can be when they outgrew the first. */
     @Override
     public Optional<Batch> run(DeviceInputs inputs) {
-        try (AggregateKernel kernel = AggregateKernel.prepare(device, cache, pipeline, clones, oversized, inputs,
-                SharedTables.NONE)) {
-            float millis = StarKernelLauncher.time(device, () -> kernel.kernel().enqueue(0, pipeline.fact().rowCount(), null));
-            long start = System.nanoTime();
-            declined = kernel.handedBack();
-            Optional<Batch> result = declined.isEmpty()
-                    ? Optional.of(kernel.states(having, order).finish(pipeline.aggregate())) : Optional.empty();
-            stats = kernel.stats(millis, ms(System.nanoTime() - start), pipeline.fact().chunkCount());
-            return result;
-        } catch (Unsupported e) {
-            declined = e.getMessage();
-            return Optional.empty();
+        long sizedFor = expectedGroups;
+        while (true) {
+            try (AggregateKernel kernel = AggregateKernel.prepare(device, cache, pipeline, clones, oversized, inputs,
+                    SharedTables.NONE, sizedFor)) {
+                float millis = StarKernelLauncher.time(device, () -> kernel.kernel().enqueue(0, pipeline.fact().rowCount(), null));
+                if (kernel.outgrewItsTable()) {
+                    sizedFor = StarPipeline.NO_ESTIMATE;
+                    continue;
+                }
+                long start = System.nanoTime();
+                declined = kernel.handedBack();
+                Optional<Batch> result = declined.isEmpty()
+                        ? Optional.of(kernel.states(having, order).finish(pipeline.aggregate())) : Optional.empty();
+                stats = kernel.stats(millis, ms(System.nanoTime() - start), pipeline.fact().chunkCount());
+                return result;
+            } catch (Unsupported e) {
+                declined = e.getMessage();
+                return Optional.empty();
+            }
         }
     }
 }

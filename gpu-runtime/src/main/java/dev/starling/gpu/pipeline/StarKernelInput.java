@@ -54,8 +54,11 @@ record StarKernelInput(int[] code, int constantCount, List<Column> fact, List<Ke
         }
     }
 
-    /** A group hash table's key words ({@code groups} of them, 2^(64 - shift)), EMPTY_GROUP where free. */
-    record GroupTable(long keys, int shift) { }
+    /**
+     * A group hash table's key words ({@code groups} of them, 2^(64 - shift)), EMPTY_GROUP where
+     * free; a group looks at most {@code probes} slots from its home for its own.
+     */
+    record GroupTable(long keys, int shift, long probes) { }
 
     /** A DISTINCT aggregate's set of (group, value) pairs: 2^(64 - shift) 16-byte entries, EMPTY_PAIR where free. */
     record PairSet(long entries, int shift) { }
@@ -306,6 +309,7 @@ record StarKernelInput(int[] code, int constantCount, List<Column> fact, List<Ke
         if (groupTable != null) {
             out.add(new Parameter("group_keys", "unsigned long long* __restrict__", groupTable.keys()));
             out.add(new Parameter("group_shift", COUNT, groupTable.shift()));
+            out.add(new Parameter("group_probes", COUNT, groupTable.probes()));
         }
         for (int d = 0; d < distinctSets.size(); d++) {
             out.add(new Parameter("distinct" + d, "unsigned long long* __restrict__", distinctSets.get(d).entries()));

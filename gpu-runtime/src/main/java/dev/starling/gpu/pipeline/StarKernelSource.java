@@ -56,7 +56,7 @@ final class StarKernelSource {
         program.startTile();
         program.emit();
         if (in.accumulators() == StarKernelInput.Accumulators.HASHED) {
-            aggregates.claimGroupSlots(program, "group_keys", "group_shift");
+            aggregates.claimGroupSlots(program, "group_keys", "group_shift", "group_probes");
         }
         aggregates.claimDistinct(program, StarPipeline.distincts(in.slots()));
         switch (in.accumulators()) {

@@ -36,6 +36,9 @@ public record StarPipeline(
         List<CallStates> calls,
         List<Output> outputs) {
 
+    /** No estimate of an aggregation's groups: a group hash table is sized for all there can be. */
+    public static final long NO_ESTIMATE = Long.MAX_VALUE;
+
     /** The fact table, which {@link #factScan} reads. */
     public Table fact() {
         return factScan.table();
@@ -80,16 +83,22 @@ public record StarPipeline(
     /**
      * How the GPU groups this pipeline's rows, for EXPLAIN: by dense group id, with the states in
      * shared memory when they fit a block's share, else in device memory; past
-     * {@link AggregateKernel#MAX_DENSE_GROUPS} ids, by hash. Which one, the groups of the built
-     * dimensions decide when it runs; the statistics may already tell that it hashes.
+     * {@link AggregateKernel#MAX_DENSE_GROUPS} ids, by hash, in a table first sized for the
+     * {@code expectedGroups} the optimizer expects ({@link #NO_ESTIMATE}: none) when they are
+     * fewer than there can be. Which one, the groups of the built dimensions decide when it runs;
+     * the statistics may already tell that it hashes.
      */
-    public String groupStrategy() {
+    public String groupStrategy(long expectedGroups) {
         if (keys.isEmpty()) {
             return "one group";
         }
         long least = leastGroups();
         if (least > AggregateKernel.MAX_DENSE_GROUPS) {
-            return "groups hashed by id into a device table of " + groupTableSlots(least) + " slots (at least " + least
+            long most = Math.min(least, fact().rowCount());
+            long first = AggregateKernel.tableSlots(AggregateKernel.guessedGroups(most, expectedGroups));
+            String sized = first < groupTableSlots(least) ? first + " slots for the ~" + expectedGroups
+                    + " groups expected, " + groupTableSlots(least) + " if more come" : groupTableSlots(least) + " slots";
+            return "groups hashed by id into a device table of " + sized + " (at least " + least
                     + " dense ids, past " + AggregateKernel.MAX_DENSE_GROUPS + "), compacted before they come back";
         }
         return "groups by dense id (at least " + least + ", hashed past " + AggregateKernel.MAX_DENSE_GROUPS

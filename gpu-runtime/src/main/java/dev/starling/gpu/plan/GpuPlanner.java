@@ -93,13 +93,15 @@ public final class GpuPlanner implements Placer {
         GroupOrder order = GroupOrder.of(pipeline, wanted.first()).orElse(null);
         GpuPlacement.Verdict verdict = GpuPlacement.place(pipeline, settings.backend(), resident, groupFilter != null,
                 estimates.rows(node));
+        long expectedGroups = estimates.rows(node).isPresent()
+                ? (long) Math.min(StarPipeline.NO_ESTIMATE, Math.ceil(estimates.rows(node).getAsDouble())) : StarPipeline.NO_ESTIMATE;
         if (!verdict.gpu()) {
             return Placement.cpu(verdict.reason());
         }
         long tableMemory = tableMemory(pipeline);
         List<String> reasons = new ArrayList<>(List.of(verdict.reason(), "device memory ~"
                 + Quantities.bytes(deviceMemory(pipeline)) + " for fact columns, dimensions and group states, of a "
-                + Quantities.bytes(budget) + " budget", pipeline.groupStrategy()));
+                + Quantities.bytes(budget) + " budget", pipeline.groupStrategy(expectedGroups)));
         List<String> gpuBuilt = pipeline.dimensions().stream().filter(StarPipeline.Dimension::builtOnGpu)
                 .map(d -> d.gpuBuild().fact().name()).toList();
         if (!gpuBuilt.isEmpty()) {
@@ -119,14 +121,15 @@ public final class GpuPlanner implements Placer {
                     + "cannot share");
         }
         if (settings.backend() == BackendMode.GPU || groupFilter != null || pipeline.hasDistinct()) {
-            return alone(reasons, plan(pipeline, clones, groupFilter, order, List.of()));
+            return alone(reasons, plan(pipeline, clones, groupFilter, order, expectedGroups, List.of()));
         }
         CoProcessingModel.Prediction shared = coProcessing.predict(pipeline, GpuPlacement.factBytes(pipeline),
                 tableMemory, workers);
         reasons.add(CoProcessingModel.reason(shared, settings.backend()));
         return settings.backend() == BackendMode.BOTH || shared.shares()
-                ? Placement.both(String.join("; ", reasons), plan(pipeline, clones, null, null, shared.sharedTables()))
-                : alone(reasons, plan(pipeline, clones, null, order, List.of()));
+                ? Placement.both(String.join("; ", reasons), plan(pipeline, clones, null, null, StarPipeline.NO_ESTIMATE,
+                        shared.sharedTables()))
+                : alone(reasons, plan(pipeline, clones, null, order, expectedGroups, List.of()));
     }
 
     /** The GPU alone runs {@code plan}, for {@code reasons} and, when it has one, the order in which its first groups are decoded. */
@@ -155,13 +158,14 @@ public final class GpuPlanner implements Placer {
             return Placement.cpu("the GPU cannot run " + e.getMessage());
         }
         GpuPlacement.Verdict verdict = GpuPlacement.placeRows(pipeline, settings.backend(), resident, estimates.rows(top));
-        return verdict.gpu() ? Placement.gpu(verdict.reason(), plan(pipeline, CloneChoice.NONE, null, null, List.of()))
+        return verdict.gpu() ? Placement.gpu(verdict.reason(), plan(pipeline, CloneChoice.NONE, null, null,
+                StarPipeline.NO_ESTIMATE, List.of()))
                 : Placement.cpu(verdict.reason());
     }
 
     private GpuPipelinePlan plan(StarPipeline pipeline, CloneChoice clones, GroupFilter having, GroupOrder order,
-                                 List<Integer> sharedTables) {
-        return new GpuPipelinePlan(profile.name(), pipeline, clones, having, order, sharedTables);
+                                 long expectedGroups, List<Integer> sharedTables) {
+        return new GpuPipelinePlan(profile.name(), pipeline, clones, having, order, expectedGroups, sharedTables);
     }
 
     /**
