@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * What EXPLAIN shows is what runs: every pipeline of a query's graph that an accelerator could take
- * runs, and each pipeline that runs does so where the graph placed it: on the CPU here, and with the
+ * (and every join input whose rows it was given) runs, and each pipeline that runs does so where the graph placed it: on the CPU here, and with the
  * GPU forced on the GPU host (tag gpu), where the GPU hands none back.
  */
 class ExecutedPlacementTest {
@@ -55,7 +55,7 @@ class ExecutedPlacementTest {
         Map<Integer, String> ran = new TreeMap<>(ctx.ranOn());
         Map<Integer, String> planned = new TreeMap<>();
         for (PipelineGraph.Pipeline p : q.graph().pipelines()) {
-            if (p.role().offered() || ran.containsKey(p.id())) {
+            if (p.role().offered() || q.graph().rowsOnDevice(p) || ran.containsKey(p.id())) {
                 planned.put(p.id(), p.placement().device());
             }
         }

@@ -126,15 +126,13 @@ class GpuPlanTest {
         assertEquals(List.of(), main.placement().plan().inputs(), "the CPU builds nothing for it: " + describe(q3));
         assertEquals(2, q3.pipelines().stream().filter(p -> p.role() == Role.JOIN_BUILD && p.placement().accelerated()
                 && p.placement().plan() == main.placement().plan()).count(), describe(q3));
-        // Q10 groups by n_name, which is not nation's key: its values are ranked on the CPU, so the CPU
-        // builds nation, from rows a GPU pipeline of rows scans
+        // Q10 groups by n_name, which is not nation's key: its values are ranked on the CPU, so the CPU builds nation
         PipelineGraph q10 = tpch.prepare(TpchQueries.query(10), GPU).graph();
         Pipeline byCustomer = q10.pipelines().stream().filter(p -> p.role() == Role.AGGREGATE_INPUT).findFirst().orElseThrow();
         assertTrue(byCustomer.placement().reason().contains("dimensions built on the GPU: orders, customer;"), describe(q10));
         assertEquals(1, byCustomer.placement().plan().inputs().size(), describe(q10));
-        assertTrue(q10.pipelines().stream().anyMatch(p -> p.role() == Role.JOIN_BUILD && q10.rowsOnDevice(p)
-                && p.placement().plan() != byCustomer.placement().plan() && p.top().describe().startsWith("Scan nation")),
-                describe(q10));
+        assertTrue(q10.pipelines().stream().anyMatch(p -> p.role() == Role.JOIN_BUILD && !p.placement().accelerated()
+                && p.top().describe().startsWith("Scan nation")), describe(q10));
         // Q9 groups by o_year, the year of o_orderdate, within the years its statistics span: the GPU
         // builds orders, computing each row's digit from that year
         PipelineGraph q9 = tpch.prepare(TpchQueries.query(9), GPU).graph();

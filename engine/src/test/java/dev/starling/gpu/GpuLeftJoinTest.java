@@ -20,9 +20,10 @@ import org.junit.jupiter.params.provider.ValueSource;
  * On the GPU host: LEFT joins in GPU pipelines give the CPU backend's answers. A row whose key
  * finds no build row (none there, the build side's filter rejected it, a NULL key, an empty build
  * side) goes on with the build columns NULL, which expressions (COALESCE, IS NULL, CASE,
- * arithmetic with the row's own columns), group keys (the NULL group) and result rows see as the
- * CPU's join gives them; by a foreign key's code (a dense dimension) and by a value unique over
- * the build side (an aggregation's groups: TPC-H Q13's orders per customer, counted again).
+ * arithmetic with the row's own columns), group keys (the NULL group), a later SEMI or ANTI join's
+ * key and result rows see as the CPU's join gives them; by a foreign key's code (a dense
+ * dimension) and by a value unique over the build side (an aggregation's groups: TPC-H Q13's
+ * orders per customer, counted again).
  */
 @Tag("gpu")
 class GpuLeftJoinTest {
@@ -93,6 +94,20 @@ class GpuLeftJoinTest {
         String explained = GpuResults.explainedOnGpu(ENGINE.db(), sql);
         assertTrue(leftJoinPipeline(explained).contains("backend=gpu"), explained);
         assertTrue(GpuResults.assertSameOnGpu(ENGINE.db(), ENGINE.gpu(), sql, sql), "did not run on the GPU: " + explained);
+    }
+
+    /**
+     * A build column NULL where no row matched, then a SEMI or ANTI join's key: the GPU must not
+     * mark by the code the LEFT join was probed with (the row's foreign key), which an unmatched
+     * row has too. The join probes the build side's values instead, whose repeated keys hand it to
+     * the CPU; either way the answer is the CPU's.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"EXISTS", "NOT EXISTS"})
+    void anUnmatchedRowsKeyIsNullForALaterSemiOrAntiJoin(String exists) {
+        String sql = "SELECT COUNT(*), SUM(amt) FROM ch LEFT JOIN p ON ch.fk = p.pk AND p.grp < 3 WHERE " + exists
+                + " (SELECT * FROM ch c2 WHERE c2.fk = p.pk AND c2.amt > 900)";
+        GpuResults.assertSameOnGpu(ENGINE.db(), ENGINE.gpu(), sql, sql);
     }
 
     /** The EXPLAIN line that names the pipeline the LEFT join is in: its own, or its nearest ancestor's with one. */

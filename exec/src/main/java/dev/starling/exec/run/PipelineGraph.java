@@ -125,8 +125,8 @@ public final class PipelineGraph {
                 case SortNode s -> placer.rows(input, estimates, settings);
                 case UnionNode u -> placer.rows(input, estimates, settings);
                 case HashJoinNode j when j.markProbe() -> orRowsOnDevice(input, builtOnDevice(j.build(), within,
-                        first ? MARKED_ON_GPU : MARKING_ON_GPU), placer);
-                case HashJoinNode j when !first -> orRowsOnDevice(input, builtOnDevice(input, within, null), placer);
+                        first ? MARKED_ON_GPU : MARKING_ON_GPU), within, placer);
+                case HashJoinNode j when !first -> orRowsOnDevice(input, builtOnDevice(input, within, null), within, placer);
                 default -> null;
             };
             Role role = switch (node) {
@@ -210,13 +210,15 @@ public final class PipelineGraph {
     }
 
     /**
-     * {@code built}, where a join input {@code input} is built; when that is the CPU, the rows of
-     * {@code input} may still come from the accelerator as a pipeline of rows ({@code placer}
-     * decides, as for a result's), which the CPU then builds the join's table from (TPC-H Q20's
-     * partsupp rows of the parts it names, Q16's parts).
+     * {@code built}, where a join input {@code input} is built; when that is the CPU, for a join the
+     * CPU runs (its pipeline placed {@code within} the CPU), the rows of {@code input} may still come
+     * from the accelerator as a pipeline of rows ({@code placer} decides, as for a result's), which
+     * the CPU then builds the join's table from (TPC-H Q20's partsupp rows of the parts it names,
+     * and its Canadian suppliers). A join the accelerator runs reads such an input through its own
+     * plan's inputs, which the CPU computes.
      */
-    private Placement orRowsOnDevice(PlanNode input, Placement built, Placer placer) {
-        if (built != BUILT_ON_CPU) {
+    private Placement orRowsOnDevice(PlanNode input, Placement built, Placement within, Placer placer) {
+        if (built != BUILT_ON_CPU || within.accelerated()) {
             return built;
         }
         Placement rows = placer.rows(input, estimates, settings);

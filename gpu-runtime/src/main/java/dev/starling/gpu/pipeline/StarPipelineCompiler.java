@@ -678,7 +678,8 @@ public final class StarPipelineCompiler {
      */
     private boolean keysRowsOf(ColumnOrigin.Dim d, Column.DenseReference ref) {
         StarPipeline.Dimension dim = dimensions.get(d.dimension());
-        if (dim.hashed() || dim.marks()) {
+        // an outer dimension's column is NULL where the probe found no row, whatever the code
+        if (dim.hashed() || dim.marks() || dim.outer()) {
             return false;
         }
         var rows = ScanColumnOrigin.of(dim.build(), dim.keyColumn());

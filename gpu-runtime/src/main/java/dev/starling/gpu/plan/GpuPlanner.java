@@ -102,6 +102,8 @@ public final class GpuPlanner implements Placer {
         List<String> reasons = new ArrayList<>(List.of(verdict.reason(), "device memory ~"
                 + Quantities.bytes(deviceMemory(pipeline)) + " for fact columns, dimensions and group states, of a "
                 + Quantities.bytes(budget) + " budget", pipeline.groupStrategy(expectedGroups)));
+        // shared with the CPU workers, its group table is sized for every group there can be
+        String sizedForAll = pipeline.groupStrategy(StarPipeline.NO_ESTIMATE);
         List<String> gpuBuilt = pipeline.dimensions().stream().filter(StarPipeline.Dimension::builtOnGpu)
                 .map(d -> d.gpuBuild().fact().name()).toList();
         if (!gpuBuilt.isEmpty()) {
@@ -126,8 +128,10 @@ public final class GpuPlanner implements Placer {
         CoProcessingModel.Prediction shared = coProcessing.predict(pipeline, GpuPlacement.factBytes(pipeline),
                 tableMemory, workers);
         reasons.add(CoProcessingModel.reason(shared, settings.backend()));
+        List<String> whenShared = new ArrayList<>(reasons);
+        whenShared.set(2, sizedForAll);
         return settings.backend() == BackendMode.BOTH || shared.shares()
-                ? Placement.both(String.join("; ", reasons), plan(pipeline, clones, null, null, StarPipeline.NO_ESTIMATE,
+                ? Placement.both(String.join("; ", whenShared), plan(pipeline, clones, null, null, StarPipeline.NO_ESTIMATE,
                         shared.sharedTables()))
                 : alone(reasons, plan(pipeline, clones, null, order, expectedGroups, List.of()));
     }
