@@ -101,9 +101,9 @@ public final class GpuPlanner implements Placer {
         long tableMemory = tableMemory(pipeline);
         List<String> reasons = new ArrayList<>(List.of(verdict.reason(), "device memory ~"
                 + Quantities.bytes(deviceMemory(pipeline)) + " for fact columns, dimensions and group states, of a "
-                + Quantities.bytes(budget) + " budget", pipeline.groupStrategy(expectedGroups)));
-        // shared with the CPU workers, its group table is sized for every group there can be
-        String sizedForAll = pipeline.groupStrategy(StarPipeline.NO_ESTIMATE);
+                + Quantities.bytes(budget) + " budget"));
+        int strategy = reasons.size();
+        reasons.add(pipeline.groupStrategy(expectedGroups));
         List<String> gpuBuilt = pipeline.dimensions().stream().filter(StarPipeline.Dimension::builtOnGpu)
                 .map(d -> d.gpuBuild().fact().name()).toList();
         if (!gpuBuilt.isEmpty()) {
@@ -128,8 +128,9 @@ public final class GpuPlanner implements Placer {
         CoProcessingModel.Prediction shared = coProcessing.predict(pipeline, GpuPlacement.factBytes(pipeline),
                 tableMemory, workers);
         reasons.add(CoProcessingModel.reason(shared, settings.backend()));
+        // shared with the CPU workers, its group table is sized for every group there can be
         List<String> whenShared = new ArrayList<>(reasons);
-        whenShared.set(2, sizedForAll);
+        whenShared.set(strategy, pipeline.groupStrategy(StarPipeline.NO_ESTIMATE));
         return settings.backend() == BackendMode.BOTH || shared.shares()
                 ? Placement.both(String.join("; ", whenShared), plan(pipeline, clones, null, null, StarPipeline.NO_ESTIMATE,
                         shared.sharedTables()))
