@@ -12,6 +12,7 @@ import dev.starling.planner.type.StarlingTypeSystem;
 import dev.starling.storage.Catalog;
 import dev.starling.planner.sql.StarlingOperators;
 import dev.starling.planner.sql.StarlingTypeCoercion;
+import dev.starling.planner.sql.ResultColumnNames;
 import dev.starling.planner.sql.WideIntegerLiterals;
 import dev.starling.exec.plan.Field;
 import dev.starling.planner.type.TypeMapping;
@@ -106,7 +107,7 @@ public final class SqlPlanner {
     public Plan plan(String sql) {
         Planner planner = Frameworks.getPlanner(config());
         try {
-            SqlNode parsed = WideIntegerLiterals.rewrite(parse(planner, sql));
+            SqlNode parsed = ResultColumnNames.name(sql, WideIntegerLiterals.rewrite(parse(planner, sql)));
             if (!parsed.getKind().belongsTo(SqlKind.QUERY)) {
                 throw StarlingSqlException.unsupported("statement " + parsed.getKind().sql
                         + " (only queries are supported)");
@@ -139,7 +140,8 @@ public final class SqlPlanner {
         FrameworkConfig config = config();
         SqlNode parsed;
         try {
-            parsed = WideIntegerLiterals.rewrite(SqlParser.create(sql, config.getParserConfig()).parseQuery());
+            parsed = ResultColumnNames.name(sql,
+                    WideIntegerLiterals.rewrite(SqlParser.create(sql, config.getParserConfig()).parseQuery()));
         } catch (SqlParseException e) {
             var pos = e.getPos();
             throw new StarlingSqlException(e.getMessage().lines().findFirst().orElse("syntax error")
