@@ -13,7 +13,9 @@ import org.apache.calcite.schema.impl.AbstractSchema;
  * The tables of a {@link Catalog} as a Calcite schema, frozen at construction: one query is planned
  * against one consistent set of table versions, and each query builds a new one, so a plan never
  * sees a stale catalog. A catalog name with a dot ({@code ssb.lineorder}) puts the table in a
- * sub-schema, so two benchmarks' {@code customer} tables can live side by side.
+ * sub-schema, so two benchmarks' {@code customer} tables can live side by side. The sub-schema
+ * {@code information_schema} describes the others ({@link InformationSchema}), its tables built
+ * when a query first reads them.
  */
 public final class CatalogSchema extends AbstractSchema {
     public static final String NAME = "starling";
@@ -39,6 +41,7 @@ public final class CatalogSchema extends AbstractSchema {
             byCatalogName.put(t.name(), table);
         }
         nested.forEach((name, subTables) -> subSchemas.put(name, new Namespace(subTables)));
+        subSchemas.put(InformationSchema.NAME, new Described(catalog, this));
     }
 
     @Override
@@ -53,6 +56,30 @@ public final class CatalogSchema extends AbstractSchema {
 
     StarlingTable starlingTable(String catalogName) {
         return byCatalogName.get(catalogName);
+    }
+
+    /** The tables of {@code information_schema}, built from the catalog the first time a query looks one up. */
+    private static final class Described extends AbstractSchema {
+        private final Catalog catalog;
+        private final CatalogSchema owner;
+        private Map<String, Table> tables;
+
+        Described(Catalog catalog, CatalogSchema owner) {
+            this.catalog = catalog;
+            this.owner = owner;
+        }
+
+        @Override
+        protected synchronized Map<String, Table> getTableMap() {
+            if (tables == null) {
+                tables = new HashMap<>();
+                for (dev.starling.storage.Table t : InformationSchema.tables(catalog)) {
+                    String name = t.name().substring(InformationSchema.NAME.length() + 1);
+                    tables.put(name, new StarlingTable(t, List.of(NAME, InformationSchema.NAME, name), owner));
+                }
+            }
+            return tables;
+        }
     }
 
     /** The tables of one schema-qualified prefix. */

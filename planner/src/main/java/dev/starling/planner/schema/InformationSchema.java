@@ -1,0 +1,112 @@
+package dev.starling.planner.schema;
+
+import dev.starling.storage.Catalog;
+import dev.starling.storage.ColumnSchema;
+import dev.starling.storage.DataType;
+import dev.starling.storage.Table;
+import dev.starling.storage.TableBuilder;
+import dev.starling.storage.TableSchema;
+import java.util.Comparator;
+import java.util.List;
+import java.util.TreeSet;
+
+/**
+ * The SQL standard's {@code information_schema} over a catalog, as read when a query is planned:
+ * {@code schemata}, {@code tables} and {@code columns}, tables built from the catalog's schemas
+ * (never stored in it) that queries scan like any other. Names follow the Flight SQL metadata:
+ * one catalog, {@value #CATALOG}; a table named {@code ssb.lineorder} is table {@code lineorder}
+ * of schema {@code ssb}, an unqualified one belongs to the empty schema.
+ */
+final class InformationSchema {
+    static final String NAME = "information_schema";
+    static final String CATALOG = "starling";
+
+    private static final ColumnSchema TABLE_CATALOG = text("table_catalog");
+    private static final ColumnSchema TABLE_SCHEMA = text("table_schema");
+    private static final ColumnSchema TABLE_NAME = text("table_name");
+
+    private InformationSchema() { }
+
+    /** Its tables over {@code catalog}'s, named {@code information_schema.<table>}. */
+    static List<Table> tables(Catalog catalog) {
+        List<Table> user = catalog.tables().stream().filter(t -> !schemaOf(t.name()).equals(NAME))
+                .sorted(Comparator.comparing(Table::name)).toList();
+        return List.of(schemata(catalog, user), tables(catalog, user), columns(catalog, user));
+    }
+
+    private static Table schemata(Catalog catalog, List<Table> user) {
+        TableBuilder b = builder(catalog, "schemata", List.of(text("catalog_name"), text("schema_name")));
+        TreeSet<String> schemas = new TreeSet<>(List.of(NAME));
+        user.forEach(t -> schemas.add(schemaOf(t.name())));
+        for (String schema : schemas) {
+            b.setString(0, CATALOG);
+            b.setString(1, schema);
+            b.endRow();
+        }
+        return b.build();
+    }
+
+    private static Table tables(Catalog catalog, List<Table> user) {
+        TableBuilder b = builder(catalog, "tables", List.of(TABLE_CATALOG, TABLE_SCHEMA, TABLE_NAME, text("table_type")));
+        for (Table t : user) {
+            b.setString(0, CATALOG);
+            b.setString(1, schemaOf(t.name()));
+            b.setString(2, tableOf(t.name()));
+            b.setString(3, "BASE TABLE");
+            b.endRow();
+        }
+        return b.build();
+    }
+
+    private static Table columns(Catalog catalog, List<Table> user) {
+        TableBuilder b = builder(catalog, "columns", List.of(TABLE_CATALOG, TABLE_SCHEMA, TABLE_NAME, text("column_name"),
+                new ColumnSchema("ordinal_position", DataType.INTEGER, false), text("data_type"), text("is_nullable"),
+                new ColumnSchema("character_maximum_length", DataType.INTEGER, true),
+                new ColumnSchema("numeric_precision", DataType.INTEGER, true),
+                new ColumnSchema("numeric_scale", DataType.INTEGER, true)));
+        for (Table t : user) {
+            List<ColumnSchema> columns = t.schema().columns();
+            for (int c = 0; c < columns.size(); c++) {
+                ColumnSchema column = columns.get(c);
+                DataType type = column.type();
+                b.setString(0, CATALOG);
+                b.setString(1, schemaOf(t.name()));
+                b.setString(2, tableOf(t.name()));
+                b.setString(3, column.name());
+                b.setLong(4, c + 1);
+                b.setString(5, type.kind().name());
+                b.setString(6, column.nullable() ? "YES" : "NO");
+                setOrNull(b, 7, type.kind() == DataType.Kind.VARCHAR && type.precision() > 0 ? type.precision() : -1);
+                setOrNull(b, 8, type.kind() == DataType.Kind.DECIMAL ? type.precision() : -1);
+                setOrNull(b, 9, type.kind() == DataType.Kind.DECIMAL ? type.scale() : -1);
+                b.endRow();
+            }
+        }
+        return b.build();
+    }
+
+    private static void setOrNull(TableBuilder b, int column, int value) {
+        if (value < 0) {
+            b.setNull(column);
+        } else {
+            b.setLong(column, value);
+        }
+    }
+
+    private static TableBuilder builder(Catalog catalog, String name, List<ColumnSchema> columns) {
+        return new TableBuilder(new TableSchema(NAME + "." + name, columns, List.of(), List.of()), catalog);
+    }
+
+    private static ColumnSchema text(String name) {
+        return new ColumnSchema(name, DataType.VARCHAR, false);
+    }
+
+    private static String schemaOf(String tableName) {
+        int dot = tableName.indexOf('.');
+        return dot < 0 ? "" : tableName.substring(0, dot);
+    }
+
+    private static String tableOf(String tableName) {
+        return tableName.substring(tableName.indexOf('.') + 1);
+    }
+}
