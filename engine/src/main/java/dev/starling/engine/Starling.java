@@ -201,6 +201,9 @@ public final class Starling implements AutoCloseable {
                     return new PreparedQuery(sql, CatalogListing.COLUMN_FIELDS, null, CatalogListing.columns(catalog, d),
                             null, List.of());
                 }
+                case DataStatement.ShowSchemas s -> {
+                    return prepare(CatalogListing.SCHEMAS_QUERY, session);
+                }
                 default -> { }
             }
         }

@@ -37,7 +37,7 @@ class DataStatementTest {
     }
 
     @Test
-    void showTablesAndDescribeListTheCatalog() {
+    void showTablesShowSchemasAndDescribeListTheCatalog() {
         try (Starling db = Starling.inMemory()) {
             db.query("CREATE TABLE region (r_key INT PRIMARY KEY, r_name VARCHAR(25) NOT NULL)");
             db.query("CREATE TABLE nation (n_key INT PRIMARY KEY, n_region INT REFERENCES region (r_key), "
@@ -46,6 +46,7 @@ class DataStatementTest {
             db.query("INSERT INTO region VALUES (0, 'AFRICA'), (1, 'ASIA')");
             assertEquals(List.of(List.of("", "nation", 0L), List.of("", "region", 2L), List.of("s", "x", 0L)),
                     rows(db, "SHOW TABLES"));
+            assertEquals(List.of(List.of(""), List.of("information_schema"), List.of("s")), rows(db, "show schemas;"));
             assertEquals(List.of(
                     Arrays.asList("n_key", "INTEGER", false, "PRIMARY KEY"),
                     Arrays.asList("n_region", "INTEGER", true, "REFERENCES region (r_key)"),

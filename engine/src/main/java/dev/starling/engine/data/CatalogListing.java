@@ -15,7 +15,8 @@ import java.util.List;
 /**
  * Answers {@code SHOW TABLES} (each table's schema, name and rows, in name order) and
  * {@code DESCRIBE t} (each column's name, type, whether it may be NULL, and the key it belongs to)
- * from the catalog, as read at the statement.
+ * from the catalog, as read at the statement; {@code SHOW SCHEMAS} is a query of
+ * {@code information_schema}.
  */
 public final class CatalogListing {
     public static final List<Field> TABLE_FIELDS = List.of(
@@ -27,6 +28,9 @@ public final class CatalogListing {
             new Field("column_type", DataType.VARCHAR, false),
             new Field("nullable", DataType.BOOLEAN, false),
             new Field("key", DataType.VARCHAR, true));
+
+    /** {@code SHOW SCHEMAS}, answered by the query over {@code information_schema} it stands for. */
+    public static final String SCHEMAS_QUERY = "SELECT schema_name FROM information_schema.schemata ORDER BY schema_name";
 
     private CatalogListing() { }
 

@@ -34,6 +34,9 @@ public sealed interface DataStatement {
     /** {@code SHOW TABLES}: the catalog's tables, with their schemas and rows. */
     record ShowTables() implements DataStatement { }
 
+    /** {@code SHOW SCHEMAS}: the schemas the catalog's tables are in, {@code information_schema} among them. */
+    record ShowSchemas() implements DataStatement { }
+
     /** {@code DESCRIBE t} (or {@code DESC t}): a table's columns, types and keys. */
     record Describe(String table) implements DataStatement { }
 

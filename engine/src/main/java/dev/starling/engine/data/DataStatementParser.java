@@ -53,8 +53,7 @@ public final class DataStatementParser {
             statement = analyze(t);
         } else if (first.is("show")) {
             t.expect("show");
-            t.expect("tables");
-            statement = new DataStatement.ShowTables();
+            statement = t.accept("schemas") ? new DataStatement.ShowSchemas() : showTables(t);
         } else if (first.is("describe") || first.is("desc")) {
             t.next();
             t.accept("table");
@@ -64,6 +63,11 @@ public final class DataStatementParser {
         }
         t.expectEnd();
         return Optional.of(statement);
+    }
+
+    private static DataStatement showTables(Tokens t) {
+        t.expect("tables");
+        return new DataStatement.ShowTables();
     }
 
     private static DataStatement create(Tokens t) {

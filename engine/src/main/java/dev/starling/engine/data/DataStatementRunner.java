@@ -67,6 +67,7 @@ public final class DataStatementRunner {
                 case DataStatement.AnalyzeConflicts a -> throw new IllegalStateException(
                         "ANALYZE CONFLICTS returns rows; it changes nothing: " + a);
                 case DataStatement.ShowTables s -> throw new IllegalStateException("SHOW TABLES returns rows; it changes nothing");
+                case DataStatement.ShowSchemas s -> throw new IllegalStateException("SHOW SCHEMAS returns rows; it changes nothing");
                 case DataStatement.Describe d -> throw new IllegalStateException(
                         "DESCRIBE returns rows; it changes nothing: " + d);
             };
