@@ -1,6 +1,7 @@
 package dev.starling.bench;
 
 import dev.starling.storage.Catalog;
+import dev.starling.storage.CatalogNames;
 import dev.starling.storage.Column;
 import dev.starling.storage.ColumnChunk;
 import dev.starling.storage.ColumnSchema;
@@ -137,9 +138,8 @@ public final class DuckDbMirror {
     /** A catalog table name split into DuckDB schema and table ({@code main} when unqualified). */
     private record QualifiedName(String schema, String table) {
         static QualifiedName of(String catalogName) {
-            int dot = catalogName.indexOf('.');
-            return dot < 0 ? new QualifiedName("main", catalogName)
-                    : new QualifiedName(catalogName.substring(0, dot), catalogName.substring(dot + 1));
+            String schema = CatalogNames.schemaOf(catalogName);
+            return new QualifiedName(schema.isEmpty() ? "main" : schema, CatalogNames.tableOf(catalogName));
         }
 
         String sql() {

@@ -2,6 +2,7 @@ package dev.starling.engine.data;
 
 import dev.starling.exec.plan.Field;
 import dev.starling.storage.Catalog;
+import dev.starling.storage.CatalogNames;
 import dev.starling.storage.ColumnSchema;
 import dev.starling.storage.DataType;
 import dev.starling.storage.ForeignKey;
@@ -36,10 +37,8 @@ public final class CatalogListing {
 
     public static List<List<Object>> tables(Catalog catalog) {
         List<List<Object>> rows = new ArrayList<>();
-        catalog.tables().stream().sorted(Comparator.comparing(Table::name)).forEach(t -> {
-            int dot = t.name().indexOf('.');
-            rows.add(Arrays.asList(dot < 0 ? "" : t.name().substring(0, dot), t.name().substring(dot + 1), t.rowCount()));
-        });
+        catalog.tables().stream().sorted(Comparator.comparing(Table::name)).forEach(t -> rows.add(Arrays.asList(
+                CatalogNames.schemaOf(t.name()), CatalogNames.tableOf(t.name()), t.rowCount())));
         return rows;
     }
 

@@ -1,6 +1,7 @@
 package dev.starling.planner.schema;
 
 import dev.starling.storage.Catalog;
+import dev.starling.storage.CatalogNames;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -27,15 +28,14 @@ public final class CatalogSchema extends AbstractSchema {
     public CatalogSchema(Catalog catalog) {
         Map<String, Map<String, Table>> nested = new HashMap<>();
         for (dev.starling.storage.Table t : catalog.tables()) {
-            int dot = t.name().indexOf('.');
+            String sub = CatalogNames.schemaOf(t.name());
             List<String> path = new ArrayList<>(List.of(NAME));
             Map<String, Table> level = tables;
-            if (dot >= 0) {
-                String sub = t.name().substring(0, dot);
+            if (!sub.isEmpty()) {
                 path.add(sub);
                 level = nested.computeIfAbsent(sub, k -> new HashMap<>());
             }
-            path.add(t.name().substring(dot + 1));
+            path.add(CatalogNames.tableOf(t.name()));
             StarlingTable table = new StarlingTable(t, path, this);
             level.put(path.getLast(), table);
             byCatalogName.put(t.name(), table);

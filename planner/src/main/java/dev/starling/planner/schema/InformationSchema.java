@@ -1,6 +1,7 @@
 package dev.starling.planner.schema;
 
 import dev.starling.storage.Catalog;
+import dev.starling.storage.CatalogNames;
 import dev.starling.storage.ColumnSchema;
 import dev.starling.storage.DataType;
 import dev.starling.storage.Table;
@@ -13,13 +14,10 @@ import java.util.TreeSet;
 /**
  * The SQL standard's {@code information_schema} over a catalog, as read when a query is planned:
  * {@code schemata}, {@code tables} and {@code columns}, tables built from the catalog's schemas
- * (never stored in it) that queries scan like any other. Names follow the Flight SQL metadata:
- * one catalog, {@value #CATALOG}; a table named {@code ssb.lineorder} is table {@code lineorder}
- * of schema {@code ssb}, an unqualified one belongs to the empty schema.
+ * (never stored in it) that queries scan like any other, names split as {@link CatalogNames} does.
  */
 final class InformationSchema {
     static final String NAME = "information_schema";
-    static final String CATALOG = "starling";
 
     private static final ColumnSchema TABLE_CATALOG = text("table_catalog");
     private static final ColumnSchema TABLE_SCHEMA = text("table_schema");
@@ -29,7 +27,7 @@ final class InformationSchema {
 
     /** Its tables over {@code catalog}'s, named {@code information_schema.<table>}. */
     static List<Table> tables(Catalog catalog) {
-        List<Table> user = catalog.tables().stream().filter(t -> !schemaOf(t.name()).equals(NAME))
+        List<Table> user = catalog.tables().stream().filter(t -> !CatalogNames.schemaOf(t.name()).equals(NAME))
                 .sorted(Comparator.comparing(Table::name)).toList();
         return List.of(schemata(catalog, user), tables(catalog, user), columns(catalog, user));
     }
@@ -37,9 +35,9 @@ final class InformationSchema {
     private static Table schemata(Catalog catalog, List<Table> user) {
         TableBuilder b = builder(catalog, "schemata", List.of(text("catalog_name"), text("schema_name")));
         TreeSet<String> schemas = new TreeSet<>(List.of(NAME));
-        user.forEach(t -> schemas.add(schemaOf(t.name())));
+        user.forEach(t -> schemas.add(CatalogNames.schemaOf(t.name())));
         for (String schema : schemas) {
-            b.setString(0, CATALOG);
+            b.setString(0, CatalogNames.CATALOG);
             b.setString(1, schema);
             b.endRow();
         }
@@ -47,11 +45,12 @@ final class InformationSchema {
     }
 
     private static Table tables(Catalog catalog, List<Table> user) {
-        TableBuilder b = builder(catalog, "tables", List.of(TABLE_CATALOG, TABLE_SCHEMA, TABLE_NAME, text("table_type")));
+        TableBuilder b = builder(catalog, "tables",
+                List.of(TABLE_CATALOG, TABLE_SCHEMA, TABLE_NAME, text("table_type")));
         for (Table t : user) {
-            b.setString(0, CATALOG);
-            b.setString(1, schemaOf(t.name()));
-            b.setString(2, tableOf(t.name()));
+            b.setString(0, CatalogNames.CATALOG);
+            b.setString(1, CatalogNames.schemaOf(t.name()));
+            b.setString(2, CatalogNames.tableOf(t.name()));
             b.setString(3, "BASE TABLE");
             b.endRow();
         }
@@ -59,7 +58,8 @@ final class InformationSchema {
     }
 
     private static Table columns(Catalog catalog, List<Table> user) {
-        TableBuilder b = builder(catalog, "columns", List.of(TABLE_CATALOG, TABLE_SCHEMA, TABLE_NAME, text("column_name"),
+        TableBuilder b = builder(catalog, "columns", List.of(TABLE_CATALOG, TABLE_SCHEMA, TABLE_NAME,
+                text("column_name"),
                 new ColumnSchema("ordinal_position", DataType.INTEGER, false), text("data_type"), text("is_nullable"),
                 new ColumnSchema("character_maximum_length", DataType.INTEGER, true),
                 new ColumnSchema("numeric_precision", DataType.INTEGER, true),
@@ -69,9 +69,9 @@ final class InformationSchema {
             for (int c = 0; c < columns.size(); c++) {
                 ColumnSchema column = columns.get(c);
                 DataType type = column.type();
-                b.setString(0, CATALOG);
-                b.setString(1, schemaOf(t.name()));
-                b.setString(2, tableOf(t.name()));
+                b.setString(0, CatalogNames.CATALOG);
+                b.setString(1, CatalogNames.schemaOf(t.name()));
+                b.setString(2, CatalogNames.tableOf(t.name()));
                 b.setString(3, column.name());
                 b.setLong(4, c + 1);
                 b.setString(5, type.kind().name());
@@ -101,12 +101,4 @@ final class InformationSchema {
         return new ColumnSchema(name, DataType.VARCHAR, false);
     }
 
-    private static String schemaOf(String tableName) {
-        int dot = tableName.indexOf('.');
-        return dot < 0 ? "" : tableName.substring(0, dot);
-    }
-
-    private static String tableOf(String tableName) {
-        return tableName.substring(tableName.indexOf('.') + 1);
-    }
 }

@@ -1,5 +1,9 @@
 package dev.starling.server.flight;
 
+import static dev.starling.storage.CatalogNames.CATALOG;
+import static dev.starling.storage.CatalogNames.schemaOf;
+import static dev.starling.storage.CatalogNames.tableOf;
+
 import dev.starling.exec.plan.Field;
 import dev.starling.storage.Catalog;
 import dev.starling.storage.ColumnSchema;
@@ -16,12 +20,10 @@ import org.apache.arrow.flight.sql.impl.FlightSql.CommandGetTables;
 import org.apache.arrow.memory.BufferAllocator;
 
 /**
- * The catalog as Flight SQL's metadata calls describe it: one catalog, {@value #CATALOG}; a
- * table named {@code ssb.lineorder} is table {@code lineorder} of schema {@code ssb}, an
- * unqualified one belongs to the empty schema; every table is of type TABLE.
+ * The catalog as Flight SQL's metadata calls describe it, its names split as
+ * {@link dev.starling.storage.CatalogNames} does; every table is of type TABLE.
  */
 final class CatalogMetadata {
-    static final String CATALOG = "starling";
     static final String TABLE_TYPE = "TABLE";
 
     private final Catalog catalog;
@@ -89,14 +91,6 @@ final class CatalogMetadata {
         return out;
     }
 
-    static String schemaOf(String tableName) {
-        int dot = tableName.lastIndexOf('.');
-        return dot < 0 ? "" : tableName.substring(0, dot);
-    }
-
-    static String tableOf(String tableName) {
-        return tableName.substring(tableName.lastIndexOf('.') + 1);
-    }
 
     /** A SQL LIKE pattern ({@code %}, {@code _}, backslash escapes) as a regular expression. */
     static Pattern like(String pattern) {

@@ -1,6 +1,9 @@
 package dev.starling.server.flight;
 
+import static dev.starling.storage.CatalogNames.CATALOG;
+
 import dev.starling.storage.Catalog;
+import dev.starling.storage.CatalogNames;
 import dev.starling.storage.ForeignKey;
 import dev.starling.storage.Table;
 import java.util.ArrayList;
@@ -33,7 +36,7 @@ final class KeyMetadata {
         catalog.table(qualified(schema, table)).ifPresent(t -> {
             List<String> key = t.schema().primaryKey();
             for (int i = 0; i < key.size(); i++) {
-                rows.add(new Object[] {CatalogMetadata.CATALOG, schemaOf(t), tableOf(t), key.get(i), i + 1, null});
+                rows.add(new Object[] {CATALOG, schemaOf(t), tableOf(t), key.get(i), i + 1, null});
             }
         });
         send(Schemas.GET_PRIMARY_KEYS_SCHEMA, rows, listener);
@@ -62,9 +65,9 @@ final class KeyMetadata {
                     continue;
                 }
                 for (int i = 0; i < fk.columns().size(); i++) {
-                    rows.add(new Object[] {CatalogMetadata.CATALOG, CatalogMetadata.schemaOf(fk.referencedTable()),
-                            CatalogMetadata.tableOf(fk.referencedTable()), fk.referencedColumns().get(i),
-                            CatalogMetadata.CATALOG, schemaOf(t), tableOf(t), fk.columns().get(i), i + 1,
+                    rows.add(new Object[] {CATALOG, CatalogNames.schemaOf(fk.referencedTable()),
+                            CatalogNames.tableOf(fk.referencedTable()), fk.referencedColumns().get(i),
+                            CATALOG, schemaOf(t), tableOf(t), fk.columns().get(i), i + 1,
                             null, null, NO_ACTION, NO_ACTION});
                 }
             }
@@ -77,11 +80,11 @@ final class KeyMetadata {
     }
 
     private static String schemaOf(Table t) {
-        return CatalogMetadata.schemaOf(t.name());
+        return CatalogNames.schemaOf(t.name());
     }
 
     private static String tableOf(Table t) {
-        return CatalogMetadata.tableOf(t.name());
+        return CatalogNames.tableOf(t.name());
     }
 
     private void send(Schema schema, List<Object[]> rows, ServerStreamListener listener) {

@@ -1,0 +1,25 @@
+package dev.starling.storage;
+
+/**
+ * How clients see the catalog's names: one catalog, {@value #CATALOG}; a table named
+ * {@code ssb.lineorder} is table {@code lineorder} of schema {@code ssb}, an unqualified one
+ * belongs to the empty schema. Flight SQL's metadata, {@code information_schema}, SHOW TABLES and
+ * SQL name resolution all split names here.
+ */
+public final class CatalogNames {
+    /** The one catalog's name. */
+    public static final String CATALOG = "starling";
+
+    private CatalogNames() { }
+
+    /** The schema of the table named {@code tableName} ("" when unqualified). */
+    public static String schemaOf(String tableName) {
+        int dot = tableName.indexOf('.');
+        return dot < 0 ? "" : tableName.substring(0, dot);
+    }
+
+    /** The name of the table named {@code tableName} within its schema. */
+    public static String tableOf(String tableName) {
+        return tableName.substring(tableName.indexOf('.') + 1);
+    }
+}
