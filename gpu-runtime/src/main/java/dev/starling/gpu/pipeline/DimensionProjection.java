@@ -1,9 +1,12 @@
 package dev.starling.gpu.pipeline;
 
+import dev.starling.exec.eval.ExprCompiler;
 import dev.starling.exec.expr.ColumnRef;
 import dev.starling.exec.expr.Expr;
 import dev.starling.exec.plan.Field;
 import dev.starling.exec.plan.ProjectNode;
+import dev.starling.exec.vector.Batch;
+import dev.starling.exec.vector.Vector;
 import dev.starling.storage.DataType;
 import java.util.ArrayList;
 import java.util.List;
@@ -36,6 +39,16 @@ final class DimensionProjection {
             e.add(expr);
         }
         return new ColumnRef(at, expr.type(), expr.nullable());
+    }
+
+    /** {@code projection}'s columns over {@code rows}, rows of its input, computed on the CPU. */
+    static Batch apply(ProjectNode projection, Batch rows) {
+        List<Expr> expressions = projection.expressions();
+        Vector[] projected = new Vector[expressions.size()];
+        for (int e = 0; e < projected.length; e++) {
+            projected[e] = ExprCompiler.compile(expressions.get(e)).eval(rows);
+        }
+        return new Batch(projected, rows.rows());
     }
 
     /** The dimensions with their projected build plans; the key (code or value) is column 0. */

@@ -116,12 +116,8 @@ final class PipelineInputs implements AutoCloseable {
         for (int c = 0; c < nulls.length; c++) {
             nulls[c] = Vector.constant(buildFields.get(c).type(), null, 1);
         }
-        Batch allNull = new Batch(nulls, 1);
-        Vector[] projected = new Vector[projection.expressions().size()];
-        for (int e = 0; e < projected.length; e++) {
-            projected[e] = ExprCompiler.compile(projection.expressions().get(e)).eval(allNull);
-        }
-        return BatchBuffer.concat(projection.output(), List.of(rows, new Batch(projected, 1)));
+        Batch nullRow = DimensionProjection.apply(projection, new Batch(nulls, 1));
+        return BatchBuffer.concat(projection.output(), List.of(rows, nullRow));
     }
 
     /** The referenced key columns of the fact's foreign keys whose values the pipeline reads or groups by, by fact column. */

@@ -1,17 +1,13 @@
 package dev.starling.gpu.pipeline;
 
 import dev.starling.exec.pipeline.SharedBuild;
-import dev.starling.exec.eval.ExprCompiler;
-import dev.starling.exec.expr.Expr;
 import dev.starling.exec.pipeline.SharedBuilds;
 import dev.starling.exec.plan.PlanNode;
 import dev.starling.exec.plan.ProjectNode;
 import dev.starling.exec.vector.Batch;
-import dev.starling.exec.vector.Vector;
 import dev.starling.gpu.cuda.GpuDevice;
 import dev.starling.gpu.cuda.MappedHostBuffer;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 
 /**
@@ -44,12 +40,7 @@ public final class SharedTables {
      */
     Batch project(int d, StarPipeline.Dimension dim, Batch rows) {
         buildRows.put(d, rows);
-        List<Expr> expressions = ((ProjectNode) dim.build()).expressions();
-        Vector[] projected = new Vector[expressions.size()];
-        for (int e = 0; e < projected.length; e++) {
-            projected[e] = ExprCompiler.compile(expressions.get(e)).eval(rows);
-        }
-        return new Batch(projected, rows.rows());
+        return DimensionProjection.apply((ProjectNode) dim.build(), rows);
     }
 
     /** Hands dimension {@code d}'s table, built in {@code memory}, to the CPU workers, who free it when done. */
