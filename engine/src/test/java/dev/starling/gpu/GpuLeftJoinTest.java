@@ -2,12 +2,6 @@ package dev.starling.gpu;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.starling.storage.Catalog;
-import dev.starling.storage.ColumnSchema;
-import dev.starling.storage.DataType;
-import dev.starling.storage.ForeignKey;
-import dev.starling.storage.TableBuilder;
-import dev.starling.storage.TableSchema;
 import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.BeforeAll;
@@ -32,44 +26,9 @@ class GpuLeftJoinTest {
 
     @BeforeAll
     static void data() {
-        Catalog c = ENGINE.db().catalog();
-        Random random = new Random(13);
-        TableBuilder parent = new TableBuilder(new TableSchema("p", List.of(
-                new ColumnSchema("pk", DataType.INTEGER, false),
-                new ColumnSchema("grp", DataType.INTEGER, false),
-                new ColumnSchema("tag", DataType.VARCHAR, true)), List.of("pk"), List.of()), c);
-        for (int r = 0; r < 30_000; r++) {
-            parent.setLong(0, 2L * r + 5);
-            parent.setLong(1, r % 9);
-            if (r % 13 == 0) {
-                parent.setNull(2);
-            } else {
-                parent.setString(2, (r % 4 == 0 ? "late" : "ok") + r % 30);
-            }
-            parent.endRow();
-        }
-        c.put(parent.build());
-        TableBuilder child = new TableBuilder(new TableSchema("ch", List.of(
-                new ColumnSchema("id", DataType.INTEGER, false),
-                new ColumnSchema("fk", DataType.INTEGER, true),
-                new ColumnSchema("amt", DataType.INTEGER, true)), List.of(),
-                List.of(new ForeignKey(List.of("fk"), "p", List.of("pk")))), c);
-        for (int r = 0; r < 250_000; r++) {
-            child.setLong(0, r);
-            // a third of the parents have no child; some children have no parent
-            if (r % 19 == 0) {
-                child.setNull(1);
-            } else {
-                child.setLong(1, 2L * random.nextInt(20_000) + 5);
-            }
-            if (r % 29 == 0) {
-                child.setNull(2);
-            } else {
-                child.setLong(2, random.nextInt(1_000));
-            }
-            child.endRow();
-        }
-        c.put(child.build());
+        // a third of the parents have no child; some children have no parent
+        new ParentChildTables(30_000, 2, 5, 9, 13, 4, 30, 250_000, 20_000, 19, 29)
+                .put(ENGINE.db().catalog(), new Random(13));
     }
 
     private static final String SUMS = "(SELECT fk, SUM(amt) AS s, COUNT(*) AS c FROM ch WHERE amt < 400 GROUP BY fk) t";

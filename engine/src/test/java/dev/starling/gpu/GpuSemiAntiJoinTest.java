@@ -35,42 +35,8 @@ class GpuSemiAntiJoinTest {
     static void data() {
         Catalog c = ENGINE.db().catalog();
         Random random = new Random(5);
-        TableBuilder parent = new TableBuilder(new TableSchema("p", List.of(
-                new ColumnSchema("pk", DataType.INTEGER, false),
-                new ColumnSchema("grp", DataType.INTEGER, false),
-                new ColumnSchema("tag", DataType.VARCHAR, true)), List.of("pk"), List.of()), c);
-        for (int r = 0; r < 20_000; r++) {
-            parent.setLong(0, 3L * r + 1);
-            parent.setLong(1, r % 7);
-            if (r % 11 == 0) {
-                parent.setNull(2);
-            } else {
-                parent.setString(2, (r % 3 == 0 ? "late" : "ok") + r % 50);
-            }
-            parent.endRow();
-        }
-        c.put(parent.build());
-        TableBuilder child = new TableBuilder(new TableSchema("ch", List.of(
-                new ColumnSchema("id", DataType.INTEGER, false),
-                new ColumnSchema("fk", DataType.INTEGER, true),
-                new ColumnSchema("amt", DataType.INTEGER, true)), List.of(),
-                List.of(new ForeignKey(List.of("fk"), "p", List.of("pk")))), c);
-        for (int r = 0; r < 200_000; r++) {
-            child.setLong(0, r);
-            // a quarter of the parents have no child at all; some children have no parent
-            if (r % 17 == 0) {
-                child.setNull(1);
-            } else {
-                child.setLong(1, 3L * random.nextInt(15_000) + 1);
-            }
-            if (r % 23 == 0) {
-                child.setNull(2);
-            } else {
-                child.setLong(2, random.nextInt(1_000));
-            }
-            child.endRow();
-        }
-        c.put(child.build());
+        // a quarter of the parents have no child at all; some children have no parent
+        new ParentChildTables(20_000, 3, 1, 7, 11, 3, 50, 200_000, 15_000, 17, 23).put(c, random);
         TableBuilder line = new TableBuilder(new TableSchema("li", List.of(
                 new ColumnSchema("fk", DataType.INTEGER, false),
                 new ColumnSchema("sup", DataType.INTEGER, true),
