@@ -118,6 +118,26 @@ class GpuPlanTest {
                 describe(q20));
     }
 
+    /**
+     * TPC-H Q13 counts each customer's orders, LEFT joins every customer to the counts and counts
+     * the customers per count: the pipeline that joins the counts folds them on the GPU at the
+     * customers' codes, so it reads nothing the CPU computes, and the orders' aggregation below it
+     * is its own.
+     */
+    @Test
+    void groupsJoinedByTheirForeignKeyAreFoldedOnTheGpuByThePipelineThatJoinsThem() {
+        PipelineGraph q13 = tpch.prepare(TpchQueries.query(13), GPU).graph();
+        Pipeline joining = q13.pipelines().stream().filter(p -> p.role() == Role.AGGREGATE_INPUT
+                && p.placement().reason().contains("dimensions built on the GPU: orders")).findFirst()
+                .orElseThrow(() -> new AssertionError(describe(q13)));
+        assertEquals(List.of(), joining.placement().plan().inputs(), describe(q13));
+        List<Pipeline> builds = q13.deviceBuilds(joining.placement().plan());
+        assertEquals(List.of(Role.JOIN_BUILD, Role.AGGREGATE_INPUT), builds.stream().map(Pipeline::role).toList(),
+                describe(q13));
+        assertTrue(builds.stream().allMatch(p -> p.placement().reason().equals("built on the GPU by the pipeline it feeds, "
+                + "folding its groups at the codes their key holds")), describe(q13));
+    }
+
     @Test
     void denseDimensionsScannedFromOneTableAreBuiltOnTheGpuUnlessTheirKeysMustBeRanked() {
         PipelineGraph q3 = tpch.prepare(TpchQueries.query(3), GPU).graph();

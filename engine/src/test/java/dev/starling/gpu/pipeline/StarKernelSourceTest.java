@@ -124,7 +124,7 @@ class StarKernelSourceTest {
         assertTrue(pipelines.size() >= 13 + 8 + 2 + 4 + 3, pipelines.size() + " pipelines");
         List<StarPipeline.Dimension> gpuBuilds = pipelines.stream().flatMap(p -> p.dimensions().stream())
                 .filter(StarPipeline.Dimension::builtOnGpu).toList();
-        assertTrue(pipelines.stream().anyMatch(p -> p.dimColumns().stream().anyMatch(c -> c.extreme() != null)),
+        assertTrue(pipelines.stream().anyMatch(p -> p.dimColumns().stream().anyMatch(c -> c.fold() != null)),
                 "TPC-H Q21's EXISTS and NOT EXISTS with l_suppkey <> l_suppkey read the extremes of marking builds");
         assertTrue(gpuBuilds.size() >= 10 && gpuBuilds.stream().anyMatch(b -> !b.gpuBuild().outputs().isEmpty())
                 && gpuBuilds.stream().anyMatch(b -> b.valueDigit() != null),
@@ -139,14 +139,14 @@ class StarKernelSourceTest {
                     continue;
                 }
                 int at = d;
-                List<AggKind> extremes = p.dimColumns().stream().filter(c -> c.dimension() == at)
-                        .map(StarPipeline.DimColumn::extreme).filter(java.util.Objects::nonNull).toList();
+                List<AggKind> folds = p.dimColumns().stream().filter(c -> c.dimension() == at)
+                        .map(StarPipeline.DimColumn::fold).filter(java.util.Objects::nonNull).toList();
                 int digit = b.valueDigit() == null ? -1 : b.valueDigit().register();
                 List<StarPipeline.Output> outputs = b.gpuBuild().outputs();
                 int code = b.marks() ? ((StarPipeline.Output.Value) outputs.get(outputs.size() - 1)).register() : -1;
                 for (boolean nullable : new boolean[] {false, true}) {
                     kernels.add(StarKernelSource.generate(input(b.gpuBuild(), nullable, StarKernelInput.Accumulators.BY_ROW,
-                            false, digit, code, extremes), 4));
+                            false, digit, code, folds.isEmpty() || b.foldsGroups(), folds), 4));
                 }
             }
         }
@@ -154,13 +154,13 @@ class StarKernelSourceTest {
             for (boolean nullable : new boolean[] {false, true}) {
                 for (StarKernelInput.Accumulators mode : modes(p)) {
                     for (int items : StarKernelSource.ITEMS) {
-                        kernels.add(StarKernelSource.generate(input(p, nullable, mode, false, -1, -1, List.of()), items));
+                        kernels.add(StarKernelSource.generate(input(p, nullable, mode, false, -1, -1, false, List.of()), items));
                     }
                 }
             }
             if (p.dimensions().stream().anyMatch(StarPipeline.Dimension::hashed)) {
                 for (int items : StarKernelSource.ITEMS) {
-                    kernels.add(StarKernelSource.generate(input(p, true, modes(p).get(0), true, -1, -1, List.of()), items));
+                    kernels.add(StarKernelSource.generate(input(p, true, modes(p).get(0), true, -1, -1, false, List.of()), items));
                 }
             }
         }
@@ -202,10 +202,10 @@ class StarKernelSourceTest {
     /**
      * {@code matched}: hashed dimensions found by a partitioned join beforehand; {@code digit}: a
      * dimension build's digit register, or -1 (its row); {@code at}: a marking build's code register, or -1;
-     * {@code extremes}: the folds of a marking build's outputs.
+     * {@code marked}: whether it marks the codes; {@code folds}: the folds of a marking build's outputs.
      */
     private static StarKernelInput input(StarPipeline p, boolean nullable, StarKernelInput.Accumulators mode, boolean matched,
-                                         int digit, int at, List<AggKind> extremes) {
+                                         int digit, int at, boolean marked, List<AggKind> folds) {
         long nulls = nullable ? 1 : 0;
         List<StarKernelInput.Column> fact = p.factColumns().stream()
                 .map(c -> new StarKernelInput.Column(1, nulls, p.fact().column(c).type().physical().width)).toList();
@@ -250,7 +250,7 @@ class StarKernelSourceTest {
                 ? new StarKernelInput.GroupTable(1, 57, 256) : null;
         return new StarKernelInput(p.code(), p.constants().length, fact, keys, answers, dims, dimColumns, p.slots(), outputs, mode,
                 clones, table, StarPipeline.distincts(p.slots()).stream().map(d -> new StarKernelInput.PairSet(1, 40)).toList(),
-                byRow ? new StarKernelInput.RowWrites(1, wide, 3, digit, 7, at, 1000, extremes) : null, 1, 1, 1, 1000,
+                byRow ? new StarKernelInput.RowWrites(1, wide, 3, digit, 7, at, 1000, marked, folds) : null, 1, 1, 1, 1000,
                 p.keys().isEmpty() ? 1 : 128);
     }
 

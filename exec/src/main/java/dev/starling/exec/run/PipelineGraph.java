@@ -70,6 +70,8 @@ public final class PipelineGraph {
     private final Set<PlanNode> readTwice = Collections.newSetFromMap(new IdentityHashMap<>());
     /** Join inputs the CPU builds a table from whose rows the accelerator computes ({@link #orRowsOnDevice}). */
     private final Set<PlanNode> rowsOnDevice = Collections.newSetFromMap(new IdentityHashMap<>());
+    /** Aggregation inputs inside a join build side that the accelerator builds itself ({@link #runsWhere}). */
+    private final Set<PlanNode> withinDeviceBuilds = Collections.newSetFromMap(new IdentityHashMap<>());
 
     private PipelineGraph(PlanNode root, PlanEstimates estimates, Settings settings) {
         this.root = root;
@@ -121,6 +123,10 @@ public final class PipelineGraph {
             PlanNode input = inputs.get(i);
             boolean first = i == 0;
             Placement placement = switch (node) {
+                case AggregateNode a when within.accelerated() && within.plan().deviceBuild(a).isPresent() -> {
+                    withinDeviceBuilds.add(input);
+                    yield within;
+                }
                 case AggregateNode a -> placer.aggregate(a, wanted, estimates, settings);
                 case SortNode s -> placer.rows(input, estimates, settings);
                 case UnionNode u -> placer.rows(input, estimates, settings);
@@ -242,9 +248,23 @@ public final class PipelineGraph {
         };
     }
 
-    /** The join inputs the accelerator runs itself for the pipeline it was handed as {@code plan}. */
+    /**
+     * The join inputs the accelerator runs itself for the pipeline it was handed as {@code plan},
+     * and the aggregations' inputs inside them.
+     */
     public List<Pipeline> deviceBuilds(DevicePlan plan) {
-        return pipelines.stream().filter(p -> !p.role().offered() && p.placement().plan() == plan).toList();
+        return pipelines.stream().filter(p -> (!p.role().offered() || withinDeviceBuilds.contains(p.top()))
+                && p.placement().plan() == plan).toList();
+    }
+
+    /**
+     * Where pipeline {@code p} runs when the executor reaches it: where it was placed, but for an
+     * aggregation's input inside a join build side that the accelerator builds itself (TPC-H
+     * Q13's orders counted per customer, folded on the GPU by the pipeline that joins them), which
+     * the executor reaches only when the accelerator hands that pipeline back, and then runs on the CPU.
+     */
+    public Placement runsWhere(Pipeline p) {
+        return withinDeviceBuilds.contains(p.top()) ? BUILT_ON_CPU : p.placement();
     }
 
     /**

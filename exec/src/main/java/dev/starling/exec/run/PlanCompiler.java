@@ -104,6 +104,9 @@ public final class PlanCompiler {
         Optional<Batch> accelerated = onDevice
                 ? accelerator(p).rows(node, p.placement().plan(), inputs(p.placement().plan()), ctx) : Optional.empty();
         ctx.ran(p.id(), onDevice ? ranOn(p.placement(), accelerated.isPresent()) : "cpu");
+        if (accelerated.isPresent()) {
+            graph.deviceBuilds(p.placement().plan()).forEach(build -> ctx.ran(build.id(), "gpu"));
+        }
         return accelerated.map(b -> Stream.of(new MaterializedSource(b), node.output(), false))
                 .orElseGet(() -> compile(node, needed, pushed));
     }
@@ -222,7 +225,7 @@ public final class PlanCompiler {
      */
     private Optional<Batch> accelerate(AggregateNode a) {
         PipelineGraph.Pipeline p = graph.pipeline(a.input(), PipelineGraph.Role.AGGREGATE_INPUT);
-        Placement where = p.placement();
+        Placement where = graph.runsWhere(p);
         Optional<Batch> result = Optional.empty();
         boolean accelerated = false;
         if (where.shared()) {

@@ -22,11 +22,13 @@ sealed interface ColumnOrigin {
     record RowId(DataType type) implements ColumnOrigin { }
 
     /**
-     * Column {@code buildColumn} of the rows of dimension {@code dimension}; with {@code extreme}
-     * (MIN_I or MAX_I, else null), of a dimension of extremes, the least or greatest value of that
-     * column over the build rows at the code, the fold's identity where none is.
+     * Column {@code buildColumn} of the rows of dimension {@code dimension}; with {@code fold}
+     * (else null), the fold of the build rows at the code that its build writes: of a dimension of
+     * extremes (MIN_I, MAX_I), the least or greatest value of that column, the fold's identity
+     * where no row is; of an aggregation's groups folded at their codes, that aggregate's value
+     * (COUNT, SUM_I, MIN_I, MAX_I).
      */
-    record Dim(int dimension, int buildColumn, DataType type, boolean nullable, AggKind extreme) implements ColumnOrigin {
+    record Dim(int dimension, int buildColumn, DataType type, boolean nullable, AggKind fold) implements ColumnOrigin {
         Dim(int dimension, int buildColumn, DataType type, boolean nullable) {
             this(dimension, buildColumn, type, nullable, null);
         }

@@ -40,11 +40,11 @@ final class DimensionExprs {
         };
     }
 
-    /** Whether {@code e} reads a dimension's extremes (a {@link ColumnOrigin.Dim} with an extreme). */
-    static boolean readsExtremes(Expr e, List<ColumnOrigin> sources) {
+    /** Whether {@code e} reads a fold of a dimension's rows (a {@link ColumnOrigin.Dim} with a fold). */
+    static boolean readsFolds(Expr e, List<ColumnOrigin> sources) {
         Set<Integer> refs = new TreeSet<>();
         collectRefs(e, refs);
-        return refs.stream().anyMatch(r -> sources.get(r) instanceof ColumnOrigin.Dim d && d.extreme() != null);
+        return refs.stream().anyMatch(r -> sources.get(r) instanceof ColumnOrigin.Dim d && d.fold() != null);
     }
 
     static void collectRefs(Expr e, Set<Integer> out) {

@@ -8,6 +8,7 @@ import dev.starling.gpu.cuda.GpuDevice;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import jcuda.Pointer;
 
 /**
  * A dense dimension built on the GPU ({@link StarPipeline.Dimension#gpuBuild}): one launch of its
@@ -15,7 +16,9 @@ import java.util.Objects;
  * resident for the next query), which writes, at the index of each row that passes its filters,
  * the row's group contribution (the index, or the digit it computes from its keys' values, times
  * its digit's multiplier; 0 when no group key is from it) and the columns the fact pipeline reads; every other contribution stays -1, so the
- * fact pipeline's probe drops the rows that point there. A hashed dimension's build also writes
+ * fact pipeline's probe drops the rows that point there. A marking build writes at the codes its
+ * rows hold instead, folding their values there (an aggregation's groups, folded at their codes,
+ * with an outer join's row of NULLs after them). A hashed dimension's build also writes
  * each passing row's join key ({@code keys}, 64-bit, its NULL flag set for every row that did not
  * pass), from which its hash table is built; the probe then finds a key's row index there. Nothing
  * crosses the link but the table's columns the first time they are read and the program's constants.
@@ -33,22 +36,37 @@ record GpuDimensionBuild(long contributions, List<StarKernelInput.Column> column
                                  List<StarPipeline.DimColumn> read, DeviceArrays arrays, boolean wide, long multiplier,
                                  DeviceInputs inputs) throws Unsupported {
         StarPipeline build = dim.gpuBuild();
-        List<AggKind> extremes = read.stream().map(StarPipeline.DimColumn::extreme).filter(Objects::nonNull).toList();
-        DeviceBuffer contributions = arrays.allocate(dim.range() * (wide ? 8 : 4), "dimension group contributions");
-        // missing (-1) until a row passes; a dimension of extremes has every code, its identities where no row is
-        contributions.fill(extremes.isEmpty() ? (byte) 0xff : 0, contributions.bytes());
+        List<AggKind> folds = read.stream().map(StarPipeline.DimColumn::fold).filter(Objects::nonNull).toList();
+        // a dimension of extremes has every code, its identities where no row is; any other, a code where a row passed
+        boolean marked = folds.isEmpty() || dim.foldsGroups();
+        long positions = dim.densePositions();
+        DeviceBuffer contributions = arrays.allocate(positions * (wide ? 8 : 4), "dimension group contributions");
+        contributions.fill(marked ? (byte) 0xff : 0, contributions.bytes());
         List<StarKernelInput.Output> outputs = new ArrayList<>();
         List<StarKernelInput.Column> columns = new ArrayList<>();
         for (int o = 0; o < read.size(); o++) {
             int width = read.get(o).expr().type().physical().width;
-            DeviceBuffer values = arrays.allocate(dim.range() * width, "dimension column");
-            if (read.get(o).extreme() != null) {
-                fillIdentity(values, width, read.get(o).extreme());
+            DeviceBuffer values = arrays.allocate(positions * width, "dimension column");
+            if (read.get(o).fold() != null) {
+                fillIdentity(values, width, read.get(o).fold());
             }
-            long nulls = read.get(o).expr().nullable() ? arrays.allocate(dim.range(), "dimension column NULL flags").address() : 0;
+            DeviceBuffer nulls = null;
+            if (read.get(o).expr().nullable()) {
+                nulls = arrays.allocate(positions, "dimension column NULL flags");
+                // a fold's value is never NULL at a code (its folds are of values that are not); the row of NULLs is
+                nulls.clear();
+            }
             int register = ((StarPipeline.Output.Value) build.outputs().get(o)).register();
-            outputs.add(new StarKernelInput.Output(register, values.address(), nulls, width));
-            columns.add(new StarKernelInput.Column(values.address(), nulls, width));
+            long nullFlags = nulls == null ? 0 : nulls.address();
+            outputs.add(new StarKernelInput.Output(register, values.address(), nullFlags, width));
+            columns.add(new StarKernelInput.Column(values.address(), nullFlags, width));
+            if (dim.outer()) {
+                nulls.upload(Pointer.to(new byte[] {1}), dim.range(), 1);
+            }
+        }
+        if (dim.outer()) {
+            // the row of NULLs, which a probe that finds no code reads, adds nothing to the group id
+            contributions.upload(Pointer.to(new byte[wide ? 8 : 4]), dim.range() * (wide ? 8 : 4), wide ? 8 : 4);
         }
         StarKernelInput.Column keys = null;
         if (dim.hashed()) {
@@ -69,7 +87,8 @@ record GpuDimensionBuild(long contributions, List<StarKernelInput.Column> column
                     List.of(), List.of(), List.of(), outputs, StarKernelInput.Accumulators.BY_ROW, null, null, List.of(),
                     new StarKernelInput.RowWrites(contributions.address(), wide, multiplier,
                             dim.valueDigit() == null ? -1 : dim.valueDigit().register(),
-                            dim.valueDigit() == null ? 0 : dim.valueDigit().radix(), markedAt(dim), dim.range(), extremes),
+                            dim.valueDigit() == null ? 0 : dim.valueDigit().radix(), markedAt(dim), dim.range(), marked,
+                            folds),
                     constants.address(),
                     status.address(), 0, build.fact().rowCount(), 0);
             StarKernelLauncher.launch(device, StarKernelLauncher.compile(device, input), input, 0);
@@ -87,10 +106,13 @@ record GpuDimensionBuild(long contributions, List<StarKernelInput.Column> column
         return dim.marks() ? ((StarPipeline.Output.Value) outputs.get(outputs.size() - 1)).register() : -1;
     }
 
-    /** Sets every value of {@code column} ({@code width} bytes each) to the identity of fold {@code extreme}. */
-    private static void fillIdentity(DeviceBuffer column, int width, AggKind extreme) {
-        long identity = extreme == AggKind.MIN_I ? (width == 8 ? Long.MAX_VALUE : Integer.MAX_VALUE)
-                : (width == 8 ? Long.MIN_VALUE : Integer.MIN_VALUE);
+    /** Sets every value of {@code column} ({@code width} bytes each) to the identity of fold {@code fold}. */
+    private static void fillIdentity(DeviceBuffer column, int width, AggKind fold) {
+        long identity = switch (fold) {
+            case MIN_I -> width == 8 ? Long.MAX_VALUE : Integer.MAX_VALUE;
+            case MAX_I -> width == 8 ? Long.MIN_VALUE : Integer.MIN_VALUE;
+            default -> 0;
+        };
         column.fill(identity, width);
     }
 }

@@ -245,7 +245,7 @@ final class PipelineInputs implements AutoCloseable {
                         contribution.rowMultiplier(d), inputs);
                 dims.add(dim.hashed()
                         ? new StarKernelInput.Dimension(built.contributions(), dim.range(), gpuBuiltTable(d, built), -1, null, wide)
-                        : new StarKernelInput.Dimension(built.contributions(), dim.range(), wide));
+                        : new StarKernelInput.Dimension(built.contributions(), dim.densePositions(), wide));
                 gpuBuilt.put(d, built.columns().iterator());
                 continue;
             }
@@ -416,7 +416,7 @@ final class PipelineInputs implements AutoCloseable {
      */
     int positions(int d, Batch rows) {
         StarPipeline.Dimension dim = pipeline.dimensions().get(d);
-        return dim.hashed() ? rows.rows() : Math.toIntExact(dim.range()) + (dim.outer() ? 1 : 0);
+        return dim.hashed() ? rows.rows() : Math.toIntExact(dim.densePositions());
     }
 
     /**

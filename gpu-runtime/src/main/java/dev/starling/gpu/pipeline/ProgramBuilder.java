@@ -145,8 +145,8 @@ final class ProgramBuilder {
         Integer r = registers.get(e);
         if (r == null) {
             int d = DimensionExprs.dimensionOf(e, sources);
-            // extremes are known once every build row is folded, after the build computes its expressions
-            boolean perDimensionRow = d >= 0 && !(e instanceof Call && DimensionExprs.readsExtremes(e, sources));
+            // folds are known once every build row is folded, after the build computes its expressions
+            boolean perDimensionRow = d >= 0 && !(e instanceof Call && DimensionExprs.readsFolds(e, sources));
             r = perDimensionRow ? loadDimension(d, e) : answeredByDictionary(e) ? loadAnswer(e, false) : compile(e);
             registers.put(e, r);
         }
@@ -183,16 +183,16 @@ final class ProgramBuilder {
     }
 
     /**
-     * A dimension-only expression, computed per dimension row on the CPU, or a dimension's extreme,
-     * folded by its build: read by code here.
+     * A dimension-only expression, computed per dimension row on the CPU, or a fold of a
+     * dimension's rows, folded by its build: read by code here.
      */
     private int loadDimension(int d, Expr e) throws Unsupported {
         if (e.type().kind() == DataType.Kind.VARCHAR) {
             throw new Unsupported("a string from a dimension used above its join other than as a group key");
         }
         int slot = dimColumns.size();
-        AggKind extreme = e instanceof ColumnRef c && sources.get(c.index()) instanceof ColumnOrigin.Dim dim ? dim.extreme() : null;
-        dimColumns.add(new StarPipeline.DimColumn(d, DimensionExprs.toBuildColumns(e, sources), extreme));
+        AggKind fold = e instanceof ColumnRef c && sources.get(c.index()) instanceof ColumnOrigin.Dim dim ? dim.fold() : null;
+        dimColumns.add(new StarPipeline.DimColumn(d, DimensionExprs.toBuildColumns(e, sources), fold));
         return emit(Opcode.LOAD_DIM, fresh(), slot, dimKeyRegister.get(d), 0);
     }
 

@@ -33,7 +33,7 @@ final class RowsOutputSource {
      * contribution (its row index, or the digit the program computed, times the multiplier) at its
      * own index; the host set every contribution to -1 before, so a row that failed reads as missing.
      * A marking build's row writes 0 at the code it points to: rows pointing at one code write the
-     * same, so their races are harmless; or it folds its outputs into the extremes at the code.
+     * same, so their races are harmless; and it folds its outputs at the code with atomics.
      */
     void writeByRow(RowProgramSource rows, StarKernelInput.RowWrites writes) {
         for (int i = 0; i < rows.alive.length; i++) {
@@ -59,21 +59,31 @@ final class RowsOutputSource {
         String isNull = rows.nulls[writes.at()][i];
         out.open("if (%s)", isNull == null ? rows.alive[i] : rows.alive[i] + " && !" + isNull);
         out.open("if ((unsigned long long)%s < (unsigned long long)contribution_positions)", code);
-        if (writes.extremes().isEmpty()) {
+        if (writes.marked()) {
             out.line("contributions[%s] = 0;", code);
         }
-        for (int o = 0; o < outputs.size(); o++) {
+        for (int o = 0; o < writes.folds().size(); o++) {
             StarKernelInput.Output output = outputs.get(o);
             String value = rows.value[output.register()][i];
             String valueNull = rows.nulls[output.register()][i];
-            String c = output.width() == 8 ? "long long" : "int";
-            String fold = writes.extremes().get(o) == AggKind.MIN_I ? "atomicMin" : "atomicMax";
-            out.line("%s%s((%s*)&out%d[%s], (%s)%s);", valueNull == null ? "" : "if (!" + valueNull + ") ", fold, c, o,
-                    code, c, value);
+            out.line("%s%s;", valueNull == null ? "" : "if (!" + valueNull + ") ",
+                    fold(writes.folds().get(o), "out" + o + "[" + code + "]", output.width(), value));
         }
         out.close();
         out.line("else status |= %s;", KernelStatus.BAD_CODE.macro());
         out.close();
+    }
+
+    /** The atomic that folds {@code value} by {@code fold} into the {@code width}-byte word {@code at}. */
+    private static String fold(AggKind fold, String at, int width, String value) {
+        String word = width == 8 ? "long long" : "int";
+        return switch (fold) {
+            case MIN_I, MAX_I -> String.format("%s((%s*)&%s, (%s)%s)", fold == AggKind.MIN_I ? "atomicMin" : "atomicMax",
+                    word, at, word, value);
+            case COUNT -> String.format("atomicAdd((unsigned long long*)&%s, 1ull)", at);
+            case SUM_I -> String.format("atomicAdd((unsigned long long*)&%s, (unsigned long long)%s)", at, value);
+            default -> throw new IllegalStateException("a dimension's " + fold);
+        };
     }
 
     private void writeOutputs(RowProgramSource rows, int i, String place) {

@@ -42,15 +42,17 @@ record StarKernelInput(int[] code, int constantCount, List<Column> fact, List<Ke
      * index, or the digit its program computes into register {@code digit} (when not -1), times
      * {@code multiplier} ({@code wide}: 64-bit, else 32-bit). A computed digit at or past
      * {@code radix} (values outside the ranges the statistics gave) hands the pipeline back. A
-     * marking build ({@code at} not -1) writes 0, present, at the code in register {@code at}
-     * instead of at its row, skipping a NULL code; one at or past {@code positions} hands it back.
-     * With {@code extremes} (one per output, MIN_I or MAX_I), it writes no mark (every code is
-     * present) but folds each output's value, not NULL, into the least or greatest at the code.
+     * marking build ({@code at} not -1) writes at the code in register {@code at} instead of at its
+     * row, skipping a NULL code; one at or past {@code positions} hands it back. There it writes 0,
+     * present, when {@code marked}, and folds each output's value, not NULL, by its fold in
+     * {@code folds} (one per output, or none): into the least or greatest (MIN_I, MAX_I), a count of
+     * values (COUNT) or their sum (SUM_I). A dimension of extremes is not marked: every code is
+     * present there.
      */
     record RowWrites(long contributions, boolean wide, long multiplier, int digit, long radix, int at, long positions,
-                     List<AggKind> extremes) {
+                     boolean marked, List<AggKind> folds) {
         RowWrites {
-            extremes = List.copyOf(extremes);
+            folds = List.copyOf(folds);
         }
     }
 

@@ -2,7 +2,9 @@ package dev.starling.gpu.pipeline;
 
 import dev.starling.exec.expr.Expr;
 import dev.starling.exec.plan.AggregateNode;
+import dev.starling.exec.plan.FilterNode;
 import dev.starling.exec.plan.PlanNode;
+import dev.starling.exec.plan.ProjectNode;
 import dev.starling.exec.plan.ScanNode;
 import dev.starling.storage.ColumnStats;
 import dev.starling.storage.DataType;
@@ -176,9 +178,11 @@ public record StarPipeline(
      * marking join's build side, built on the GPU, whose rows sit at the codes their foreign key
      * holds (many at one code), codes of a table the pipeline's rows are or point to: the dimension
      * tells whether a row is there, or, when the pipeline reads extremes of its columns
-     * ({@link DimColumn#extreme}), has every code and holds the extremes; {@code outer}: a LEFT
-     * join's hashed build side, built on the CPU, after whose rows comes one whose columns are all
-     * NULL, which a row that finds no match reads ({@link PipelineInputs#dimensionRows});
+     * ({@link DimColumn#fold}), has every code and holds the extremes; or, over an aggregation by
+     * one foreign key ({@link #foldsGroups}), holds its groups folded at their codes; {@code outer}:
+     * a LEFT join's build side, after whose rows comes one whose columns are all NULL, which a row
+     * that finds no match reads (built on the CPU, {@link PipelineInputs#dimensionRows}, or, for
+     * folded groups, on the GPU);
      * {@code valueDigit}: for a dimension built on the GPU whose group keys are not its table's key,
      * the digit its build computes from their values (else null).
      */
@@ -190,6 +194,32 @@ public record StarPipeline(
 
         public boolean builtOnGpu() {
             return gpuBuild != null;
+        }
+
+        /** How many positions a dense one's arrays have: one per code, and an outer one's row of NULLs after them. */
+        public long densePositions() {
+            return range + (outer ? 1 : 0);
+        }
+
+        /**
+         * Whether it holds the groups of an aggregation by one foreign key, which its GPU build folds
+         * at the codes their key holds: a code is present where a build row is, and each column is
+         * an aggregate's value there (or the key's, its least).
+         */
+        public boolean foldsGroups() {
+            return marks && foldedAggregation() != null;
+        }
+
+        /**
+         * The aggregation under its build side's projections and filters (a HAVING), whose groups a
+         * dimension of folded groups holds; null when there is none.
+         */
+        public AggregateNode foldedAggregation() {
+            PlanNode under = build;
+            while (under instanceof ProjectNode || under instanceof FilterNode) {
+                under = under.inputs().get(0);
+            }
+            return under instanceof AggregateNode a ? a : null;
         }
 
         /** The same dimension with its rows produced on the CPU (not a marking one, which only the GPU builds). */
@@ -230,10 +260,10 @@ public record StarPipeline(
 
     /**
      * Values per code of dimension {@code dimension}: {@code expr} over its build columns, or, with
-     * {@code extreme} (MIN_I or MAX_I, else null), the least or greatest value of that column
-     * ({@code expr} a reference to it) over the build rows at the code.
+     * {@code fold} (else null), the fold of a build column ({@code expr} a reference to it) over
+     * the build rows at the code ({@link ColumnOrigin.Dim#fold}).
      */
-    record DimColumn(int dimension, Expr expr, AggKind extreme) {
+    record DimColumn(int dimension, Expr expr, AggKind fold) {
         DimColumn(int dimension, Expr expr) {
             this(dimension, expr, null);
         }
@@ -288,8 +318,9 @@ public record StarPipeline(
      * build columns) and ranked on the CPU; else fact column {@code factColumn}, whose stored value
      * (for a foreign key's {@code referenced} key values: its code) minus its minimum is the key's
      * digit, with constants at {@code constant} (minimum, range, multiplier) filled in at run time;
-     * or, with {@code range} (else null), {@code expr} over the fact's columns, whose values lie in
-     * that range (TPC-H's {@code l_year}), its digit the value less the range's least; or, with
+     * or, with {@code range} (else null), {@code expr} over the fact's columns (or the folds of a
+     * dimension of folded groups), whose values lie in that range (TPC-H's {@code l_year}, Q13's
+     * count of orders), its digit the value less the range's least; or, with
      * {@code answer} (else -1), {@code expr} over one fact string column, its digit the rank of
      * its value that answer {@code answer} gives the row's string (TPC-H Q22's country code).
      */

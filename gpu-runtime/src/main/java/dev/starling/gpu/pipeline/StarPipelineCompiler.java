@@ -43,6 +43,10 @@ public final class StarPipelineCompiler {
     private ScanNode fact;
     /** Compiling a selection, whose output reads its dimensions' rows by position (so no marks, which have none). */
     private boolean selection;
+    /** Whether joins to an aggregation's groups may fold them on the GPU ({@link #joinOnGroups}). */
+    private final boolean foldGroups;
+    /** Whether a join's build side became groups folded on the GPU. */
+    private boolean foldedGroups;
 
     private sealed interface Step {
         record Filter(Expr predicate) implements Step { }
@@ -54,18 +58,43 @@ public final class StarPipelineCompiler {
         }
     }
 
-    /** {@code catalog}: the tables whose keys dense-coded foreign keys hold (their value ranges). */
-    private StarPipelineCompiler(Catalog catalog) {
+    /**
+     * {@code catalog}: the tables whose keys dense-coded foreign keys hold (their value ranges);
+     * {@code foldGroups}: whether joins to an aggregation's groups may fold them on the GPU.
+     */
+    private StarPipelineCompiler(Catalog catalog, boolean foldGroups) {
         this.catalog = catalog;
+        this.foldGroups = foldGroups;
     }
 
     public static StarPipeline compile(AggregateNode node, Catalog catalog) throws Unsupported {
-        return new StarPipelineCompiler(catalog).build(node);
+        return compiled(c -> c.build(node), catalog);
     }
 
     /** The rows {@code top} produces, as a selection the GPU runs: {@code top} is a star pipeline with no aggregation. */
     public static StarPipeline compileRows(PlanNode top, Catalog catalog) throws Unsupported {
-        return new StarPipelineCompiler(catalog).buildRows(top);
+        return compiled(c -> c.buildRows(top), catalog);
+    }
+
+    private interface Compilation {
+        StarPipeline of(StarPipelineCompiler compiler) throws Unsupported;
+    }
+
+    /**
+     * The pipeline {@code how} compiles, folding aggregations' groups on the GPU where its joins
+     * allow, or, where what that makes of the pipeline cannot run there, with those joins' build
+     * sides built on the CPU as before.
+     */
+    private static StarPipeline compiled(Compilation how, Catalog catalog) throws Unsupported {
+        StarPipelineCompiler folding = new StarPipelineCompiler(catalog, true);
+        try {
+            return how.of(folding);
+        } catch (Unsupported e) {
+            if (!folding.foldedGroups) {
+                throw e;
+            }
+            return how.of(new StarPipelineCompiler(catalog, false));
+        }
     }
 
     private StarPipeline buildRows(PlanNode top) throws Unsupported {
@@ -85,7 +114,7 @@ public final class StarPipelineCompiler {
             return new StarPipeline.Output.Constant(l.value(), l.type());
         }
         int d = DimensionExprs.dimensionOf(e, sources);
-        if (d >= 0) {
+        if (d >= 0 && !DimensionExprs.readsFolds(e, sources)) {
             ColumnRef column = projection.add(d, DimensionExprs.toBuildColumns(e, sources));
             return new StarPipeline.Output.DimensionValue(program.position(d), d, column.index(), e.type());
         }
@@ -116,7 +145,7 @@ public final class StarPipelineCompiler {
             throws Unsupported {
         List<StarPipeline.DimColumn> dimColumns = new ArrayList<>();
         for (StarPipeline.DimColumn dc : program.dimColumns()) {
-            dimColumns.add(new StarPipeline.DimColumn(dc.dimension(), projection.add(dc.dimension(), dc.expr()), dc.extreme()));
+            dimColumns.add(new StarPipeline.DimColumn(dc.dimension(), projection.add(dc.dimension(), dc.expr()), dc.fold()));
         }
         List<StarPipeline.Dimension> dims = withGpuBuilds(projection.dimensions(), program.dimColumns(), keys);
         for (StarPipeline.Dimension dim : dims) {
@@ -157,12 +186,18 @@ public final class StarPipelineCompiler {
             List<StarPipeline.KeyRange> ranges = byRow ? List.of() : keyRanges(dim, own, keys);
             StarPipeline gpuBuild = null;
             StarPipeline.ValueDigit valueDigit = null;
-            if ((byRow || !ranges.isEmpty()) && !dim.outer() && !(dim.hashed() && mayHoldEmptyMarker(unprojected))) {
-                int at = d;
-                List<StarPipeline.DimColumn> read = columns.stream().filter(c -> c.dimension() == at).toList();
+            int at = d;
+            List<StarPipeline.DimColumn> read = columns.stream().filter(c -> c.dimension() == at).toList();
+            if (dim.foldsGroups()) {
+                try {
+                    gpuBuild = new StarPipelineCompiler(catalog, false).buildGroups(unprojected.foldedAggregation(), read);
+                } catch (Unsupported e) {
+                    gpuBuild = null;
+                }
+            } else if ((byRow || !ranges.isEmpty()) && !dim.outer() && !(dim.hashed() && mayHoldEmptyMarker(unprojected))) {
                 Expr digit = ranges.isEmpty() ? null : digit(dim, ranges, keys);
                 try {
-                    gpuBuild = new StarPipelineCompiler(catalog).buildDimension(unprojected.build(), unprojected.keyColumn(),
+                    gpuBuild = new StarPipelineCompiler(catalog, false).buildDimension(unprojected.build(), unprojected.keyColumn(),
                             dim.marks(), dim.hashed(), read, digit);
                     if (dim.hashed() && gpuBuild.fact().rowCount() != dim.range()) {
                         throw new Unsupported("a hashed dimension whose rows are not its table's");
@@ -248,8 +283,8 @@ public final class StarPipelineCompiler {
         }
         Expr key = in.get(keyColumn);
         boolean byRowId = key instanceof ColumnRef k && sources.get(k.index()) instanceof ColumnOrigin.RowId;
-        boolean extremes = columns.stream().anyMatch(c -> c.extreme() != null);
-        if (marks ? byRowId || digit != null || !columns.stream().allMatch(c -> c.extreme() != null)
+        boolean extremes = columns.stream().anyMatch(c -> c.fold() != null);
+        if (marks ? byRowId || digit != null || !columns.stream().allMatch(c -> c.fold() != null)
                 : extremes || !hashed && !byRowId) {
             throw new Unsupported(marks ? "a marking join whose build side is not keyed by codes alone"
                     : "a dimension whose codes are not its table's rows");
@@ -277,6 +312,35 @@ public final class StarPipelineCompiler {
             outputs.add(new StarPipeline.Output.Value(program.register(e), e.type()));
         }
         return assemble(build, program, new DimensionProjection(List.of()), List.of(), List.of(), List.of(), outputs);
+    }
+
+    /**
+     * The build side of a dimension of groups folded at their codes ({@link #joinOnGroups}):
+     * aggregation {@code a}'s input as a pipeline over one table, whose outputs are, for each
+     * column the kernel reads ({@code columns}, references to {@code a}'s output), the value its
+     * fold takes from a row (the group key, for its least; a call's argument; 1 for COUNT(*)), and,
+     * last, the code of the group key.
+     */
+    private StarPipeline buildGroups(AggregateNode a, List<StarPipeline.DimColumn> columns) throws Unsupported {
+        List<Expr> in = walk(a.input());
+        Expr key = in.get(a.groupKeys()[0]);
+        if (!dimensions.isEmpty() || !(key instanceof ColumnRef k && sources.get(k.index()) instanceof ColumnOrigin.FactKey f)) {
+            throw new Unsupported("an aggregation by other than a foreign key of one table, folded at its codes");
+        }
+        ProgramBuilder program = program();
+        List<Expr> computed = new ArrayList<>();
+        for (StarPipeline.DimColumn column : columns) {
+            int c = ((ColumnRef) column.expr()).index();
+            AggCall call = c == 0 ? null : a.calls().get(c - 1);
+            computed.add(call == null ? key
+                    : call.argument() < 0 ? new Literal(1L, DataType.BIGINT) : in.get(call.argument()));
+        }
+        computed.add(codes(f));
+        List<StarPipeline.Output> outputs = new ArrayList<>();
+        for (Expr e : computed) {
+            outputs.add(new StarPipeline.Output.Value(program.register(e), e.type()));
+        }
+        return assemble(a, program, new DimensionProjection(List.of()), List.of(), List.of(), List.of(), outputs);
     }
 
     private StarPipeline build(AggregateNode node) throws Unsupported {
@@ -381,6 +445,12 @@ public final class StarPipelineCompiler {
         }
         boolean packed = j.probeKeys().length > 1;
         List<Expr> out = new ArrayList<>(walk(j.probe()));
+        if (j.kind() == JoinKind.INNER) {
+            Optional<List<Expr>> onGroups = joinOnGroups(j, out);
+            if (onGroups.isPresent()) {
+                return onGroups.get();
+            }
+        }
         if ((anti || j.kind() == JoinKind.SEMI) && !j.dense() && !selection) {
             Optional<List<Expr>> byCodes = joinByCodes(j, out);
             if (byCodes.isPresent()) {
@@ -412,14 +482,20 @@ public final class StarPipelineCompiler {
     /**
      * LEFT join {@code j} on a foreign key's code, or on one key that is unique over its build side
      * (an aggregation's one group key, a primary key: TPC-H Q13's orders counted per customer,
-     * joined to every customer), with no condition beyond it: the build side becomes a dense or
-     * hashed dimension built on the CPU, after whose rows comes one of NULLs, which a row that finds
-     * no match reads ({@link ProbeMode#OUTER}), so every row goes on and each expression over the
-     * build columns takes their NULL values.
+     * joined to every customer), with no condition beyond it: the groups folded on the GPU where
+     * they can be ({@link #joinOnGroups}), else the build side becomes a dense or hashed dimension
+     * built on the CPU; after its rows comes one of NULLs, which a row that finds no match reads
+     * ({@link ProbeMode#OUTER}), so every row goes on and each expression over the build columns
+     * takes their NULL values.
      */
     private List<Expr> leftJoin(HashJoinNode j) throws Unsupported {
         if (j.probeKeys().length != 1 || j.residual() != null) {
             throw new Unsupported("a LEFT join on several keys or with a condition beyond its key");
+        }
+        List<Expr> out = new ArrayList<>(walk(j.probe()));
+        Optional<List<Expr>> onGroups = joinOnGroups(j, out);
+        if (onGroups.isPresent()) {
+            return onGroups.get();
         }
         if (!j.dense()) {
             if (!unique(j.build(), j.buildKeys()[0])) {
@@ -427,12 +503,134 @@ public final class StarPipelineCompiler {
             }
             hashable(j);
         }
-        List<Expr> out = new ArrayList<>(walk(j.probe()));
         int d = dimensions.size();
         dimensions.add(new StarPipeline.Dimension(j.build(), j.buildKeys()[0], !j.dense(), false,
                 j.dense() ? j.denseRange() : mostRows(j.build()) + 1, false, true, null, null));
         steps.add(new Step.Probe(d, out.get(j.probeKeys()[0]), !j.dense(), ProbeMode.OUTER));
         return output(j, out, d);
+    }
+
+    /**
+     * An INNER or LEFT join on one key whose build side is an aggregation of one table's rows by
+     * one foreign key, that key (TPC-H Q13's orders counted per customer, joined to every
+     * customer), where the probe key holds a code of the table the foreign key references: the
+     * GPU folds the groups at their codes, a dimension the pipeline probes with its rows' codes,
+     * so neither the groups nor a table of them cross the link. Each aggregate is a fold that
+     * atomics do: COUNT, and the SUM, MIN and MAX of a column that is never NULL (integers,
+     * decimals, dates; a SUM only where the column's largest magnitude times the table's rows
+     * stays within 64 bits); the group key is the least key at its code. An INNER join drops the
+     * rows whose code has no group, and those whose group fails a HAVING over the aggregation
+     * (TPC-H Q18's orders of more than 300 units), which the pipeline tests after the probe; a LEFT
+     * join's read a row of NULLs. The build side may project the aggregation's columns. Empty, changing nothing,
+     * where the join or the aggregation has another form. {@code out}: the probe side's columns,
+     * walked.
+     */
+    private Optional<List<Expr>> joinOnGroups(HashJoinNode j, List<Expr> out) {
+        if (!foldGroups || j.dense() || j.probeKeys().length != 1 || j.residual() != null) {
+            return Optional.empty();
+        }
+        Optional<GroupsBuild> groups = GroupsBuild.of(j.build());
+        if (groups.isEmpty() || groups.get().columns()[j.buildKeys()[0]] != 0
+                || j.kind() == JoinKind.LEFT && !groups.get().conditions().isEmpty()) {
+            return Optional.empty();
+        }
+        AggregateNode a = groups.get().aggregate();
+        if (a.groupKeys().length != 1 || !scansOneTable(a.input())) {
+            return Optional.empty();
+        }
+        Optional<Column.DenseReference> target = buildKeyReference(j);
+        Optional<Expr> code = target.flatMap(t -> codeOf(t, out.get(j.probeKeys()[0])));
+        List<AggKind> folds = new ArrayList<>();
+        folds.add(AggKind.MIN_I);
+        for (AggCall call : a.calls()) {
+            foldOf(call, a.input()).ifPresent(folds::add);
+        }
+        if (code.isEmpty() || folds.size() != a.output().size()) {
+            return Optional.empty();
+        }
+        boolean outer = j.kind() == JoinKind.LEFT;
+        int d = dimensions.size();
+        dimensions.add(new StarPipeline.Dimension(j.build(), 0, false, false,
+                catalog.require(target.get().table()).rowCount(), true, outer, null, null));
+        steps.add(new Step.Probe(d, code.get(), false, outer ? ProbeMode.OUTER : ProbeMode.MATCH));
+        foldedGroups = true;
+        List<Expr> folded = new ArrayList<>();
+        for (int c = 0; c < a.output().size(); c++) {
+            Field f = a.output().get(c);
+            folded.add(ref(new ColumnOrigin.Dim(d, c, f.type(), outer || f.nullable(), folds.get(c))));
+        }
+        for (Expr condition : groups.get().conditions()) {
+            steps.add(new Step.Filter(substitute(condition, folded)));
+        }
+        List<Expr> combined = new ArrayList<>(out);
+        for (int c : groups.get().columns()) {
+            combined.add(folded.get(c));
+        }
+        return Optional.of(combined);
+    }
+
+    /**
+     * A join build side that is an aggregation's groups: {@code aggregate}, the HAVING
+     * {@code conditions} of filters over it (over its output), and which of its output columns
+     * the build side's are, through a projection of plain references above them.
+     */
+    private record GroupsBuild(AggregateNode aggregate, int[] columns, List<Expr> conditions) {
+        static Optional<GroupsBuild> of(PlanNode build) {
+            PlanNode under = build;
+            int[] columns = null;
+            if (under instanceof ProjectNode p) {
+                if (!p.expressions().stream().allMatch(e -> e instanceof ColumnRef)) {
+                    return Optional.empty();
+                }
+                columns = p.expressions().stream().mapToInt(e -> ((ColumnRef) e).index()).toArray();
+                under = p.input();
+            }
+            List<Expr> conditions = new ArrayList<>();
+            while (under instanceof FilterNode f) {
+                conditions.add(f.condition());
+                under = f.input();
+            }
+            if (!(under instanceof AggregateNode a)) {
+                return Optional.empty();
+            }
+            return Optional.of(new GroupsBuild(a, columns != null ? columns
+                    : java.util.stream.IntStream.range(0, a.output().size()).toArray(), List.copyOf(conditions)));
+        }
+    }
+
+    /**
+     * The fold that gives aggregate {@code call}'s value over rows of {@code input} at a code,
+     * where atomics can: empty for a DISTINCT or filtered call, an average, a NULL-able or string
+     * argument, a SUM that may pass 64 bits.
+     */
+    private Optional<AggKind> foldOf(AggCall call, PlanNode input) {
+        if (call.distinct() || call.filter() >= 0) {
+            return Optional.empty();
+        }
+        if (call.function() == AggregateNode.Function.COUNT_STAR || call.function() == AggregateNode.Function.COUNT) {
+            return Optional.of(AggKind.COUNT);
+        }
+        Field arg = input.output().get(call.argument());
+        DataType t = arg.type();
+        int width = t.physical().width;
+        boolean folds = !arg.nullable() && (width == 4 || width == 8)
+                && (t.isIntegral() || t.kind() == DataType.Kind.DATE || t.kind() == DataType.Kind.DECIMAL);
+        return switch (call.function()) {
+            case MIN -> folds ? Optional.of(AggKind.MIN_I) : Optional.empty();
+            case MAX -> folds ? Optional.of(AggKind.MAX_I) : Optional.empty();
+            case SUM -> folds && call.type().physical().width == 8 && sumFits(input, call.argument())
+                    ? Optional.of(AggKind.SUM_I) : Optional.empty();
+            default -> Optional.empty();
+        };
+    }
+
+    /** Whether the sum of column {@code column} over all of {@code input}'s table's rows stays within 64 bits, by its statistics. */
+    private boolean sumFits(PlanNode input, int column) {
+        long rows = mostRows(input);
+        return ColumnValueStats.of(input, column, catalog).filter(st -> st.rows() > st.nulls()).map(st -> {
+            long most = Math.max(Math.abs(Math.max(st.min(), -Long.MAX_VALUE)), Math.abs(st.max()));
+            return rows == 0 || most <= Long.MAX_VALUE / rows;
+        }).orElse(false);
     }
 
     /**
@@ -656,13 +854,26 @@ public final class StarPipelineCompiler {
         if (key instanceof ColumnRef r && sources.get(r.index()) instanceof ColumnOrigin.RowId && j.dense()) {
             return Optional.of(key);
         }
-        Optional<Column.DenseReference> target = j.dense() ? Optional.empty() : buildKeyReference(j);
-        if (target.isPresent() && key instanceof ColumnRef r) {
+        return j.dense() ? Optional.empty() : buildKeyReference(j).flatMap(target -> codeOf(target, key));
+    }
+
+    /**
+     * The code of the table {@code target} references that key {@code key} (over the pipeline's
+     * columns) holds: the code of a foreign key to it; the row index, for the table's referenced
+     * key scanned as the fact; or, for its key read from a dimension of its rows (the plan may join
+     * through the table), the code that dimension was probed with.
+     */
+    private Optional<Expr> codeOf(Column.DenseReference target, Expr key) {
+        if (key instanceof ColumnRef r) {
             switch (sources.get(r.index())) {
-                case ColumnOrigin.FactKey k when target.get().equals(fact.table().column(k.tableColumn()).denseReference()) -> {
+                case ColumnOrigin.FactKey k when target.equals(fact.table().column(k.tableColumn()).denseReference()) -> {
                     return Optional.of(codes(k));
                 }
-                case ColumnOrigin.Dim d when d.extreme() == null && keysRowsOf(d, target.get()) -> {
+                case ColumnOrigin.Fact f when fact.table().name().equals(target.table())
+                        && fact.table().column(f.tableColumn()).name().equals(target.keyColumn()) -> {
+                    return Optional.of(ref(new ColumnOrigin.RowId(DataType.INTEGER)));
+                }
+                case ColumnOrigin.Dim d when d.fold() == null && keysRowsOf(d, target) -> {
                     return steps.stream().filter(s -> s instanceof Step.Probe p && p.dimension() == d.dimension())
                             .map(s -> ((Step.Probe) s).key()).findFirst();
                 }
@@ -803,7 +1014,7 @@ public final class StarPipelineCompiler {
 
     private StarPipeline.GroupKey groupKey(Expr e, ProgramBuilder program) throws Unsupported {
         int d = DimensionExprs.dimensionOf(e, sources);
-        if (d >= 0) {
+        if (d >= 0 && !DimensionExprs.readsFolds(e, sources)) {
             return new StarPipeline.GroupKey(d, DimensionExprs.toBuildColumns(e, sources), -1, -1, false, null, -1);
         }
         if (e instanceof ColumnRef c && sources.get(c.index()) instanceof ColumnOrigin.Fact f
@@ -828,13 +1039,33 @@ public final class StarPipelineCompiler {
                 + "without a known range");
     }
 
-    /** The value statistics of pipeline column {@code c} when it is the fact table's (a foreign key's: its referenced key's). */
+    /**
+     * The value statistics of pipeline column {@code c} when it is the fact table's (a foreign key's:
+     * its referenced key's), or a fold of folded groups that they bound ({@link #foldStats}).
+     */
     private Optional<ColumnStats> factValueStats(int c) {
         return switch (sources.get(c)) {
             case ColumnOrigin.Fact f -> Optional.ofNullable(fact.table().column(f.tableColumn()).stats());
             case ColumnOrigin.FactKey k -> ColumnValueStats.of(fact.table().column(k.tableColumn()), catalog);
+            case ColumnOrigin.Dim d when d.fold() != null && dimensions.get(d.dimension()).foldsGroups() -> foldStats(d);
             default -> Optional.empty();
         };
+    }
+
+    /**
+     * Bounds of the values a column of folded groups takes where a group is: a count's, from 0 to
+     * the rows of the table it counts; the key's, and a least or greatest value's, those of the
+     * column folded. A sum has none.
+     */
+    private Optional<ColumnStats> foldStats(ColumnOrigin.Dim d) {
+        AggregateNode a = dimensions.get(d.dimension()).foldedAggregation();
+        if (d.fold() == AggKind.COUNT) {
+            long rows = mostRows(a.input());
+            return Optional.of(new ColumnStats(rows, 0, rows + 1, false, 0, rows, 0, rows, List.of()));
+        }
+        int c = d.buildColumn();
+        return d.fold() == AggKind.SUM_I ? Optional.empty() : c == 0 ? ColumnValueStats.of(a, 0, catalog)
+                : ColumnValueStats.of(a.input(), a.calls().get(c - 1).argument(), catalog);
     }
 
     /**

@@ -62,15 +62,20 @@ public record GpuPipelinePlan(String target, StarPipeline pipeline, CloneChoice 
     /**
      * How the GPU builds join build side {@code build} (a plan node of the pipeline), if it does:
      * by the pipeline it feeds, at its rows' indexes (a hashed one with its hash table), or, for a
-     * marking join, at the codes its keys hold; or streams it, when the pipeline's fact scan is in it.
+     * marking join, at the codes its keys hold (an aggregation's groups folded there, and that
+     * aggregation too); or streams
+     * it, when the pipeline's fact scan is in it.
      */
     @Override
     public Optional<String> deviceBuild(PlanNode build) {
         if (scans(build, pipeline.factScan())) {
             return Optional.of("streamed on the GPU by the pipeline it feeds, which probes the join's other side");
         }
-        return pipeline.dimensions().stream().filter(d -> d.builtOnGpu() && joinBuild(d) == build).findFirst()
-                .map(d -> "built on the GPU by the pipeline it feeds, " + (d.marks() ? "marking the codes its keys hold"
+        return pipeline.dimensions().stream().filter(d -> d.builtOnGpu()
+                        && (joinBuild(d) == build || d.foldsGroups() && d.foldedAggregation() == build)).findFirst()
+                .map(d -> "built on the GPU by the pipeline it feeds, "
+                        + (d.foldsGroups() ? "folding its groups at the codes their key holds"
+                        : d.marks() ? "marking the codes its keys hold"
                         : d.hashed() ? "its rows by index, found through a hash table built there" : "its rows by index"));
     }
 
