@@ -76,14 +76,18 @@ public final class DeviceBuffer implements AutoCloseable {
     /** Sets every {@code width}-byte word (4 or 8) of the buffer to {@code value}'s low {@code width} bytes. */
     public void fill(long value, int width) {
         checkRange(0, bytes);
-        if (width == 4) {
+        if (width == 4 || width == 8 && (int) value == (int) (value >>> 32)) {
             Cuda.check(JCudaDriver.cuMemsetD32(pointer, (int) value, bytes / 4), "cuMemsetD32");
         } else if (width == 8) {
-            // each little-endian half as a column of 32-bit words 8 bytes apart
-            long words = bytes / 8;
-            Cuda.check(JCudaDriver.cuMemsetD2D32(pointer, 8, (int) value, 1, words), "cuMemsetD2D32");
-            Cuda.check(JCudaDriver.cuMemsetD2D32(pointer.withByteOffset(4), 8, (int) (value >>> 32), 1, words),
-                    "cuMemsetD2D32");
+            // halves that differ: the first word, then the filled part copied after itself until
+            // the buffer is full (a 2D memset of one word per row took milliseconds a few MB)
+            long filled = Math.min(8, bytes / 8 * 8);
+            upload(Pointer.to(new long[] {value}), 0, filled);
+            while (filled > 0 && filled < bytes / 8 * 8) {
+                long copy = Math.min(filled, bytes / 8 * 8 - filled);
+                Cuda.check(JCudaDriver.cuMemcpyDtoD(pointer.withByteOffset(filled), pointer, copy), "cuMemcpyDtoD");
+                filled += copy;
+            }
         } else {
             throw new IllegalArgumentException("words of " + width + " bytes");
         }
