@@ -103,14 +103,18 @@ class StarKernelSourceTest {
             int beforeLeft = pipelines.size();
             compileAll(planner, own.catalog(), "SELECT g.label, COUNT(*), SUM(f.amt) FROM f LEFT JOIN g ON f.gk = g.k "
                     + "AND g.label <> 'y' GROUP BY g.label", pipelines);
+            compileAll(planner, own.catalog(), "SELECT t.a IS NULL, COUNT(*) FROM g LEFT JOIN "
+                    + "(SELECT gk, AVG(amt) AS a FROM f WHERE amt > 20 GROUP BY gk) t ON g.k = t.gk GROUP BY t.a IS NULL",
+                    pipelines);
             compileAll(planner, own.catalog(), "SELECT COALESCE(t.c, 0), COUNT(*) FROM g LEFT JOIN "
                     + "(SELECT gk, COUNT(*) AS c FROM f WHERE amt > 20 GROUP BY gk) t ON g.k = t.gk GROUP BY COALESCE(t.c, 0)",
                     pipelines);
             pipelines.add(StarPipelineCompiler.compileRows(planner.plan(
                     "SELECT f.id, g.label, g.k + f.n FROM f LEFT JOIN g ON f.gk = g.k WHERE f.amt > 10").plan(), own.catalog()));
-            assertEquals(List.of(false, true, false), pipelines.subList(beforeLeft, pipelines.size()).stream()
+            assertEquals(List.of("dense", "hashed", "folded", "dense"), pipelines.subList(beforeLeft, pipelines.size()).stream()
                     .flatMap(p -> p.dimensions().stream().filter(StarPipeline.Dimension::outer))
-                    .map(StarPipeline.Dimension::hashed).toList(), "LEFT joins probe dense and hashed dimensions");
+                    .map(d -> d.hashed() ? "hashed" : d.foldsGroups() ? "folded" : "dense").toList(),
+                    "LEFT joins probe dense, hashed and folded dimensions");
             compileAll(planner, own.catalog(), "SELECT n, COUNT(*), COUNT(amt) FROM f WHERE id > 3 GROUP BY n", pipelines);
             assertTrue(CloneChoice.groupColumn(pipelines.get(pipelines.size() - 1)) >= 0,
                     "counts grouped by an integer column can go through a clone layout");
