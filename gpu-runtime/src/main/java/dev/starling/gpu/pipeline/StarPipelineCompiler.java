@@ -608,7 +608,8 @@ public final class StarPipelineCompiler {
             return Optional.empty();
         }
         if (call.function() == AggregateNode.Function.COUNT_STAR || call.function() == AggregateNode.Function.COUNT) {
-            return Optional.of(AggKind.COUNT);
+            // the fold adds to a 64-bit word
+            return call.type().physical().width == 8 ? Optional.of(AggKind.COUNT) : Optional.empty();
         }
         Field arg = input.output().get(call.argument());
         DataType t = arg.type();
