@@ -80,7 +80,7 @@ public final class DeviceBuffer implements AutoCloseable {
             Cuda.check(JCudaDriver.cuMemsetD32(pointer, (int) value, bytes / 4), "cuMemsetD32");
         } else if (width == 8) {
             // halves that differ: the first word, then the filled part copied after itself until
-            // the buffer is full (a 2D memset of one word per row took milliseconds a few MB)
+            // the buffer is full (a 2D memset of one word per row took milliseconds for a few MB)
             long filled = Math.min(8, bytes / 8 * 8);
             upload(Pointer.to(new long[] {value}), 0, filled);
             while (filled > 0 && filled < bytes / 8 * 8) {

@@ -22,7 +22,8 @@ sealed interface ColumnOrigin {
     record RowId(DataType type) implements ColumnOrigin { }
 
     /**
-     * Column {@code buildColumn} of the rows of dimension {@code dimension}; with {@code fold}
+     * Column {@code buildColumn} of the rows of dimension {@code dimension} (of folded groups, of
+     * the aggregation's output, {@link StarPipeline.Dimension#folded}); with {@code fold}
      * (else null), the fold of the build rows at the code that its build writes: of a dimension of
      * extremes (MIN_I, MAX_I), the least or greatest value of that column, the fold's identity
      * where no row is; of an aggregation's groups folded at their codes, that aggregate's value

@@ -51,10 +51,13 @@ record GpuDimensionBuild(long contributions, List<StarKernelInput.Column> column
                 fillIdentity(values, width, read.get(o).fold());
             }
             DeviceBuffer nulls = null;
-            if (read.get(o).expr().nullable()) {
+            if (read.get(o).expr().nullable() || dim.outer()) {
                 nulls = arrays.allocate(positions, "dimension column NULL flags");
-                // a fold's value is never NULL at a code (its folds are of values that are not); the row of NULLs is
-                nulls.clear();
+                if (dim.marks()) {
+                    // a marking build writes no flags: a fold is not NULL where a row is (it folds values
+                    // that are not, or counts them); the outer row of NULLs is set below
+                    nulls.clear();
+                }
             }
             int register = ((StarPipeline.Output.Value) build.outputs().get(o)).register();
             long nullFlags = nulls == null ? 0 : nulls.address();

@@ -32,8 +32,9 @@ final class RowsOutputSource {
      * A dimension built on the GPU: each item's row, if it passed, writes its outputs and its group
      * contribution (its row index, or the digit the program computed, times the multiplier) at its
      * own index; the host set every contribution to -1 before, so a row that failed reads as missing.
-     * A marking build's row writes 0 at the code it points to: rows pointing at one code write the
-     * same, so their races are harmless; and it folds its outputs at the code with atomics.
+     * A marking build's row writes at the code it points to instead: 0, present, unless every code
+     * is (rows pointing at one code write the same, so their races are harmless), and it folds its
+     * outputs there with atomics.
      */
     void writeByRow(RowProgramSource rows, StarKernelInput.RowWrites writes) {
         for (int i = 0; i < rows.alive.length; i++) {

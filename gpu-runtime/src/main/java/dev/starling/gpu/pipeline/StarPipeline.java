@@ -2,9 +2,7 @@ package dev.starling.gpu.pipeline;
 
 import dev.starling.exec.expr.Expr;
 import dev.starling.exec.plan.AggregateNode;
-import dev.starling.exec.plan.FilterNode;
 import dev.starling.exec.plan.PlanNode;
-import dev.starling.exec.plan.ProjectNode;
 import dev.starling.exec.plan.ScanNode;
 import dev.starling.storage.ColumnStats;
 import dev.starling.storage.DataType;
@@ -184,12 +182,16 @@ public record StarPipeline(
      * that finds no match reads (built on the CPU, {@link PipelineInputs#dimensionRows}, or, for
      * folded groups, on the GPU);
      * {@code valueDigit}: for a dimension built on the GPU whose group keys are not its table's key,
-     * the digit its build computes from their values (else null).
+     * the digit its build computes from their values (else null); {@code folded}: for a marking one
+     * that holds an aggregation's groups folded at their codes ({@link #foldsGroups}), that
+     * aggregation, under the build side's projection and HAVING filters (else null); its columns
+     * are then numbered as the aggregation's output.
      */
     public record Dimension(PlanNode build, int keyColumn, boolean hashed, boolean packedKey, long range,
-                            boolean marks, boolean outer, StarPipeline gpuBuild, ValueDigit valueDigit) {
+                            boolean marks, boolean outer, StarPipeline gpuBuild, ValueDigit valueDigit,
+                            AggregateNode folded) {
         public Dimension(PlanNode build, int keyColumn, boolean hashed, long range) {
-            this(build, keyColumn, hashed, false, range, false, false, null, null);
+            this(build, keyColumn, hashed, false, range, false, false, null, null, null);
         }
 
         public boolean builtOnGpu() {
@@ -207,34 +209,22 @@ public record StarPipeline(
          * an aggregate's value there (or the key's, its least).
          */
         public boolean foldsGroups() {
-            return marks && foldedAggregation() != null;
-        }
-
-        /**
-         * The aggregation under its build side's projections and filters (a HAVING), whose groups a
-         * dimension of folded groups holds; null when there is none.
-         */
-        public AggregateNode foldedAggregation() {
-            PlanNode under = build;
-            while (under instanceof ProjectNode || under instanceof FilterNode) {
-                under = under.inputs().get(0);
-            }
-            return under instanceof AggregateNode a ? a : null;
+            return folded != null;
         }
 
         /** The same dimension with its rows produced on the CPU (not a marking one, which only the GPU builds). */
         public Dimension builtOnCpu() {
-            return new Dimension(build, keyColumn, hashed, packedKey, range, false, outer, null, null);
+            return new Dimension(build, keyColumn, hashed, packedKey, range, false, outer, null, null, null);
         }
 
         /** The same dimension whose build side, {@code projected}, gives its key as column 0. */
         Dimension projected(PlanNode projected) {
-            return new Dimension(projected, 0, hashed, packedKey, range, marks, outer, null, null);
+            return new Dimension(projected, 0, hashed, packedKey, range, marks, outer, null, null, folded);
         }
 
         /** The same dimension built on the GPU by {@code pipeline} (null: on the CPU), its digit {@code digit}. */
         Dimension withGpuBuild(StarPipeline pipeline, ValueDigit digit) {
-            return new Dimension(build, keyColumn, hashed, packedKey, range, marks, outer, pipeline, digit);
+            return new Dimension(build, keyColumn, hashed, packedKey, range, marks, outer, pipeline, digit, folded);
         }
     }
 

@@ -26,6 +26,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.stream.IntStream;
 
 /**
  * Compiles an aggregation over a star pipeline (a fact scan, filters, projections and INNER/SEMI
@@ -41,7 +42,10 @@ public final class StarPipelineCompiler {
     private final List<StarPipeline.Dimension> dimensions = new ArrayList<>();
     private final Catalog catalog;
     private ScanNode fact;
-    /** Compiling a selection, whose output reads its dimensions' rows by position (so no marks, which have none). */
+    /**
+     * Compiling a selection, whose output reads its dimensions' rows by position (so no marks of
+     * SEMI or ANTI joins, which have none; folded groups are read by code).
+     */
     private boolean selection;
     /** Whether joins to an aggregation's groups may fold them on the GPU ({@link #joinOnGroups}). */
     private final boolean foldGroups;
@@ -190,7 +194,7 @@ public final class StarPipelineCompiler {
             List<StarPipeline.DimColumn> read = columns.stream().filter(c -> c.dimension() == at).toList();
             if (dim.foldsGroups()) {
                 try {
-                    gpuBuild = new StarPipelineCompiler(catalog, false).buildGroups(unprojected.foldedAggregation(), read);
+                    gpuBuild = new StarPipelineCompiler(catalog, false).buildGroups(unprojected.folded(), read);
                 } catch (Unsupported e) {
                     gpuBuild = null;
                 }
@@ -468,7 +472,7 @@ public final class StarPipelineCompiler {
         if (packed) {
             PackedJoinKey key = PackedJoinKey.of(j, out, catalog);
             dimensions.add(new StarPipeline.Dimension(key.keyedBuild(), buildFields.size(), true, true,
-                    mostRows(j.build()), false, false, null, null));
+                    mostRows(j.build()), false, false, null, null, null));
             steps.add(new Step.Filter(key.guard()));
             steps.add(new Step.Probe(d, key.probe(), true, false));
         } else {
@@ -505,7 +509,7 @@ public final class StarPipelineCompiler {
         }
         int d = dimensions.size();
         dimensions.add(new StarPipeline.Dimension(j.build(), j.buildKeys()[0], !j.dense(), false,
-                j.dense() ? j.denseRange() : mostRows(j.build()) + 1, false, true, null, null));
+                j.dense() ? j.denseRange() : mostRows(j.build()) + 1, false, true, null, null, null));
         steps.add(new Step.Probe(d, out.get(j.probeKeys()[0]), !j.dense(), ProbeMode.OUTER));
         return output(j, out, d);
     }
@@ -520,10 +524,11 @@ public final class StarPipelineCompiler {
      * decimals, dates; a SUM only where the column's largest magnitude times the table's rows
      * stays within 64 bits); the group key is the least key at its code. An INNER join drops the
      * rows whose code has no group, and those whose group fails a HAVING over the aggregation
-     * (TPC-H Q18's orders of more than 300 units), which the pipeline tests after the probe; a LEFT
-     * join's read a row of NULLs. The build side may project the aggregation's columns. Empty, changing nothing,
-     * where the join or the aggregation has another form. {@code out}: the probe side's columns,
-     * walked.
+     * (TPC-H Q18's orders of more than 300 units), which the pipeline tests after the probe (so
+     * only for the groups some row probes: an error the HAVING would raise for another goes
+     * unseen); the rows of a LEFT join (which takes no HAVING) that find no group read a row of
+     * NULLs. The build side may project the aggregation's columns. Empty, changing nothing, where
+     * the join or the aggregation has another form. {@code out}: the probe side's columns, walked.
      */
     private Optional<List<Expr>> joinOnGroups(HashJoinNode j, List<Expr> out) {
         if (!foldGroups || j.dense() || j.probeKeys().length != 1 || j.residual() != null) {
@@ -540,6 +545,10 @@ public final class StarPipelineCompiler {
         }
         Optional<Column.DenseReference> target = buildKeyReference(j);
         Optional<Expr> code = target.flatMap(t -> codeOf(t, out.get(j.probeKeys()[0])));
+        int keyWidth = a.output().get(0).type().physical().width;
+        if (keyWidth != 4 && keyWidth != 8) {
+            return Optional.empty();
+        }
         List<AggKind> folds = new ArrayList<>();
         folds.add(AggKind.MIN_I);
         for (AggCall call : a.calls()) {
@@ -551,7 +560,7 @@ public final class StarPipelineCompiler {
         boolean outer = j.kind() == JoinKind.LEFT;
         int d = dimensions.size();
         dimensions.add(new StarPipeline.Dimension(j.build(), 0, false, false,
-                catalog.require(target.get().table()).rowCount(), true, outer, null, null));
+                catalog.require(target.get().table()).rowCount(), true, outer, null, null, a));
         steps.add(new Step.Probe(d, code.get(), false, outer ? ProbeMode.OUTER : ProbeMode.MATCH));
         foldedGroups = true;
         List<Expr> folded = new ArrayList<>();
@@ -593,8 +602,8 @@ public final class StarPipelineCompiler {
             if (!(under instanceof AggregateNode a)) {
                 return Optional.empty();
             }
-            return Optional.of(new GroupsBuild(a, columns != null ? columns
-                    : java.util.stream.IntStream.range(0, a.output().size()).toArray(), List.copyOf(conditions)));
+            return Optional.of(new GroupsBuild(a, columns != null ? columns : IntStream.range(0, a.output().size()).toArray(),
+                    List.copyOf(conditions)));
         }
     }
 
@@ -619,7 +628,8 @@ public final class StarPipelineCompiler {
         return switch (call.function()) {
             case MIN -> folds ? Optional.of(AggKind.MIN_I) : Optional.empty();
             case MAX -> folds ? Optional.of(AggKind.MAX_I) : Optional.empty();
-            case SUM -> folds && call.type().physical().width == 8 && sumFits(input, call.argument())
+            case SUM -> folds && call.type().physical().width == 8 && call.type().kind() != DataType.Kind.DOUBLE
+                    && call.type().scale() == t.scale() && sumFits(input, call.argument())
                     ? Optional.of(AggKind.SUM_I) : Optional.empty();
             default -> Optional.empty();
         };
@@ -817,7 +827,8 @@ public final class StarPipelineCompiler {
         }
         int d = dimensions.size();
         long codes = j.dense() ? j.denseRange() : catalog.require(buildKeyReference(j).orElseThrow().table()).rowCount();
-        dimensions.add(new StarPipeline.Dimension(j.build(), j.buildKeys()[0], false, false, codes, true, false, null, null));
+        dimensions.add(new StarPipeline.Dimension(j.build(), j.buildKeys()[0], false, false, codes, true, false, null, null,
+                null));
         if (test.isEmpty()) {
             steps.add(new Step.Probe(d, code.get(), false, anti));
             return Optional.of(out);
@@ -1059,7 +1070,7 @@ public final class StarPipelineCompiler {
      * column folded. A sum has none.
      */
     private Optional<ColumnStats> foldStats(ColumnOrigin.Dim d) {
-        AggregateNode a = dimensions.get(d.dimension()).foldedAggregation();
+        AggregateNode a = dimensions.get(d.dimension()).folded();
         if (d.fold() == AggKind.COUNT) {
             long rows = mostRows(a.input());
             return Optional.of(new ColumnStats(rows, 0, rows + 1, false, 0, rows, 0, rows, List.of()));

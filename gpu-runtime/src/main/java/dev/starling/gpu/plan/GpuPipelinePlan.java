@@ -72,7 +72,7 @@ public record GpuPipelinePlan(String target, StarPipeline pipeline, CloneChoice 
             return Optional.of("streamed on the GPU by the pipeline it feeds, which probes the join's other side");
         }
         return pipeline.dimensions().stream().filter(d -> d.builtOnGpu()
-                        && (joinBuild(d) == build || d.foldsGroups() && d.foldedAggregation() == build)).findFirst()
+                        && (joinBuild(d) == build || d.foldsGroups() && d.folded() == build)).findFirst()
                 .map(d -> "built on the GPU by the pipeline it feeds, "
                         + (d.foldsGroups() ? "folding its groups at the codes their key holds"
                         : d.marks() ? "marking the codes its keys hold"
