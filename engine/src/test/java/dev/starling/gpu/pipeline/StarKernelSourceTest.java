@@ -150,7 +150,7 @@ class StarKernelSourceTest {
                 int code = b.marks() ? ((StarPipeline.Output.Value) outputs.get(outputs.size() - 1)).register() : -1;
                 for (boolean nullable : new boolean[] {false, true}) {
                     kernels.add(StarKernelSource.generate(input(b.gpuBuild(), nullable, StarKernelInput.Accumulators.BY_ROW,
-                            false, digit, code, folds.isEmpty() || b.foldsGroups(), folds), 4));
+                            false, digit, code, GpuDimensionBuild.marked(b, folds), folds), 4));
                 }
             }
         }

@@ -105,7 +105,7 @@ public final class PlanCompiler {
                 ? accelerator(p).rows(node, p.placement().plan(), inputs(p.placement().plan()), ctx) : Optional.empty();
         ctx.ran(p.id(), onDevice ? ranOn(p.placement(), accelerated.isPresent()) : "cpu");
         if (accelerated.isPresent()) {
-            graph.deviceBuilds(p.placement().plan()).forEach(build -> ctx.ran(build.id(), "gpu"));
+            ranDeviceBuilds(p.placement().plan());
         }
         return accelerated.map(b -> Stream.of(new MaterializedSource(b), node.output(), false))
                 .orElseGet(() -> compile(node, needed, pushed));
@@ -242,9 +242,14 @@ public final class PlanCompiler {
         }
         ctx.ran(p.id(), ranOn(where, accelerated));
         if (accelerated) {
-            graph.deviceBuilds(where.plan()).forEach(build -> ctx.ran(build.id(), "gpu"));
+            ranDeviceBuilds(where.plan());
         }
         return result;
+    }
+
+    /** Records that the join inputs device plan {@code plan} builds itself ran on the GPU with it. */
+    private void ranDeviceBuilds(DevicePlan plan) {
+        graph.deviceBuilds(plan).forEach(build -> ctx.ran(build.id(), "gpu"));
     }
 
     /** Where a pipeline placed {@code where} ran: there, or on the CPU when the accelerator handed it back. */

@@ -81,10 +81,11 @@ public final class DeviceBuffer implements AutoCloseable {
         } else if (width == 8) {
             // halves that differ: the first word, then the filled part copied after itself until
             // the buffer is full (a 2D memset of one word per row took milliseconds for a few MB)
-            long filled = Math.min(8, bytes / 8 * 8);
+            long words = bytes / 8 * 8;
+            long filled = Math.min(8, words);
             upload(Pointer.to(new long[] {value}), 0, filled);
-            while (filled > 0 && filled < bytes / 8 * 8) {
-                long copy = Math.min(filled, bytes / 8 * 8 - filled);
+            while (filled > 0 && filled < words) {
+                long copy = Math.min(filled, words - filled);
                 Cuda.check(JCudaDriver.cuMemcpyDtoD(pointer.withByteOffset(filled), pointer, copy), "cuMemcpyDtoD");
                 filled += copy;
             }

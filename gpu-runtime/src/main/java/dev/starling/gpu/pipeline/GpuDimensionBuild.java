@@ -37,8 +37,7 @@ record GpuDimensionBuild(long contributions, List<StarKernelInput.Column> column
                                  DeviceInputs inputs) throws Unsupported {
         StarPipeline build = dim.gpuBuild();
         List<AggKind> folds = read.stream().map(StarPipeline.DimColumn::fold).filter(Objects::nonNull).toList();
-        // a dimension of extremes has every code, its identities where no row is; any other, a code where a row passed
-        boolean marked = folds.isEmpty() || dim.foldsGroups();
+        boolean marked = marked(dim, folds);
         long positions = dim.densePositions();
         DeviceBuffer contributions = arrays.allocate(positions * (wide ? 8 : 4), "dimension group contributions");
         contributions.fill(marked ? (byte) 0xff : 0, contributions.bytes());
@@ -101,6 +100,14 @@ record GpuDimensionBuild(long contributions, List<StarKernelInput.Column> column
             }
         }
         return new GpuDimensionBuild(contributions.address(), columns, keys);
+    }
+
+    /**
+     * Whether {@code dim}'s build, whose outputs fold by {@code folds}, marks the codes where a row
+     * passed: all but a dimension of extremes, which has every code (its identities where no row is).
+     */
+    static boolean marked(StarPipeline.Dimension dim, List<AggKind> folds) {
+        return folds.isEmpty() || dim.foldsGroups();
     }
 
     /** The register of a marking build's code, its pipeline's last output; -1 for a build written at its rows. */

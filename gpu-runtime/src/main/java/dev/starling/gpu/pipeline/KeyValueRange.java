@@ -15,9 +15,8 @@ import java.util.function.IntFunction;
  * the statistics of the columns it reads tell: an integer column, a string column's codes (one per
  * distinct string), the year of a date column (TPC-H's {@code o_year} and {@code l_year}), or an
  * integer column with NULL replaced by a constant (TPC-H Q13's {@code COALESCE(count, 0)}, or the
- * {@code CASE} it stands for). A key
- * that may be NULL has none (its digit would need one more value), nor one whose range passes
- * 2^63 - 1.
+ * {@code CASE} it stands for). A key that may be NULL has none (its digit would need one more
+ * value), nor one whose range passes 2^63 - 1.
  */
 record KeyValueRange(long min, long range) {
 

@@ -81,7 +81,7 @@ final class RowsOutputSource {
         return switch (fold) {
             case MIN_I, MAX_I -> String.format("%s((%s*)&%s, (%s)%s)", fold == AggKind.MIN_I ? "atomicMin" : "atomicMax",
                     word, at, word, value);
-            case COUNT -> String.format("atomicAdd((unsigned long long*)&%s, 1ull)", at);
+            case COUNT -> String.format("foldCount((uint64_t*)&%s, 1)", at);
             case SUM_I -> String.format("atomicAdd((unsigned long long*)&%s, (unsigned long long)%s)", at, value);
             default -> throw new IllegalStateException("a dimension's " + fold);
         };

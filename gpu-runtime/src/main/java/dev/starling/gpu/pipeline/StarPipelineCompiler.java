@@ -543,8 +543,6 @@ public final class StarPipelineCompiler {
         if (a.groupKeys().length != 1 || !scansOneTable(a.input())) {
             return Optional.empty();
         }
-        Optional<Column.DenseReference> target = buildKeyReference(j);
-        Optional<Expr> code = target.flatMap(t -> codeOf(t, out.get(j.probeKeys()[0])));
         int keyWidth = a.output().get(0).type().physical().width;
         if (keyWidth != 4 && keyWidth != 8) {
             return Optional.empty();
@@ -554,7 +552,13 @@ public final class StarPipelineCompiler {
         for (AggCall call : a.calls()) {
             foldOf(call, a.input()).ifPresent(folds::add);
         }
-        if (code.isEmpty() || folds.size() != a.output().size()) {
+        if (folds.size() != a.output().size()) {
+            return Optional.empty();
+        }
+        // last: a probe by the fact's own rows adds their row index to the pipeline's columns
+        Optional<Column.DenseReference> target = buildKeyReference(j);
+        Optional<Expr> code = target.flatMap(t -> codeOf(t, out.get(j.probeKeys()[0])));
+        if (code.isEmpty()) {
             return Optional.empty();
         }
         boolean outer = j.kind() == JoinKind.LEFT;
