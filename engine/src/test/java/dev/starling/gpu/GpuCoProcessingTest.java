@@ -115,7 +115,7 @@ class GpuCoProcessingTest {
             try (Executor cpu = new Executor(4, db.catalog())) {
                 GpuResults.assertRowsEqual("TPC-H Q1 in two GPU shares", GpuResults.rows(cpu.collect(q1), false), actual);
             }
-            assertEquals(0, gpu.device().memory().used() - gpu.columnCache().residentBytes(),
+            assertEquals(0, gpu.device().memory().used() - gpu.columnCache().heldBytes(),
                     "device memory back to its baseline");
         }
     }

@@ -64,7 +64,7 @@ class GpuExprSemanticsTest extends ExprSemantics {
         if (!result.placement().accelerated()) {
             abort("the GPU does not run " + e + ": " + result.placement().reason());
         }
-        long baseline = ENGINE.gpu().device().memory().used() - ENGINE.gpu().columnCache().residentBytes();
+        long baseline = ENGINE.gpu().device().memory().used() - ENGINE.gpu().columnCache().heldBytes();
         QueryContext ctx = new QueryContext(GPU);
         List<Object> out = new ArrayList<>();
         try {
@@ -72,7 +72,7 @@ class GpuExprSemanticsTest extends ExprSemantics {
                 out.add(row.get(0));
             }
         } finally {
-            assertEquals(baseline, ENGINE.gpu().device().memory().used() - ENGINE.gpu().columnCache().residentBytes(),
+            assertEquals(baseline, ENGINE.gpu().device().memory().used() - ENGINE.gpu().columnCache().heldBytes(),
                     "device memory not back to its baseline");
         }
         assertEquals(Map.of(result.id(), "gpu"), ctx.ranOn(), e + ": where the pipeline ran");

@@ -84,7 +84,7 @@ class GpuOversizedJoinTest {
                 assertEquals(1, gpu.lastRun().partitionedJoins(), "the join ran partitioned");
                 assertTrue(gpu.lastRun().spilledBytes() > 0, "partitions spilled to host memory");
             }
-            assertEquals(0, gpu.device().memory().used() - gpu.columnCache().residentBytes(),
+            assertEquals(0, gpu.device().memory().used() - gpu.columnCache().heldBytes(),
                     "device memory back to its baseline");
         }
     }
@@ -105,7 +105,7 @@ class GpuOversizedJoinTest {
             assertEquals(1, gpu.runs(), "the aggregation ran on the GPU");
             assertTrue(gpu.lastRun().hostStateBytes() >= 4 << 20, "part of the states stayed on the host: "
                     + gpu.lastRun().hostStateBytes());
-            assertEquals(0, gpu.device().memory().used() - gpu.columnCache().residentBytes(),
+            assertEquals(0, gpu.device().memory().used() - gpu.columnCache().heldBytes(),
                     "device memory back to its baseline");
         }
     }

@@ -32,7 +32,7 @@ final class GpuResults {
         db.setBackendMode(BackendMode.CPU);
         QueryResult cpu = db.query(sql);
         long runsBefore = gpu.runs();
-        long baseline = gpu.device().memory().used() - gpu.columnCache().residentBytes();
+        long baseline = gpu.device().memory().used() - gpu.columnCache().heldBytes();
         db.setBackendMode(mode);
         QueryResult onGpu;
         try {
@@ -40,7 +40,7 @@ final class GpuResults {
         } finally {
             db.setBackendMode(BackendMode.AUTO);
         }
-        assertEquals(baseline, gpu.device().memory().used() - gpu.columnCache().residentBytes(),
+        assertEquals(baseline, gpu.device().memory().used() - gpu.columnCache().heldBytes(),
                 label + ": device memory not back to its baseline");
         boolean ordered = sql.toLowerCase().contains("order by");
         assertRowsEqual(label, rows(cpu, ordered), rows(onGpu, ordered));

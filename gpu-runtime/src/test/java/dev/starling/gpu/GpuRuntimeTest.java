@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.starling.gpu.cache.DeviceColumn;
 import dev.starling.gpu.cache.GpuColumnCache;
 import dev.starling.gpu.cuda.DeviceBuffer;
+import dev.starling.gpu.cuda.DeviceMemory;
 import dev.starling.gpu.cuda.GpuDevice;
 import dev.starling.gpu.cuda.GpuOutOfMemoryException;
 import dev.starling.storage.Catalog;
@@ -36,6 +37,37 @@ class GpuRuntimeTest {
                 b.clear();
             }
             assertEquals(before, device.memory().used());
+        }
+    }
+
+    @Test
+    void closedBuffersBlocksAreReusedAndFreedWhenAnAllocationNeedsTheRoom() {
+        try (GpuDevice device = GpuDevices.openOrSkip(4 << 20)) {
+            DeviceMemory memory = device.memory();
+            long address;
+            try (DeviceBuffer a = memory.allocate(1 << 20, "a")) {
+                address = a.address();
+                a.clear();
+            }
+            assertEquals(0, memory.used());
+            assertEquals(1 << 20, memory.kept());
+            try (DeviceBuffer again = memory.allocate((1 << 20) - 100, "of the same size class")) {
+                assertEquals(address, again.address(), "the kept block serves its size class");
+                assertEquals((1 << 20) - 100, again.bytes());
+                assertEquals(0, memory.kept());
+                again.fill(7L, 8);
+                long[] back = new long[2];
+                again.download(Pointer.to(back), 16);
+                assertArrayEquals(new long[] {7, 7}, back);
+            }
+            // 3.5 MB fit the 4 MB budget only once the kept 1 MB block is freed
+            try (DeviceBuffer big = memory.allocate(7 << 19, "big")) {
+                big.clear();
+                assertEquals(0, memory.kept());
+            }
+            memory.freeKept();
+            assertEquals(0, memory.kept());
+            assertEquals(0, memory.used());
         }
     }
 

@@ -14,6 +14,11 @@ public record DeviceColumn(DeviceBuffer values, DeviceBuffer nulls, int width, l
     }
 
     @Override
+    public long heldBytes() {
+        return values.heldBytes() + (nulls == null ? 0 : nulls.heldBytes());
+    }
+
+    @Override
     public void free() {
         values.close();
         if (nulls != null) {

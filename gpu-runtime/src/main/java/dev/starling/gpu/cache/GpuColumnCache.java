@@ -28,6 +28,8 @@ public final class GpuColumnCache implements DeviceMemory.Reclaimer, AutoCloseab
     private final ReferenceQueue<Column> collected = new ReferenceQueue<>();
     private final Set<String> residentTables = new TreeSet<>();
     private long bytes;
+    /** Device memory the entries hold: {@link #bytes} rounded up to their blocks. */
+    private long heldBytes;
 
     public GpuColumnCache(GpuDevice device) {
         this.uploader = new ColumnUploader(device);
@@ -94,6 +96,7 @@ public final class GpuColumnCache implements DeviceMemory.Reclaimer, AutoCloseab
             e = new Entry(make.apply(column), table.name());
             entries.put(new ColumnKey(column, derived, collected), e);
             bytes += e.value.bytes();
+            heldBytes += e.value.heldBytes();
         }
         e.leases++;
         return new Lease<>(e, (T) e.value);
@@ -131,8 +134,14 @@ public final class GpuColumnCache implements DeviceMemory.Reclaimer, AutoCloseab
         return entries.containsKey(new ColumnKey(column, null, null));
     }
 
+    /** Bytes of the data resident now. */
     public synchronized long residentBytes() {
         return bytes;
+    }
+
+    /** Device memory the resident data holds (its blocks), which {@link DeviceMemory#used} counts. */
+    public synchronized long heldBytes() {
+        return heldBytes;
     }
 
     @Override
@@ -164,11 +173,13 @@ public final class GpuColumnCache implements DeviceMemory.Reclaimer, AutoCloseab
         }
     }
 
+    /** Frees {@code e}'s data; returns the device memory that gave back. */
     private long evict(Entry e) {
-        long b = e.value.bytes();
+        long held = e.value.heldBytes();
+        bytes -= e.value.bytes();
+        heldBytes -= held;
         e.value.free();
-        bytes -= b;
-        return b;
+        return held;
     }
 
     @Override
@@ -178,6 +189,7 @@ public final class GpuColumnCache implements DeviceMemory.Reclaimer, AutoCloseab
         }
         entries.clear();
         bytes = 0;
+        heldBytes = 0;
         uploader.close();
     }
 }

@@ -45,6 +45,11 @@ public record DeviceCloneLayout(DeviceBuffer slots, DeviceBuffer cloneMap, int e
     }
 
     @Override
+    public long heldBytes() {
+        return slots.heldBytes() + cloneMap.heldBytes();
+    }
+
+    @Override
     public void free() {
         slots.close();
         cloneMap.close();

@@ -5,20 +5,22 @@ import jcuda.driver.CUdeviceptr;
 import jcuda.driver.JCudaDriver;
 
 /**
- * Device memory from {@link DeviceMemory}; closing it frees it and returns its bytes to the budget.
+ * Device memory from {@link DeviceMemory}; closing it gives its block back for reuse and its bytes to the budget.
  * {@link #address} is the raw device address, for descriptors that kernels read.
  */
 public final class DeviceBuffer implements AutoCloseable {
     private final DeviceMemory memory;
     private final CUdeviceptr pointer;
     private final long bytes;
+    private final long capacity;
     private final long address;
     private boolean closed;
 
-    DeviceBuffer(DeviceMemory memory, CUdeviceptr pointer, long bytes, long address) {
+    DeviceBuffer(DeviceMemory memory, CUdeviceptr pointer, long bytes, long capacity, long address) {
         this.memory = memory;
         this.pointer = pointer;
         this.bytes = bytes;
+        this.capacity = capacity;
         this.address = address;
     }
 
@@ -28,6 +30,11 @@ public final class DeviceBuffer implements AutoCloseable {
 
     public long bytes() {
         return bytes;
+    }
+
+    /** The bytes of device memory this buffer holds: {@link #bytes} rounded up to its block's size class. */
+    public long heldBytes() {
+        return capacity;
     }
 
     public long address() {

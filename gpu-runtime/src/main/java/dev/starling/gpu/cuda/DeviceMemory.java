@@ -6,10 +6,13 @@ import jcuda.driver.CUpointer_attribute;
 import jcuda.driver.JCudaDriver;
 
 /**
- * Device memory under a budget. An allocation that would pass the budget first asks the
- * {@link Reclaimer} (the column cache) to free cached memory, then fails with
- * {@link GpuOutOfMemoryException}, which sends the work to the CPU. {@link #used} counts the bytes
- * held, so tests can check that a query leaves it where it found it.
+ * Device memory under a budget. An allocation that would pass the budget first frees blocks kept
+ * for reuse, then asks the {@link Reclaimer} (the column cache) to free cached memory, then fails
+ * with {@link GpuOutOfMemoryException}, which sends the work to the CPU. A closed buffer's block
+ * is kept ({@link DeviceBlockCache}) for the next allocation of its size class instead of being
+ * freed, so a query repeated does not map and unmap its buffers on every run; kept blocks count
+ * against the budget. {@link #used} counts the bytes of open buffers, so tests can check that a
+ * query leaves it where it found it.
  */
 public final class DeviceMemory {
 
@@ -24,7 +27,15 @@ public final class DeviceMemory {
 
     private final GpuDevice device;
     private final long budget;
+    private final DeviceBlockCache kept = new DeviceBlockCache();
     private long used;
+    /** Frees so far: each kept block is stamped with its free's number. */
+    private long frees;
+    /**
+     * Blocks stamped up to this were freed before the device last went idle under this allocator's
+     * eyes: no work queued before their buffers closed can still touch them.
+     */
+    private long idleThrough;
     private Reclaimer reclaimer = bytes -> 0;
 
     DeviceMemory(GpuDevice device, long budget) {
@@ -40,49 +51,64 @@ public final class DeviceMemory {
         return budget;
     }
 
+    /** Bytes of the device buffers open now (in whole size classes). */
     public synchronized long used() {
         return used;
     }
 
+    /** Bytes of device blocks kept for reuse, no buffer's now. */
+    public synchronized long kept() {
+        return kept.bytes();
+    }
+
     /**
-     * The bytes an allocation could still take under the budget, having first evicted cached data
-     * no one is using, up to what {@code wanted} bytes would need.
+     * The bytes an allocation could still take under the budget, having first freed kept blocks
+     * and evicted cached data no one is using, up to what {@code wanted} bytes would need.
      */
     public long available(long wanted) {
-        long free;
+        makeRoom(wanted);
         synchronized (this) {
-            free = budget - used;
-        }
-        if (free < wanted) {
-            // as in reserve(): the reclaimer takes the cache's lock, so never hold this one meanwhile
-            reclaimer.reclaim(wanted - free);
-        }
-        synchronized (this) {
-            return Math.max(0, budget - used);
+            return Math.max(0, budget - used - kept.bytes());
         }
     }
 
     /** Allocates {@code bytes} of device memory (uninitialized); {@code what} names it in errors. */
     public DeviceBuffer allocate(long bytes, String what) {
         long size = Math.max(bytes, MIN_BYTES);
-        reserve(size, what);
+        long capacity = DeviceBlockCache.sizeClass(size);
+        DeviceBlockCache.Block block;
+        long stamp;
+        synchronized (this) {
+            block = kept.take(capacity);
+            stamp = frees;
+            if (block != null) {
+                used += capacity;
+            }
+        }
+        if (block != null) {
+            if (block.freedAt() > idleThrough()) {
+                awaitIdle(stamp);
+            }
+            return new DeviceBuffer(this, block.pointer(), size, capacity, block.address());
+        }
+        reserve(capacity, what);
         try {
             device.makeCurrent();
             CUdeviceptr pointer = new CUdeviceptr();
-            Cuda.check(JCudaDriver.cuMemAlloc(pointer, size), "cuMemAlloc(" + size + " bytes for " + what + ")");
+            Cuda.check(JCudaDriver.cuMemAlloc(pointer, capacity), "cuMemAlloc(" + capacity + " bytes for " + what + ")");
             long[] address = new long[1];
             Cuda.check(JCudaDriver.cuPointerGetAttribute(Pointer.to(address),
                     CUpointer_attribute.CU_POINTER_ATTRIBUTE_DEVICE_POINTER, pointer), "cuPointerGetAttribute");
-            return new DeviceBuffer(this, pointer, size, address[0]);
+            return new DeviceBuffer(this, pointer, size, capacity, address[0]);
         } catch (RuntimeException e) {
-            release(size);
+            release(capacity);
             throw e;
         }
     }
 
     /**
      * Counts {@code bytes} of device memory allocated outside {@link #allocate} (through virtual
-     * memory management) against the budget, evicting cached data first as allocate does; throws
+     * memory management) against the budget, making room first as allocate does; throws
      * {@link GpuOutOfMemoryException} past the budget. {@link #refund} gives it back.
      */
     public void charge(long bytes, String what) {
@@ -93,17 +119,20 @@ public final class DeviceMemory {
         release(bytes);
     }
 
-    private void reserve(long size, String what) {
-        synchronized (this) {
-            if (used + size <= budget) {
-                used += size;
-                return;
-            }
+    /** Frees every kept block (the device is closing, or someone else needs its memory). */
+    public void freeKept() {
+        while (freeOneKept(Long.MAX_VALUE)) {
+            // each call frees one block
         }
-        // Reclaiming takes the cache's lock, which may call free(): never hold this lock meanwhile.
-        reclaimer.reclaim(size);
+    }
+
+    private void reserve(long size, String what) {
+        if (tryReserve(size)) {
+            return;
+        }
+        makeRoom(size);
         synchronized (this) {
-            if (used + size > budget) {
+            if (used + kept.bytes() + size > budget) {
                 throw new GpuOutOfMemoryException("GPU memory budget exceeded: " + what + " needs " + size
                         + " bytes, " + used + " of " + budget + " are in use");
             }
@@ -111,16 +140,81 @@ public final class DeviceMemory {
         }
     }
 
+    private synchronized boolean tryReserve(long size) {
+        if (used + kept.bytes() + size <= budget) {
+            used += size;
+            return true;
+        }
+        return false;
+    }
+
+    /**
+     * Frees kept blocks, then cached data, then the blocks that freed, until {@code bytes} fit
+     * under the budget or nothing is left to free. Reclaiming takes the column cache's lock, which
+     * may close buffers: this lock is never held meanwhile.
+     */
+    private void makeRoom(long bytes) {
+        while (freeOneKept(bytes)) {
+            // each call frees one block
+        }
+        long missing;
+        synchronized (this) {
+            missing = used + kept.bytes() + bytes - budget;
+        }
+        if (missing > 0) {
+            reclaimer.reclaim(missing);
+            while (freeOneKept(bytes)) {
+                // the reclaimed buffers came back as kept blocks
+            }
+        }
+    }
+
+    /** Frees the largest kept block if {@code bytes} do not fit beside what is held; returns whether it did. */
+    private boolean freeOneKept(long bytes) {
+        DeviceBlockCache.Block b;
+        synchronized (this) {
+            if (budget - used - kept.bytes() >= bytes) {
+                return false;
+            }
+            b = kept.evict();
+            if (b == null) {
+                return false;
+            }
+            // counted as used until the driver has it back, so no allocation counts on it meanwhile
+            used += b.capacity();
+        }
+        try {
+            device.makeCurrent();
+            Cuda.check(JCudaDriver.cuMemFree(b.pointer()), "cuMemFree");
+        } finally {
+            release(b.capacity());
+        }
+        return true;
+    }
+
+    private synchronized long idleThrough() {
+        return idleThrough;
+    }
+
+    /**
+     * Waits until the device has done all work queued so far, so that blocks freed up to
+     * {@code stamp} may be written: a buffer may close while a stream of its own (a column upload,
+     * a co-processing run) still has work on it queued, which cuMemFree used to wait for.
+     */
+    private void awaitIdle(long stamp) {
+        device.makeCurrent();
+        Cuda.check(JCudaDriver.cuCtxSynchronize(), "device work before reusing a freed block");
+        synchronized (this) {
+            idleThrough = Math.max(idleThrough, stamp);
+        }
+    }
+
     private synchronized void release(long size) {
         used -= size;
     }
 
-    void free(DeviceBuffer buffer) {
-        device.makeCurrent();
-        try {
-            Cuda.check(JCudaDriver.cuMemFree(buffer.pointer()), "cuMemFree");
-        } finally {
-            release(buffer.bytes());
-        }
+    synchronized void free(DeviceBuffer buffer) {
+        used -= buffer.heldBytes();
+        kept.put(new DeviceBlockCache.Block(buffer.pointer(), buffer.address(), buffer.heldBytes(), ++frees));
     }
 }

@@ -242,6 +242,7 @@ public final class GpuDevice implements AutoCloseable {
         }
         closed = true;
         makeCurrent();
+        memory.freeKept();
         pinned.close();
         mapped.close();
         for (CUmodule m : modules.values()) {

@@ -59,7 +59,9 @@ public final class MetricsEndpoint implements AutoCloseable {
         GpuBackend gpu = db.gpu().orElse(null);
         gauge(out, "starling_gpu_available", "Whether a GPU backend is in use.", gpu == null ? 0 : 1);
         if (gpu != null) {
-            gauge(out, "starling_gpu_memory_used_bytes", "Device memory Starling holds.", gpu.device().memory().used());
+            gauge(out, "starling_gpu_memory_used_bytes", "Device memory of open buffers.", gpu.device().memory().used());
+            gauge(out, "starling_gpu_memory_kept_bytes", "Device memory freed by queries and kept for the next ones.",
+                    gpu.device().memory().kept());
             gauge(out, "starling_gpu_memory_budget_bytes", "Device memory Starling may use.", gpu.device().memory().budget());
             gauge(out, "starling_gpu_column_cache_bytes", "Fact columns resident on the device.",
                     gpu.columnCache().residentBytes());
