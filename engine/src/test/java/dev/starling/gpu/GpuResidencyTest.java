@@ -8,6 +8,7 @@ import dev.starling.engine.Starling;
 import dev.starling.storage.Table;
 import dev.starling.storage.gen.SsbGenerator;
 import dev.starling.storage.gen.SsbQueries;
+import dev.starling.storage.gen.TpchGenerator;
 import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Tag;
@@ -43,6 +44,28 @@ class GpuResidencyTest {
             assertTrue(gpu.columnCache().residentTables().isEmpty(), "a dropped table is no longer kept");
             gpu.columnCache().clear();
             assertEquals(baseline, gpu.device().memory().used());
+        }
+    }
+
+    @Test
+    void aStringPredicatesAnswersStayOnTheDeviceWithTheirColumn() {
+        try (Starling db = Starling.inMemory()) {
+            GpuBackend gpu = db.gpu().orElse(null);
+            assumeTrue(gpu != null, "no GPU");
+            TpchGenerator.generate(db.catalog(), 0.01, "");
+            Table orders = db.catalog().require("orders");
+            long entries = orders.column(orders.schema().indexOf("o_comment")).dictionary().size() + 1L;
+            String special = "SELECT count(*) FROM orders WHERE o_comment NOT LIKE '%special%requests%'";
+            String pending = "SELECT count(*) FROM orders WHERE o_comment LIKE '%pending%'";
+            assertTrue(GpuResults.assertSameOnGpu(db, gpu, "first NOT LIKE", special));
+            long afterFirst = gpu.columnCache().residentBytes();
+            assertTrue(GpuResults.assertSameOnGpu(db, gpu, "NOT LIKE again", special));
+            assertEquals(afterFirst, gpu.columnCache().residentBytes(), "the answers were kept, not uploaded again");
+            assertTrue(GpuResults.assertSameOnGpu(db, gpu, "another pattern", pending));
+            assertEquals(afterFirst + entries, gpu.columnCache().residentBytes(),
+                    "another pattern's answers, a byte per dictionary entry and one for NULL");
+            gpu.columnCache().clear();
+            assertEquals(0, gpu.columnCache().residentBytes(), "the answers go with the cache's other entries");
         }
     }
 }

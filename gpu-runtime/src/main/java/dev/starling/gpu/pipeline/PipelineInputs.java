@@ -26,6 +26,7 @@ import dev.starling.gpu.hybrid.SplitTable;
 import dev.starling.storage.Column;
 import dev.starling.storage.Table;
 import java.nio.ByteBuffer;
+import jcuda.Pointer;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -165,7 +166,7 @@ final class PipelineInputs implements AutoCloseable {
         }
         try {
             in.leaseColumns(cache, referenced);
-            in.uploadAnswers();
+            in.leaseAnswers(cache);
             in.uploadDimensions(cache, dimRows, contribution, inputs);
             return in;
         } catch (Unsupported | RuntimeException e) {
@@ -195,16 +196,33 @@ final class PipelineInputs implements AutoCloseable {
 
     /**
      * Each string function's answers, an entry per entry of its column's dictionary and one for a
-     * NULL string (a predicate's byte, a group key's 32-bit rank), computed here by the CPU
-     * evaluator for the table version the pipeline reads.
+     * NULL string (a predicate's byte, a group key's 32-bit rank), computed by the CPU evaluator
+     * for the table version the pipeline reads and leased from the column cache, which keeps them
+     * on the device with that column: TPC-H Q13's answers for 15M comments at SF 10 cross the link
+     * once, not per run.
      */
-    private void uploadAnswers() throws Unsupported {
+    private void leaseAnswers(GpuColumnCache cache) throws Unsupported {
+        Table fact = pipeline.fact();
         for (StarPipeline.StringFunction f : pipeline.answers()) {
-            Column column = pipeline.fact().column(f.tableColumn());
-            DeviceBuffer b = f.ranks() ? arrays.upload(keyRanks(pipeline.fact(), f).rank(), "ranks of " + f.function())
-                    : arrays.upload(predicateAnswers(pipeline.fact(), f), "answers of " + f.function());
-            uploadedBytes += b.bytes();
-            answers.add(new StarKernelInput.Key(b.address(), f.ranks() ? 4 : 1, column.dictionary().size() + 1L));
+            Column column = fact.column(f.tableColumn());
+            long entries = column.dictionary().size() + 1L;
+            int width = f.ranks() ? 4 : 1;
+            Pointer host = f.ranks() ? Pointer.to(keyRanks(fact, f).rank()) : Pointer.to(predicateAnswers(fact, f));
+            long residentBefore = cache.residentBytes();
+            GpuColumnCache.Lease<DeviceColumn> lease = cache.leaseDerived(fact, f.tableColumn(), f, c -> {
+                DeviceBuffer b = device.memory().allocate(entries * width, (f.ranks() ? "ranks of " : "answers of ")
+                        + f.function());
+                try {
+                    b.upload(host, 0, entries * width);
+                } catch (RuntimeException e) {
+                    b.close();
+                    throw e;
+                }
+                return new DeviceColumn(b, null, width, entries);
+            });
+            leases.add(lease);
+            uploadedBytes += cache.residentBytes() - residentBefore;
+            answers.add(new StarKernelInput.Key(lease.value().values().address(), width, entries));
         }
     }
 
