@@ -51,9 +51,17 @@ class GpuRuntimeTest {
             }
             assertEquals(0, memory.used());
             assertEquals(1 << 20, memory.kept());
-            try (DeviceBuffer again = memory.allocate((1 << 20) - 100, "of the same size class")) {
-                assertEquals(address, again.address(), "the kept block serves its size class");
-                assertEquals((1 << 20) - 100, again.bytes());
+            try (DeviceBuffer small = memory.allocate(1 << 19, "half as large")) {
+                assertEquals(1 << 20, memory.kept(), "a block twice as large as asked for is not taken");
+            }
+            memory.freeKept();
+            try (DeviceBuffer a = memory.allocate(1 << 20, "a")) {
+                address = a.address();
+            }
+            try (DeviceBuffer again = memory.allocate((1 << 20) - 100_000, "a little smaller")) {
+                assertEquals(address, again.address(), "the kept block serves a request up to an eighth smaller");
+                assertEquals((1 << 20) - 100_000, again.bytes());
+                assertEquals(1 << 20, again.heldBytes());
                 assertEquals(0, memory.kept());
                 again.fill(7L, 8);
                 long[] back = new long[2];

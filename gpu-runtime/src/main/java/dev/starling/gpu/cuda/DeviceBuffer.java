@@ -32,7 +32,7 @@ public final class DeviceBuffer implements AutoCloseable {
         return bytes;
     }
 
-    /** The bytes of device memory this buffer holds: {@link #bytes} rounded up to its block's size class. */
+    /** The bytes of device memory this buffer holds: {@link #bytes} rounded up to its block, which may be a reused one up to an eighth larger. */
     public long heldBytes() {
         return capacity;
     }

@@ -9,9 +9,9 @@ import jcuda.driver.JCudaDriver;
  * Device memory under a budget. An allocation that would pass the budget first frees blocks kept
  * for reuse, then asks the {@link Reclaimer} (the column cache) to free cached memory, then fails
  * with {@link GpuOutOfMemoryException}, which sends the work to the CPU. A closed buffer's block
- * is kept ({@link DeviceBlockCache}) for the next allocation of its size class instead of being
- * freed, so a query repeated does not map and unmap its buffers on every run; kept blocks count
- * against the budget. {@link #used} counts the bytes of open buffers, so tests can check that a
+ * is kept ({@link DeviceBlockCache}) for the next allocation it fits instead of being freed, so a
+ * query repeated does not map and unmap its buffers on every run; kept blocks count against the
+ * budget. {@link #used} counts the bytes of open buffers, so tests can check that a
  * query leaves it where it found it.
  */
 public final class DeviceMemory {
@@ -51,7 +51,7 @@ public final class DeviceMemory {
         return budget;
     }
 
-    /** Bytes of the device buffers open now (in whole size classes). */
+    /** Bytes of the device buffers open now (of their whole blocks). */
     public synchronized long used() {
         return used;
     }
@@ -62,34 +62,44 @@ public final class DeviceMemory {
     }
 
     /**
-     * The bytes an allocation could still take under the budget, having first freed kept blocks
-     * and evicted cached data no one is using, up to what {@code wanted} bytes would need.
+     * The bytes an allocation could still take under the budget (kept blocks, which it would
+     * free, included), having first evicted cached data no one is using, up to what {@code wanted}
+     * bytes would need.
      */
     public long available(long wanted) {
-        makeRoom(wanted);
+        long missing;
         synchronized (this) {
-            return Math.max(0, budget - used - kept.bytes());
+            missing = used + wanted - budget;
+        }
+        if (missing > 0) {
+            // as in makeRoom(): the reclaimer takes the cache's lock, so never hold this one meanwhile
+            reclaimer.reclaim(missing);
+        }
+        synchronized (this) {
+            return Math.max(0, budget - used);
         }
     }
 
     /** Allocates {@code bytes} of device memory (uninitialized); {@code what} names it in errors. */
     public DeviceBuffer allocate(long bytes, String what) {
         long size = Math.max(bytes, MIN_BYTES);
-        long capacity = DeviceBlockCache.sizeClass(size);
+        long capacity = DeviceBlockCache.blockSize(size);
         DeviceBlockCache.Block block;
         long stamp;
         synchronized (this) {
             block = kept.take(capacity);
             stamp = frees;
             if (block != null) {
-                used += capacity;
+                used += block.capacity();
             }
         }
         if (block != null) {
+            // the calling thread may not have the context yet: the buffer's users expect it to
+            device.makeCurrent();
             if (block.freedAt() > idleThrough()) {
                 awaitIdle(stamp);
             }
-            return new DeviceBuffer(this, block.pointer(), size, capacity, block.address());
+            return new DeviceBuffer(this, block.pointer(), size, block.capacity(), block.address());
         }
         reserve(capacity, what);
         try {
