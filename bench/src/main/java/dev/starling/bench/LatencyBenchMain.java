@@ -2,6 +2,8 @@ package dev.starling.bench;
 
 import dev.starling.engine.Starling;
 import dev.starling.server.flight.FlightSqlServer;
+import java.sql.Connection;
+import java.sql.DriverManager;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -29,7 +31,7 @@ import picocli.CommandLine.Option;
 /**
  * Latency as clients meet it, through Flight SQL clients (each its own connection and session:
  * execute, then read every endpoint's Arrow batches) against a server in this process on SSB
- * data: {@code SELECT 1}; each SSB query alone; all of them round-robin from 1, 8 and 64 clients
+ * data: {@code SELECT 1} (also through the Flight SQL JDBC driver); each SSB query alone; all of them round-robin from 1, 8 and 64 clients
  * at once (p50, p99, queries a second); and each SSB query while another session runs a heavy
  * report on the CPU workers without pause, against the same query alone.
  */
@@ -61,6 +63,12 @@ public final class LatencyBenchMain implements Callable<Integer> {
     @Option(names = "--seconds", description = "Length of each mixed load (default: ${DEFAULT-VALUE}).")
     private double seconds = 10;
 
+    @Option(names = "--warm-up", description = "Unmeasured runs of SELECT 1 before its timed ones, so that the "
+            + "client's and the server's code is compiled as in a long-running process (default: ${DEFAULT-VALUE}).")
+    private int warmUp = 2000;
+
+    private static final int TRIVIAL_RUNS = 2000;
+
     /** What the heavy session did while the queries ran beside it, for the table's caption. */
     private String heavyNote = "";
     private BufferAllocator allocator;
@@ -84,9 +92,12 @@ public final class LatencyBenchMain implements Callable<Integer> {
             try (FlightSqlClient c = connect(url)) {
                 c.executeUpdate("SET backend = '" + backend + "'");
                 System.out.printf("measured sessions: backend %s%n", backend);
-                double[] trivial = times(c, "SELECT 1", 200, 50);
-                System.out.printf("%nSELECT 1, one client: p50 %.2f ms, p99 %.2f ms (200 runs)%n",
-                        percentile(trivial, 50), percentile(trivial, 99));
+                double[] trivial = times(c, "SELECT 1", TRIVIAL_RUNS, warmUp);
+                System.out.printf("%nSELECT 1, one client: p50 %.2f ms, p99 %.2f ms (%d runs after %d)%n",
+                        percentile(trivial, 50), percentile(trivial, 99), TRIVIAL_RUNS, warmUp);
+                double[] jdbc = jdbcTimes(server.port(), "SELECT 1", TRIVIAL_RUNS, warmUp);
+                System.out.printf("SELECT 1 through the Flight SQL JDBC driver: p50 %.2f ms, p99 %.2f ms (%d runs after %d)%n",
+                        percentile(jdbc, 50), percentile(jdbc, 99), TRIVIAL_RUNS, warmUp);
                 System.out.printf("%n| query | p50 ms alone | p99 ms alone | p50 ms beside the heavy query | p99 ms beside | p50 ratio |%n");
                 System.out.printf("| --- | ---: | ---: | ---: | ---: | ---: |%n");
                 Map<String, double[]> alone = new java.util.LinkedHashMap<>();
@@ -189,6 +200,22 @@ public final class LatencyBenchMain implements Callable<Integer> {
     private FlightSqlClient connect(Location url) {
         return new FlightSqlClient(FlightClient.builder(allocator, url)
                 .intercept(new ClientCookieMiddleware.Factory()).build());
+    }
+
+    /** {@code sql}'s times through a JDBC connection of the Flight SQL driver (prepare, execute, read, close, as tools do). */
+    private static double[] jdbcTimes(int port, String sql, int runs, int warmUp) throws Exception {
+        try (Connection connection = DriverManager.getConnection(FlightJdbcRunner.url(port))) {
+            for (int i = 0; i < warmUp; i++) {
+                JdbcResults.readAll(connection, sql);
+            }
+            double[] ms = new double[runs];
+            for (int i = 0; i < runs; i++) {
+                long t = System.nanoTime();
+                JdbcResults.readAll(connection, sql);
+                ms[i] = (System.nanoTime() - t) / 1e6;
+            }
+            return ms;
+        }
     }
 
     private static double[] times(FlightSqlClient c, String sql, int runs, int warmUp) throws Exception {
