@@ -65,11 +65,14 @@ public final class GpuColumnCache implements DeviceMemory.Reclaimer, AutoCloseab
     private static final class Entry {
         final DeviceResident value;
         final String table;
+        /** Data derived from the column (a layout, a predicate's answers): evictable even when the table is resident. */
+        final boolean derived;
         int leases;
 
-        Entry(DeviceResident value, String table) {
+        Entry(DeviceResident value, String table, boolean derived) {
             this.value = value;
             this.table = table;
+            this.derived = derived;
         }
     }
 
@@ -93,7 +96,7 @@ public final class GpuColumnCache implements DeviceMemory.Reclaimer, AutoCloseab
         Column column = table.column(c);
         Entry e = entries.get(new ColumnKey(column, derived, null));
         if (e == null) {
-            e = new Entry(make.apply(column), table.name());
+            e = new Entry(make.apply(column), table.name(), derived != null);
             entries.put(new ColumnKey(column, derived, collected), e);
             bytes += e.value.bytes();
             heldBytes += e.value.heldBytes();
@@ -151,7 +154,9 @@ public final class GpuColumnCache implements DeviceMemory.Reclaimer, AutoCloseab
         Iterator<Entry> it = entries.values().iterator();
         while (freed < needed && it.hasNext()) {
             Entry e = it.next();
-            if (e.leases == 0 && !residentTables.contains(e.table)) {
+            // a resident table keeps its columns; what queries derived from them (one entry per
+            // LIKE pattern asked, say) would otherwise pile up until the budget is full
+            if (e.leases == 0 && (e.derived || !residentTables.contains(e.table))) {
                 it.remove();
                 freed += evict(e);
             }

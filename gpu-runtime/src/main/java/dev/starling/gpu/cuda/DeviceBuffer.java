@@ -110,8 +110,9 @@ public final class DeviceBuffer implements AutoCloseable {
         }
     }
 
+    /** Synchronized: a block given back twice would be handed to two buffers. */
     @Override
-    public void close() {
+    public synchronized void close() {
         if (!closed) {
             closed = true;
             memory.free(this);

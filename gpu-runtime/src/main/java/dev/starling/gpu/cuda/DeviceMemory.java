@@ -94,10 +94,18 @@ public final class DeviceMemory {
             }
         }
         if (block != null) {
-            // the calling thread may not have the context yet: the buffer's users expect it to
-            device.makeCurrent();
-            if (block.freedAt() > idleThrough()) {
-                awaitIdle(stamp);
+            try {
+                // the calling thread may not have the context yet: the buffer's users expect it to
+                device.makeCurrent();
+                if (block.freedAt() > idleThrough()) {
+                    awaitIdle(stamp);
+                }
+            } catch (RuntimeException e) {
+                synchronized (this) {
+                    used -= block.capacity();
+                    kept.put(block);
+                }
+                throw e;
             }
             return new DeviceBuffer(this, block.pointer(), size, block.capacity(), block.address());
         }
@@ -105,7 +113,13 @@ public final class DeviceMemory {
         try {
             device.makeCurrent();
             CUdeviceptr pointer = new CUdeviceptr();
-            Cuda.check(JCudaDriver.cuMemAlloc(pointer, capacity), "cuMemAlloc(" + capacity + " bytes for " + what + ")");
+            try {
+                Cuda.check(JCudaDriver.cuMemAlloc(pointer, capacity), "cuMemAlloc(" + capacity + " bytes for " + what + ")");
+            } catch (GpuOutOfMemoryException driverFull) {
+                // the device itself is full (other processes, the driver): kept blocks may be what holds it
+                freeKept();
+                Cuda.check(JCudaDriver.cuMemAlloc(pointer, capacity), "cuMemAlloc(" + capacity + " bytes for " + what + ")");
+            }
             long[] address = new long[1];
             Cuda.check(JCudaDriver.cuPointerGetAttribute(Pointer.to(address),
                     CUpointer_attribute.CU_POINTER_ATTRIBUTE_DEVICE_POINTER, pointer), "cuPointerGetAttribute");
@@ -223,6 +237,7 @@ public final class DeviceMemory {
         used -= size;
     }
 
+    /** Called once per buffer, by its close(). */
     synchronized void free(DeviceBuffer buffer) {
         used -= buffer.heldBytes();
         kept.put(new DeviceBlockCache.Block(buffer.pointer(), buffer.address(), buffer.heldBytes(), ++frees));

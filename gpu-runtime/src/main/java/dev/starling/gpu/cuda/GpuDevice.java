@@ -11,6 +11,8 @@ import jcuda.driver.CUfunction;
 import jcuda.driver.CUfunction_attribute;
 import jcuda.driver.CUmodule;
 import jcuda.driver.JCudaDriver;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One GPU through the CUDA driver API: its primary context, properties, device memory under a
@@ -19,6 +21,7 @@ import jcuda.driver.JCudaDriver;
  * makes its context current.
  */
 public final class GpuDevice implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(GpuDevice.class);
     private static final int COMPILED_KERNELS = 256;
 
     private final int ordinal;
@@ -242,7 +245,12 @@ public final class GpuDevice implements AutoCloseable {
         }
         closed = true;
         makeCurrent();
-        memory.freeKept();
+        try {
+            memory.freeKept();
+        } catch (RuntimeException e) {
+            // a context broken by an earlier error fails every free: the release below resets it
+            LOG.warn("freeing kept device blocks on close failed: {}", e.getMessage());
+        }
         pinned.close();
         mapped.close();
         for (CUmodule m : modules.values()) {

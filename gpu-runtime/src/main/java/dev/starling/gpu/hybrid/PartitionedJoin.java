@@ -157,9 +157,9 @@ public final class PartitionedJoin {
             Histogram buildSide = histogram(build.address(), buildFlags, 8, rows, bits, counts);
             Histogram probeSide = histogram(probe.values(), probe.nulls(), probe.width(), probe.rows(), bits, counts);
             PartitionSchedule schedule = schedule(buildSide, probeSide,
-                    workCapacity(allowance - counts.bytes() - offsets.bytes()));
+                    workCapacity(allowance - counts.heldBytes() - offsets.heldBytes()));
             Work work = new Work(schedule, subBits);
-            long left = Math.max(0, allowance - counts.bytes() - offsets.bytes() - work.bytes());
+            long left = Math.max(0, allowance - counts.heldBytes() - offsets.heldBytes() - work.bytes());
             long t2 = System.nanoTime();
             // the probe side's partitions first: they come from device memory and are the larger side
             long probeBytes = probeSide.starts()[fanout] * TUPLE_BYTES;

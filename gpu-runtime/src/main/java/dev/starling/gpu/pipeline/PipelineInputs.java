@@ -208,7 +208,6 @@ final class PipelineInputs implements AutoCloseable {
             long entries = column.dictionary().size() + 1L;
             int width = f.ranks() ? 4 : 1;
             Pointer host = f.ranks() ? Pointer.to(keyRanks(fact, f).rank()) : Pointer.to(predicateAnswers(fact, f));
-            long residentBefore = cache.residentBytes();
             GpuColumnCache.Lease<DeviceColumn> lease = cache.leaseDerived(fact, f.tableColumn(), f, c -> {
                 DeviceBuffer b = device.memory().allocate(entries * width, (f.ranks() ? "ranks of " : "answers of ")
                         + f.function());
@@ -218,10 +217,10 @@ final class PipelineInputs implements AutoCloseable {
                     b.close();
                     throw e;
                 }
+                uploadedBytes += entries * width;
                 return new DeviceColumn(b, null, width, entries);
             });
             leases.add(lease);
-            uploadedBytes += cache.residentBytes() - residentBefore;
             answers.add(new StarKernelInput.Key(lease.value().values().address(), width, entries));
         }
     }
@@ -421,7 +420,7 @@ final class PipelineInputs implements AutoCloseable {
         Vector keys = rows.column(0);
         PartitionedJoin.Stats s = PartitionedJoin.run(device, new PartitionedJoin.ProbeKeys(probe.values(),
                 probe.nulls(), probe.width(), factRows), new PartitionedJoin.BuildKeys(keys.longs(), keys.nulls(),
-                rows.rows()), left - matches.bytes(), matches);
+                rows.rows()), left - matches.heldBytes(), matches);
         partitionedJoins++;
         spilledBytes += s.spilledBytes();
         LOG.info("dimension {}: partitioned join {}", d, s);
