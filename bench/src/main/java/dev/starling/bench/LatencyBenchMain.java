@@ -205,27 +205,23 @@ public final class LatencyBenchMain implements Callable<Integer> {
     /** {@code sql}'s times through a JDBC connection of the Flight SQL driver (prepare, execute, read, close, as tools do). */
     private static double[] jdbcTimes(int port, String sql, int runs, int warmUp) throws Exception {
         try (Connection connection = DriverManager.getConnection(FlightJdbcRunner.url(port))) {
-            for (int i = 0; i < warmUp; i++) {
-                JdbcResults.readAll(connection, sql);
-            }
-            double[] ms = new double[runs];
-            for (int i = 0; i < runs; i++) {
-                long t = System.nanoTime();
-                JdbcResults.readAll(connection, sql);
-                ms[i] = (System.nanoTime() - t) / 1e6;
-            }
-            return ms;
+            return times(() -> JdbcResults.readAll(connection, sql), runs, warmUp);
         }
     }
 
     private static double[] times(FlightSqlClient c, String sql, int runs, int warmUp) throws Exception {
+        return times(() -> drain(c, sql), runs, warmUp);
+    }
+
+    /** The times in milliseconds of {@code runs} runs of {@code query} after {@code warmUp} unmeasured ones. */
+    private static double[] times(WarmTimer.Run query, int runs, int warmUp) throws Exception {
         for (int i = 0; i < warmUp; i++) {
-            drain(c, sql);
+            query.run();
         }
         double[] ms = new double[runs];
         for (int i = 0; i < runs; i++) {
             long t = System.nanoTime();
-            drain(c, sql);
+            query.run();
             ms[i] = (System.nanoTime() - t) / 1e6;
         }
         return ms;

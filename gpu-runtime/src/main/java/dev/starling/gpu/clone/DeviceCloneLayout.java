@@ -21,16 +21,10 @@ public record DeviceCloneLayout(DeviceBuffer slots, DeviceBuffer cloneMap, int e
         CloneLayout layout = spec.optimize(codes);
         LOG.info("{}: {} entries, {} copies per value, optimized in {} ms", what, layout.cloneMap().length,
                 String.format("%.2f", layout.copiesPerValue()), layout.optimizeNanos() / 1_000_000);
-        DeviceBuffer slots = memory.allocate(4L * layout.slots().length, what + " slots");
+        DeviceBuffer slots = memory.upload(Pointer.to(layout.slots()), 4L * layout.slots().length, what + " slots");
         try {
-            slots.upload(Pointer.to(layout.slots()), 0, 4L * layout.slots().length);
-            DeviceBuffer map = memory.allocate(4L * layout.cloneMap().length, what + " clone map");
-            try {
-                map.upload(Pointer.to(layout.cloneMap()), 0, 4L * layout.cloneMap().length);
-            } catch (RuntimeException e) {
-                map.close();
-                throw e;
-            }
+            DeviceBuffer map = memory.upload(Pointer.to(layout.cloneMap()), 4L * layout.cloneMap().length,
+                    what + " clone map");
             return new DeviceCloneLayout(slots, map, layout.cloneMap().length, layout.copiesPerValue(),
                     layout.optimizeNanos() / 1e6);
         } catch (RuntimeException e) {

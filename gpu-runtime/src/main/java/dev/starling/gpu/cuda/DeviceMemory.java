@@ -113,12 +113,13 @@ public final class DeviceMemory {
         try {
             device.makeCurrent();
             CUdeviceptr pointer = new CUdeviceptr();
+            String call = "cuMemAlloc(" + capacity + " bytes for " + what + ")";
             try {
-                Cuda.check(JCudaDriver.cuMemAlloc(pointer, capacity), "cuMemAlloc(" + capacity + " bytes for " + what + ")");
+                Cuda.check(JCudaDriver.cuMemAlloc(pointer, capacity), call);
             } catch (GpuOutOfMemoryException driverFull) {
                 // the device itself is full (other processes, the driver): kept blocks may be what holds it
                 freeKept();
-                Cuda.check(JCudaDriver.cuMemAlloc(pointer, capacity), "cuMemAlloc(" + capacity + " bytes for " + what + ")");
+                Cuda.check(JCudaDriver.cuMemAlloc(pointer, capacity), call);
             }
             long[] address = new long[1];
             Cuda.check(JCudaDriver.cuPointerGetAttribute(Pointer.to(address),
@@ -126,6 +127,21 @@ public final class DeviceMemory {
             return new DeviceBuffer(this, pointer, size, capacity, address[0]);
         } catch (RuntimeException e) {
             release(capacity);
+            throw e;
+        }
+    }
+
+    /**
+     * A buffer holding a copy of the {@code bytes} bytes of host memory at {@code source}
+     * ({@code what} names it in errors); nothing stays allocated if the copy fails.
+     */
+    public DeviceBuffer upload(Pointer source, long bytes, String what) {
+        DeviceBuffer b = allocate(bytes, what);
+        try {
+            b.upload(source, 0, bytes);
+            return b;
+        } catch (RuntimeException e) {
+            b.close();
             throw e;
         }
     }
@@ -145,9 +161,7 @@ public final class DeviceMemory {
 
     /** Frees every kept block (the device is closing, or someone else needs its memory). */
     public void freeKept() {
-        while (freeOneKept(Long.MAX_VALUE)) {
-            // each call frees one block
-        }
+        freeKeptFor(Long.MAX_VALUE);
     }
 
     private void reserve(long size, String what) {
@@ -178,18 +192,22 @@ public final class DeviceMemory {
      * may close buffers: this lock is never held meanwhile.
      */
     private void makeRoom(long bytes) {
-        while (freeOneKept(bytes)) {
-            // each call frees one block
-        }
+        freeKeptFor(bytes);
         long missing;
         synchronized (this) {
             missing = used + kept.bytes() + bytes - budget;
         }
         if (missing > 0) {
             reclaimer.reclaim(missing);
-            while (freeOneKept(bytes)) {
-                // the reclaimed buffers came back as kept blocks
-            }
+            // the reclaimed buffers came back as kept blocks
+            freeKeptFor(bytes);
+        }
+    }
+
+    /** Frees kept blocks, largest first, until {@code bytes} fit beside what is held or none is left. */
+    private void freeKeptFor(long bytes) {
+        while (freeOneKept(bytes)) {
+            // each call frees one block
         }
     }
 

@@ -26,12 +26,12 @@ import dev.starling.gpu.hybrid.SplitTable;
 import dev.starling.storage.Column;
 import dev.starling.storage.Table;
 import java.nio.ByteBuffer;
-import jcuda.Pointer;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import jcuda.Pointer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -209,14 +209,8 @@ final class PipelineInputs implements AutoCloseable {
             int width = f.ranks() ? 4 : 1;
             Pointer host = f.ranks() ? Pointer.to(keyRanks(fact, f).rank()) : Pointer.to(predicateAnswers(fact, f));
             GpuColumnCache.Lease<DeviceColumn> lease = cache.leaseDerived(fact, f.tableColumn(), f, c -> {
-                DeviceBuffer b = device.memory().allocate(entries * width, (f.ranks() ? "ranks of " : "answers of ")
-                        + f.function());
-                try {
-                    b.upload(host, 0, entries * width);
-                } catch (RuntimeException e) {
-                    b.close();
-                    throw e;
-                }
+                DeviceBuffer b = device.memory().upload(host, entries * width,
+                        (f.ranks() ? "ranks of " : "answers of ") + f.function());
                 uploadedBytes += entries * width;
                 return new DeviceColumn(b, null, width, entries);
             });
