@@ -27,9 +27,12 @@ import java.util.concurrent.atomic.AtomicReference;
  * free instead of queueing behind the long one's slices (morsel-driven scheduling, Leis et al.,
  * <i>Morsel-Driven Parallelism</i>, SIGMOD 2014, section 3.3). Once the morsels are all claimed, a
  * worker still waiting in the queue is withdrawn rather than waited for, so a query never waits
- * behind another's slices for a worker with nothing left to do. Pool threads never wait on other
- * pool tasks, so concurrent queries cannot deadlock the pool. The pool's queue must order
- * {@link Comparable} tasks ({@link #newPool}).
+ * behind another's slices for a worker with nothing left to do. A morsel may outlast many slices
+ * (a join that pairs each row with hundreds of others), so between the batches of a morsel a
+ * worker whose slice has passed runs the first queued worker of a less-served query on its own
+ * thread for that worker's slice, then goes on: a short query waits for a thread at most a slice,
+ * not a long query's morsel. Pool threads never wait on other pool tasks, so concurrent queries
+ * cannot deadlock the pool. The pool's queue must order {@link Comparable} tasks ({@link #newPool}).
  */
 public final class PipelineRunner {
     /** How long a pool worker works before it lets the queued workers of other queries run. */
@@ -62,7 +65,7 @@ public final class PipelineRunner {
                 tasks.add(new int[] {p, m});
             }
         }
-        Run<L> run = new Run<>(parts, tasks, sink, ctx);
+        Run<L> run = new Run<>(parts, tasks, sink, ctx, pool);
         int workers = stream.ordered() ? 1 : Math.max(1, Math.min(threads, tasks.size()));
         List<Worker<L>> pooled = new ArrayList<>();
         for (int w = 1; w < workers; w++) {
@@ -95,15 +98,18 @@ public final class PipelineRunner {
         final List<int[]> tasks;
         final Sink<L> sink;
         final QueryContext ctx;
+        /** The pool the run's workers queue on, whose other queued workers a worker may run on its thread. */
+        final ExecutorService pool;
         final AtomicInteger next = new AtomicInteger();
         final AtomicReference<Throwable> failure = new AtomicReference<>();
         final List<L> locals = Collections.synchronizedList(new ArrayList<>());
 
-        Run(List<Part> parts, List<int[]> tasks, Sink<L> sink, QueryContext ctx) {
+        Run(List<Part> parts, List<int[]> tasks, Sink<L> sink, QueryContext ctx, ExecutorService pool) {
             this.parts = parts;
             this.tasks = tasks;
             this.sink = sink;
             this.ctx = ctx;
+            this.pool = pool;
         }
 
         boolean exhausted() {
@@ -140,6 +146,8 @@ public final class PipelineRunner {
         private static final int QUEUED = 0;
         private static final int RUNNING = 1;
         private static final int DONE = 2;
+        /** Whether this thread is running a worker of another query in the middle of a morsel of its own. */
+        private static final ThreadLocal<Boolean> LENT = ThreadLocal.withInitial(() -> false);
 
         private final Run<L> run;
         private final ExecutorService pool;
@@ -151,6 +159,10 @@ public final class PipelineRunner {
         /** The query's worker time when this was queued, then the order of queueing: its place in the pool's queue. */
         private long servedNanos;
         private long sequence;
+        /** When this worker's slice ends and it may next run another query's worker ({@link #lendIfDue}). */
+        private long lendAt;
+        /** Time of the current slice spent running other queries' workers, which is not this query's service. */
+        private long lentNanos;
 
         Worker(Run<L> run, ExecutorService pool) {
             this.run = run;
@@ -218,6 +230,8 @@ public final class PipelineRunner {
          */
         void work(long slice) {
             long start = System.nanoTime();
+            lendAt = start + SLICE_NANOS;
+            lentNanos = 0;
             try {
                 if (local == null) {
                     local = run.sink.createLocal();
@@ -234,7 +248,33 @@ public final class PipelineRunner {
             } catch (Throwable e) {
                 run.failure.compareAndSet(null, e);
             } finally {
-                run.ctx.addWorkerNanos(System.nanoTime() - start);
+                run.ctx.addWorkerNanos(System.nanoTime() - start - lentNanos);
+            }
+        }
+
+        /**
+         * Once this worker's slice has passed, runs the pool's first queued worker on this thread
+         * for one slice, if it belongs to a query served less than this one, and sets the next
+         * time to look. A thread lent this way lends no further.
+         */
+        private void lendIfDue() {
+            long now = System.nanoTime();
+            if (now < lendAt || LENT.get() || !(run.pool instanceof ThreadPoolExecutor pool)) {
+                return;
+            }
+            lendAt = now + SLICE_NANOS;
+            if (!(pool.getQueue().peek() instanceof Worker<?> waiting) || waiting.run == run
+                    || waiting.servedNanos >= run.ctx.workerNanos() || !pool.remove(waiting)) {
+                return;
+            }
+            LENT.set(true);
+            try {
+                waiting.run();
+            } finally {
+                LENT.set(false);
+                long end = System.nanoTime();
+                lentNanos += end - now;
+                lendAt = end + SLICE_NANOS;
             }
         }
 
@@ -259,6 +299,7 @@ public final class PipelineRunner {
                 return;
             }
             run.ctx.checkCancelled();
+            lendIfDue();
             if (from == chain.length) {
                 run.sink.accept(local, batch);
                 return;
