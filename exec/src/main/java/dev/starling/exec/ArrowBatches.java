@@ -4,17 +4,16 @@ import dev.starling.exec.plan.Field;
 import dev.starling.exec.vector.Batch;
 import dev.starling.exec.vector.Vector;
 import dev.starling.storage.DataType;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.vector.BigIntVector;
+import org.apache.arrow.vector.BaseFixedWidthVector;
+import org.apache.arrow.vector.BaseVariableWidthVector;
 import org.apache.arrow.vector.BitVector;
-import org.apache.arrow.vector.DateDayVector;
+import org.apache.arrow.vector.BitVectorHelper;
 import org.apache.arrow.vector.DecimalVector;
 import org.apache.arrow.vector.FieldVector;
-import org.apache.arrow.vector.Float8Vector;
-import org.apache.arrow.vector.IntVector;
 import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.DateUnit;
@@ -25,6 +24,8 @@ import org.apache.arrow.vector.types.pojo.Schema;
 
 /** Converts result batches to Arrow record batches, the form Flight sends them in. */
 public final class ArrowBatches {
+    /** The most string bytes of one column that {@link #fill} gathers on the heap before copying them into the vector. */
+    private static final int STAGED_BYTES = 64 << 20;
     private ArrowBatches() { }
 
     public static Schema schema(List<Field> fields) {
@@ -52,7 +53,7 @@ public final class ArrowBatches {
     public static VectorSchemaRoot toVectorSchemaRoot(List<Field> fields, Batch batch, BufferAllocator allocator) {
         VectorSchemaRoot root = VectorSchemaRoot.create(schema(fields), allocator);
         try {
-            fill(root, fields, batch);
+            fill(root, fields, List.of(batch));
         } catch (RuntimeException e) {
             root.close();
             throw e;
@@ -60,33 +61,150 @@ public final class ArrowBatches {
         return root;
     }
 
-    /** Replaces the contents of {@code root} (made from {@link #schema}) with the batch's rows. */
-    public static void fill(VectorSchemaRoot root, List<Field> fields, Batch batch) {
-        int n = batch.rows();
-        root.allocateNew();
+    /**
+     * Replaces the contents of {@code root} (made from {@link #schema}) with the rows of
+     * {@code batches}, one after the other. Column by column, sized once, values written straight
+     * into the Arrow buffers and strings copied from their dictionary entries' UTF-8 bytes: value
+     * by value through the vectors' setters, a large result's conversion took more time than its
+     * scan.
+     */
+    public static void fill(VectorSchemaRoot root, List<Field> fields, List<Batch> batches) {
+        int n = 0;
+        for (Batch b : batches) {
+            n += b.rows();
+        }
         for (int c = 0; c < fields.size(); c++) {
-            copy(fields.get(c).type(), batch.column(c), root.getVector(c), n);
+            FieldVector target = root.getVector(c);
+            target.clear();
+            switch (fields.get(c).type().kind()) {
+                case VARCHAR -> strings((VarCharVector) target, c, batches, n);
+                case BOOLEAN -> booleans((BitVector) target, c, batches, n);
+                default -> fixedWidth(fields.get(c).type().kind(), (BaseFixedWidthVector) target, c, batches, n);
+            }
+            target.setValueCount(n);
         }
         root.setRowCount(n);
     }
 
-    private static void copy(DataType type, Vector v, FieldVector target, int n) {
-        for (int i = 0; i < n; i++) {
-            if (v.isNull(i)) {
-                target.setNull(i);
-                continue;
+    private static void fixedWidth(DataType.Kind kind, BaseFixedWidthVector target, int c, List<Batch> batches, int n) {
+        target.allocateNew(n);
+        ArrowBuf values = target.getDataBuffer();
+        int at = 0;
+        for (Batch b : batches) {
+            Vector v = b.column(c);
+            int rows = b.rows();
+            switch (kind) {
+                case BIGINT -> {
+                    long[] x = v.longs();
+                    for (int i = 0; i < rows; i++) {
+                        values.setLong((long) (at + i) * Long.BYTES, x[i]);
+                    }
+                }
+                case INTEGER, DATE -> {
+                    long[] x = v.longs();
+                    for (int i = 0; i < rows; i++) {
+                        values.setInt((long) (at + i) * Integer.BYTES, (int) x[i]);
+                    }
+                }
+                case DOUBLE -> {
+                    double[] x = v.doubles();
+                    for (int i = 0; i < rows; i++) {
+                        values.setDouble((long) (at + i) * Double.BYTES, x[i]);
+                    }
+                }
+                // 128-bit two's complement, little-endian: the unscaled long and its sign word
+                // (the vector's scale is the type's, so the stored long is the value as it is)
+                case DECIMAL -> {
+                    long[] x = v.longs();
+                    for (int i = 0; i < rows; i++) {
+                        long at16 = (long) (at + i) * DecimalVector.TYPE_WIDTH;
+                        values.setLong(at16, x[i]);
+                        values.setLong(at16 + Long.BYTES, x[i] >> 63);
+                    }
+                }
+                default -> throw new IllegalArgumentException("not a fixed-width type: " + kind);
             }
-            switch (type.kind()) {
-                case INTEGER -> ((IntVector) target).setSafe(i, (int) v.getLong(i));
-                case BIGINT -> ((BigIntVector) target).setSafe(i, v.getLong(i));
-                case DOUBLE -> ((Float8Vector) target).setSafe(i, v.getDouble(i));
-                // The vector's scale is the type's: the stored long is the unscaled value as it is.
-                case DECIMAL -> ((DecimalVector) target).setSafe(i, v.getLong(i));
-                case DATE -> ((DateDayVector) target).setSafe(i, (int) v.getLong(i));
-                case BOOLEAN -> ((BitVector) target).setSafe(i, v.getLong(i) != 0 ? 1 : 0);
-                case VARCHAR -> ((VarCharVector) target).setSafe(i, v.getString(i).getBytes(StandardCharsets.UTF_8));
+            markValid(target.getValidityBuffer(), v.nulls(), at, rows);
+            at += rows;
+        }
+    }
+
+    private static void booleans(BitVector target, int c, List<Batch> batches, int n) {
+        target.allocateNew(n);
+        int at = 0;
+        for (Batch b : batches) {
+            Vector v = b.column(c);
+            long[] x = v.longs();
+            for (int i = 0; i < b.rows(); i++) {
+                if (x[i] != 0 && !v.isNull(i)) {
+                    BitVectorHelper.setBit(target.getDataBuffer(), at + i);
+                }
+            }
+            markValid(target.getValidityBuffer(), v.nulls(), at, b.rows());
+            at += b.rows();
+        }
+    }
+
+    private static void strings(VarCharVector target, int c, List<Batch> batches, int n) {
+        long bytes = 0;
+        for (Batch b : batches) {
+            Vector v = b.column(c);
+            byte[][] utf8 = v.dict().utf8();
+            long[] codes = v.longs();
+            for (int i = 0; i < b.rows(); i++) {
+                if (!v.isNull(i)) {
+                    bytes += utf8[(int) codes[i]].length;
+                }
             }
         }
-        target.setValueCount(n);
+        target.allocateNew(Math.max(bytes, 1), n);
+        ArrowBuf offsets = target.getOffsetBuffer();
+        // short strings are gathered on the heap and copied over at once (a copy into off-heap
+        // memory per string cost more than the string)
+        byte[] staged = bytes <= STAGED_BYTES ? new byte[(int) bytes] : null;
+        int at = 0;
+        long end = 0;
+        for (Batch b : batches) {
+            Vector v = b.column(c);
+            byte[][] utf8 = v.dict().utf8();
+            long[] codes = v.longs();
+            for (int i = 0; i < b.rows(); i++) {
+                if (!v.isNull(i)) {
+                    byte[] s = utf8[(int) codes[i]];
+                    if (staged != null) {
+                        System.arraycopy(s, 0, staged, (int) end, s.length);
+                    } else {
+                        target.getDataBuffer().setBytes(end, s);
+                    }
+                    end += s.length;
+                }
+                offsets.setInt((long) (at + i + 1) * BaseVariableWidthVector.OFFSET_WIDTH, (int) end);
+            }
+            markValid(target.getValidityBuffer(), v.nulls(), at, b.rows());
+            at += b.rows();
+        }
+        if (staged != null) {
+            target.getDataBuffer().setBytes(0, staged);
+        }
+        // the offsets are written: setValueCount must not fill them in as gaps
+        target.setLastSet(n - 1);
+    }
+
+    /** Sets the validity bits of rows {@code at}.. {@code at + rows - 1} but the null ones (whole bytes where none is). */
+    private static void markValid(ArrowBuf validity, boolean[] nulls, int at, int rows) {
+        int i = 0;
+        if (nulls == null) {
+            while (i < rows && (at + i) % Byte.SIZE != 0) {
+                BitVectorHelper.setBit(validity, at + i++);
+            }
+            int whole = (rows - i) / Byte.SIZE;
+            validity.setOne((at + i) / Byte.SIZE, whole);
+            i += whole * Byte.SIZE;
+        }
+        for (; i < rows; i++) {
+            if (nulls == null || !nulls[i]) {
+                BitVectorHelper.setBit(validity, at + i);
+            }
+        }
     }
 }

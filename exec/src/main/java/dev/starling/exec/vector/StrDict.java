@@ -1,6 +1,7 @@
 package dev.starling.exec.vector;
 
 import dev.starling.storage.Dictionary;
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashMap;
@@ -20,6 +21,7 @@ public final class StrDict {
     private final String[] values;
     private volatile Map<String, Integer> index;
     private volatile int[] ranks;
+    private volatile byte[][] utf8;
 
     private StrDict(String[] values) {
         this.values = values;
@@ -40,6 +42,22 @@ public final class StrDict {
 
     public String get(int code) {
         return values[code];
+    }
+
+    /**
+     * Each entry's UTF-8 bytes, by code, encoded once per dictionary (a result sends every row's);
+     * shared, not to be modified.
+     */
+    public byte[][] utf8() {
+        byte[][] u = utf8;
+        if (u == null) {
+            u = new byte[values.length][];
+            for (int i = 0; i < u.length; i++) {
+                u[i] = values[i].getBytes(StandardCharsets.UTF_8);
+            }
+            utf8 = u;
+        }
+        return u;
     }
 
     /** The code of {@code value}, or -1. */

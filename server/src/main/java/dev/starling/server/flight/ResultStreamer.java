@@ -9,7 +9,6 @@ import dev.starling.exec.QueryContext;
 import dev.starling.exec.QueryTimeoutException;
 import dev.starling.exec.Settings;
 import dev.starling.exec.vector.Batch;
-import dev.starling.exec.vector.BatchBuffer;
 import dev.starling.server.metrics.QueryMetrics;
 import io.grpc.Context;
 import io.grpc.Deadline;
@@ -136,8 +135,7 @@ final class ResultStreamer {
     private static void send(List<Batch> pending, PreparedQuery query, VectorSchemaRoot root, ServerStreamListener listener,
                              QueryContext ctx) {
         awaitReady(listener, ctx);
-        Batch batch = pending.size() == 1 ? pending.get(0) : BatchBuffer.concat(query.fields(), pending);
-        ArrowBatches.fill(root, query.fields(), batch);
+        ArrowBatches.fill(root, query.fields(), pending);
         listener.putNext();
         pending.clear();
     }
