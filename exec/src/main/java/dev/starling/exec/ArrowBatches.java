@@ -4,6 +4,7 @@ import dev.starling.exec.plan.Field;
 import dev.starling.exec.vector.Batch;
 import dev.starling.exec.vector.Vector;
 import dev.starling.storage.DataType;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.arrow.memory.ArrowBuf;
@@ -146,42 +147,47 @@ public final class ArrowBatches {
     }
 
     private static void strings(VarCharVector target, int c, List<Batch> batches, int n) {
+        byte[][] values = new byte[n][];
         long bytes = 0;
+        int at = 0;
         for (Batch b : batches) {
             Vector v = b.column(c);
-            byte[][] utf8 = v.dict().utf8();
+            // a dictionary no larger than the rows sent is encoded whole, once; a larger one (a
+            // column of comments) by the rows sent, as encoding it whole would cost more than they do
+            byte[][] encoded = v.dict().size() <= n ? v.dict().utf8() : null;
             long[] codes = v.longs();
             for (int i = 0; i < b.rows(); i++) {
                 if (!v.isNull(i)) {
-                    bytes += utf8[(int) codes[i]].length;
+                    int code = (int) codes[i];
+                    byte[] s = encoded != null ? encoded[code] : v.dict().get(code).getBytes(StandardCharsets.UTF_8);
+                    values[at + i] = s;
+                    bytes += s.length;
                 }
             }
+            at += b.rows();
         }
         target.allocateNew(Math.max(bytes, 1), n);
+        at = 0;
+        for (Batch b : batches) {
+            markValid(target.getValidityBuffer(), b.column(c).nulls(), at, b.rows());
+            at += b.rows();
+        }
         ArrowBuf offsets = target.getOffsetBuffer();
         // short strings are gathered on the heap and copied over at once (a copy into off-heap
         // memory per string cost more than the string)
         byte[] staged = bytes <= STAGED_BYTES ? new byte[(int) bytes] : null;
-        int at = 0;
         long end = 0;
-        for (Batch b : batches) {
-            Vector v = b.column(c);
-            byte[][] utf8 = v.dict().utf8();
-            long[] codes = v.longs();
-            for (int i = 0; i < b.rows(); i++) {
-                if (!v.isNull(i)) {
-                    byte[] s = utf8[(int) codes[i]];
-                    if (staged != null) {
-                        System.arraycopy(s, 0, staged, (int) end, s.length);
-                    } else {
-                        target.getDataBuffer().setBytes(end, s);
-                    }
-                    end += s.length;
+        for (int i = 0; i < n; i++) {
+            byte[] s = values[i];
+            if (s != null) {
+                if (staged != null) {
+                    System.arraycopy(s, 0, staged, (int) end, s.length);
+                } else {
+                    target.getDataBuffer().setBytes(end, s);
                 }
-                offsets.setInt((long) (at + i + 1) * BaseVariableWidthVector.OFFSET_WIDTH, (int) end);
+                end += s.length;
             }
-            markValid(target.getValidityBuffer(), v.nulls(), at, b.rows());
-            at += b.rows();
+            offsets.setInt((long) (i + 1) * BaseVariableWidthVector.OFFSET_WIDTH, (int) end);
         }
         if (staged != null) {
             target.getDataBuffer().setBytes(0, staged);

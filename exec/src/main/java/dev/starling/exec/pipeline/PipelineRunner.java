@@ -29,8 +29,8 @@ import java.util.concurrent.atomic.AtomicReference;
  * worker still waiting in the queue is withdrawn rather than waited for, so a query never waits
  * behind another's slices for a worker with nothing left to do. A morsel may outlast many slices
  * (a join that pairs each row with hundreds of others), so between the batches of a morsel a
- * worker whose slice has passed runs the first queued worker of a less-served query on its own
- * thread for that worker's slice, then goes on: a short query waits for a thread at most a slice,
+ * pool worker whose slice has passed runs the first queued worker of a less-served query on its
+ * own thread for that worker's slice, then goes on: a short query waits for a thread at most a slice,
  * not a long query's morsel. Pool threads never wait on other pool tasks, so concurrent queries
  * cannot deadlock the pool. The pool's queue must order {@link Comparable} tasks ({@link #newPool}).
  */
@@ -65,7 +65,7 @@ public final class PipelineRunner {
                 tasks.add(new int[] {p, m});
             }
         }
-        Run<L> run = new Run<>(parts, tasks, sink, ctx, pool);
+        Run<L> run = new Run<>(parts, tasks, sink, ctx);
         int workers = stream.ordered() ? 1 : Math.max(1, Math.min(threads, tasks.size()));
         List<Worker<L>> pooled = new ArrayList<>();
         for (int w = 1; w < workers; w++) {
@@ -98,18 +98,15 @@ public final class PipelineRunner {
         final List<int[]> tasks;
         final Sink<L> sink;
         final QueryContext ctx;
-        /** The pool the run's workers queue on, whose other queued workers a worker may run on its thread. */
-        final ExecutorService pool;
         final AtomicInteger next = new AtomicInteger();
         final AtomicReference<Throwable> failure = new AtomicReference<>();
         final List<L> locals = Collections.synchronizedList(new ArrayList<>());
 
-        Run(List<Part> parts, List<int[]> tasks, Sink<L> sink, QueryContext ctx, ExecutorService pool) {
+        Run(List<Part> parts, List<int[]> tasks, Sink<L> sink, QueryContext ctx) {
             this.parts = parts;
             this.tasks = tasks;
             this.sink = sink;
             this.ctx = ctx;
-            this.pool = pool;
         }
 
         boolean exhausted() {
@@ -254,17 +251,21 @@ public final class PipelineRunner {
 
         /**
          * Once this worker's slice has passed, runs the pool's first queued worker on this thread
-         * for one slice, if it belongs to a query served less than this one, and sets the next
-         * time to look. A thread lent this way lends no further.
+         * for one slice (at least one of its morsels), if it belongs to a query served less than
+         * this one and its sink waits on nothing outside its query (a result's client), and sets
+         * the next time to look. Only pool workers lend (a query's calling thread may hold what
+         * another query's work would wait for, such as the GPU), and a thread lent this way lends
+         * no further.
          */
         private void lendIfDue() {
             long now = System.nanoTime();
-            if (now < lendAt || LENT.get() || !(run.pool instanceof ThreadPoolExecutor pool)) {
+            if (now < lendAt || LENT.get() || !(pool instanceof ThreadPoolExecutor executor)) {
                 return;
             }
             lendAt = now + SLICE_NANOS;
-            if (!(pool.getQueue().peek() instanceof Worker<?> waiting) || waiting.run == run
-                    || waiting.servedNanos >= run.ctx.workerNanos() || !pool.remove(waiting)) {
+            if (!(executor.getQueue().peek() instanceof Worker<?> waiting) || waiting.run == run
+                    || waiting.run.sink.waitsOnConsumer() || waiting.servedNanos >= run.ctx.workerNanos()
+                    || !executor.remove(waiting)) {
                 return;
             }
             LENT.set(true);

@@ -13,4 +13,13 @@ public interface Sink<L> {
     void accept(L local, Batch batch);
 
     void finish(List<L> locals);
+
+    /**
+     * Whether {@link #accept} may wait on something outside the query (a client reading the
+     * result): another query's thread must not run such a pipeline's workers in the middle of its
+     * own morsel, which would then wait too.
+     */
+    default boolean waitsOnConsumer() {
+        return false;
+    }
 }

@@ -103,6 +103,11 @@ public final class Executor implements AutoCloseable {
             public void finish(List<BatchSink> locals) {
                 sink.finish();
             }
+
+            @Override
+            public boolean waitsOnConsumer() {
+                return true;
+            }
         }, ctx);
     }
 

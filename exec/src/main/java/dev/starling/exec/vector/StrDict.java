@@ -45,8 +45,8 @@ public final class StrDict {
     }
 
     /**
-     * Each entry's UTF-8 bytes, by code, encoded once per dictionary (a result sends every row's);
-     * shared, not to be modified.
+     * Each entry's UTF-8 bytes, by code, encoded once and kept with the dictionary (results send
+     * every row's); shared, not to be modified. For dictionaries no larger than what is sent.
      */
     public byte[][] utf8() {
         byte[][] u = utf8;
