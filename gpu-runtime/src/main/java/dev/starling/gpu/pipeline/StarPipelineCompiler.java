@@ -232,7 +232,7 @@ public final class StarPipelineCompiler {
     /**
      * The ranges of group keys {@code own} (indexes into {@code keys}) of projected dimension
      * {@code dim}, each over its unprojected build; empty unless every one has a range, NULL out of
-     * it, and their product is below the dimension's codes (else a digit per row is no larger).
+     * it, and their product is at most the dimension's codes (a digit no larger than one per row).
      */
     private List<StarPipeline.KeyRange> keyRanges(StarPipeline.Dimension dim, List<Integer> own,
                                                   List<StarPipeline.GroupKey> keys) {
@@ -246,7 +246,7 @@ public final class StarPipelineCompiler {
             ranges.add(new StarPipeline.KeyRange(k, range.get().min(), range.get().range()));
         }
         long[] each = ranges.stream().mapToLong(StarPipeline.KeyRange::range).toArray();
-        return MixedRadix.multipliers(each, dim.range() - 1).isPresent() ? ranges : List.of();
+        return MixedRadix.multipliers(each, dim.range()).isPresent() ? ranges : List.of();
     }
 
     /** The digit of {@code ranges}' keys as an expression over {@code dim}'s unprojected build columns. */
