@@ -48,9 +48,9 @@ final class DevicePlacer implements Placer {
     }
 
     @Override
-    public Placement rows(PlanNode top, PlanEstimates estimates, Settings settings) {
+    public Placement rows(PlanNode top, GroupsWanted.First first, PlanEstimates estimates, Settings settings) {
         Placement cpu = withoutGpu(settings);
-        return cpu != null ? cpu : gpu.rows(top, estimates, settings);
+        return cpu != null ? cpu : gpu.rows(top, first, estimates, settings);
     }
 
     /** The CPU placement that stands for every pipeline when the GPU's planner is not asked; else null. */

@@ -165,6 +165,26 @@ class GpuPlanTest {
     }
 
     /**
+     * A sort with a limit over a selection's rows: the GPU picks the first rows by the sort's first
+     * key, unless that key's order is not its values' (a string's codes) or it may be NULL.
+     */
+    @Test
+    void aSortWithALimitOverRowsTakesOnlyItsFirstRowsFromTheGpu() {
+        PipelineGraph byPrice = tpch.prepare("SELECT l_orderkey, l_extendedprice FROM lineitem "
+                + "ORDER BY l_extendedprice DESC, l_orderkey LIMIT 10", GPU).graph();
+        Pipeline rows = byPrice.pipelines().stream().filter(p -> p.role() == Role.SORT_INPUT).findFirst().orElseThrow();
+        assertTrue(rows.placement().accelerated()
+                && rows.placement().reason().endsWith("of its rows, only the first 10 by l_extendedprice DESC (and ties) "
+                + "come back"), describe(byPrice));
+        for (String sql : List.of("SELECT l_orderkey, l_comment FROM lineitem ORDER BY l_comment LIMIT 10",
+                "SELECT l_orderkey, l_extendedprice FROM lineitem ORDER BY l_extendedprice DESC")) {
+            PipelineGraph graph = tpch.prepare(sql, GPU).graph();
+            assertTrue(graph.pipelines().stream().noneMatch(p -> p.placement().reason().contains("of its rows")),
+                    describe(graph));
+        }
+    }
+
+    /**
      * Orders grouped from lineitem and kept past 300 units (Q18's subquery, as a query of its own):
      * the GPU applies that HAVING to its groups, unless it shares the rows with the CPU workers
      * (whose groups it meets only on the host).

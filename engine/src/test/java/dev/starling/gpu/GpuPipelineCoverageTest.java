@@ -138,11 +138,16 @@ class GpuPipelineCoverageTest {
             // result rows of lineitem: a few go to the GPU under auto, all of them stay with the CPU, which streams them
             SqlPlanner.Plan few = planner.plan("SELECT l_orderkey, l_extendedprice FROM lineitem WHERE l_quantity < 2 "
                     + "AND l_shipdate = DATE '1995-01-01'");
-            assertTrue(resident.rows(few.plan(), few.estimates(), Settings.DEFAULT).accelerated());
+            assertTrue(resident.rows(few.plan(), null, few.estimates(), Settings.DEFAULT).accelerated());
             SqlPlanner.Plan all = planner.plan("SELECT l_orderkey, l_extendedprice FROM lineitem");
             assertEquals("backend=cpu (~1199969 result rows: the GPU hands rows back whole, the CPU streams them)",
-                    resident.rows(all.plan(), all.estimates(), Settings.DEFAULT).describe());
-            assertTrue(resident.rows(all.plan(), all.estimates(), Settings.DEFAULT.withBackend(BackendMode.GPU)).accelerated());
+                    resident.rows(all.plan(), null, all.estimates(), Settings.DEFAULT).describe());
+            assertTrue(resident.rows(all.plan(), null, all.estimates(), Settings.DEFAULT.withBackend(BackendMode.GPU)).accelerated());
+            // ... unless a sort with a limit keeps only the first of them, which the GPU picks
+            String first = resident.rows(all.plan(), new GroupsWanted.First(1, true, 10), all.estimates(), Settings.DEFAULT)
+                    .describe();
+            assertTrue(first.startsWith("backend=gpu") && first.endsWith(
+                    "of its rows, only the first 10 by l_extendedprice DESC (and ties) come back)"), first);
         }
     }
 

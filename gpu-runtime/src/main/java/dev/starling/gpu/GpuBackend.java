@@ -162,8 +162,9 @@ public final class GpuBackend implements Accelerator, AutoCloseable {
 
     @Override
     public Optional<Batch> rows(PlanNode top, DevicePlan plan, DeviceInputs inputs, QueryContext ctx) {
-        return runOnDevice(new StarRowsRun(device, cache, ((GpuPipelinePlan) plan).pipeline(),
-                ctx.settings().oversizedJoin()), inputs, ctx);
+        GpuPipelinePlan p = (GpuPipelinePlan) plan;
+        return runOnDevice(new StarRowsRun(device, cache, p.pipeline(), p.rowOrder(), ctx.settings().oversizedJoin()),
+                inputs, ctx);
     }
 
     /** Runs a pipeline alone on the device; a pipeline handed back, a GPU failure or lack of memory gives empty (the CPU's turn). */

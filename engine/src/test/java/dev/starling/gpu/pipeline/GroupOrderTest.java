@@ -53,16 +53,16 @@ class GroupOrderTest {
     }
 
     /** The counts of {@code order}'s key bytes over {@code words}, as the device makes them; {@code overflow}: one SUM passed 64 bits. */
-    private static GroupOrder.ByteCounts counts(GroupOrder order, long[] words, boolean overflow) {
+    private static KeyThreshold.ByteCounts counts(GroupOrder order, long[] words, boolean overflow) {
         return (prefix, mask, shift) -> {
-            long[] bins = new long[GroupOrder.BINS];
+            long[] bins = new long[KeyThreshold.BINS];
             for (long w : words) {
                 long key = order.key(w) ^ Long.MIN_VALUE;
                 if ((key & mask) == prefix) {
                     bins[(int) ((key >>> shift) & 0xff)]++;
                 }
             }
-            bins[GroupOrder.BINS - 1] = overflow ? 1 : 0;
+            bins[KeyThreshold.BINS - 1] = overflow ? 1 : 0;
             return bins;
         };
     }

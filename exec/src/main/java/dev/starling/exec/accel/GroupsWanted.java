@@ -17,9 +17,9 @@ public record GroupsWanted(Expr having, PlanNode scalar, First first) {
     public static final GroupsWanted ALL = new GroupsWanted(null, null, null);
 
     /**
-     * Only the first {@code count} rows in the order of the aggregation's output column
-     * {@code column} ({@code descending} or not) are kept: a group that has {@code count} others
-     * strictly before it is not wanted.
+     * Only the first {@code count} rows in the order of column {@code column} ({@code descending}
+     * or not) of the rows below a sort with a limit (an aggregation's groups, or a selection's
+     * rows) are kept: a row that has {@code count} others strictly before it is not wanted.
      */
     public record First(int column, boolean descending, long count) { }
 }

@@ -21,9 +21,10 @@ public interface Placer {
 
     /**
      * Where the pipeline producing {@code top}'s rows (no aggregation in it) runs under {@code settings},
-     * and why; {@code estimates} as for {@link #aggregate}.
+     * and why; {@code first}: the first rows a sort with a limit keeps of them (null: all are kept),
+     * which the accelerator may pick before they come back; {@code estimates} as for {@link #aggregate}.
      */
-    Placement rows(PlanNode top, PlanEstimates estimates, Settings settings);
+    Placement rows(PlanNode top, GroupsWanted.First first, PlanEstimates estimates, Settings settings);
 
     /** Everything on the CPU, for {@code reason} (empty: none worth showing). */
     static Placer cpu(String reason) {
@@ -36,7 +37,7 @@ public interface Placer {
             }
 
             @Override
-            public Placement rows(PlanNode top, PlanEstimates estimates, Settings settings) {
+            public Placement rows(PlanNode top, GroupsWanted.First first, PlanEstimates estimates, Settings settings) {
                 return cpu;
             }
         };

@@ -90,7 +90,7 @@ public final class PipelineGraph {
      */
     public static PipelineGraph of(PlanNode root, PlanEstimates estimates, Placer placer, Settings settings) {
         PipelineGraph g = new PipelineGraph(root, estimates, settings);
-        Placement top = placer.rows(root, estimates, settings);
+        Placement top = placer.rows(root, null, estimates, settings);
         g.add(root, Role.RESULT, top);
         g.cut(root, placer, top, GroupsWanted.ALL);
         for (Pipeline p : g.pipelines) {
@@ -128,8 +128,8 @@ public final class PipelineGraph {
                     yield within;
                 }
                 case AggregateNode a -> placer.aggregate(a, wanted, estimates, settings);
-                case SortNode s -> placer.rows(input, estimates, settings);
-                case UnionNode u -> placer.rows(input, estimates, settings);
+                case SortNode s -> placer.rows(input, wantedOfInput(s, GroupsWanted.ALL).first(), estimates, settings);
+                case UnionNode u -> placer.rows(input, null, estimates, settings);
                 case HashJoinNode j when j.markProbe() -> orRowsOnDevice(input, builtOnDevice(j.build(), within,
                         first ? MARKED_ON_GPU : MARKING_ON_GPU), within, placer);
                 case HashJoinNode j when !first -> orRowsOnDevice(input, builtOnDevice(input, within, null), within, placer);
@@ -227,7 +227,7 @@ public final class PipelineGraph {
         if (built != BUILT_ON_CPU || within.accelerated()) {
             return built;
         }
-        Placement rows = placer.rows(input, estimates, settings);
+        Placement rows = placer.rows(input, null, estimates, settings);
         if (!rows.accelerated()) {
             return built;
         }

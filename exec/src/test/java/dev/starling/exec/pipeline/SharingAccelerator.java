@@ -50,7 +50,7 @@ abstract class SharingAccelerator implements Accelerator {
             }
 
             @Override
-            public Placement rows(PlanNode top, PlanEstimates estimates, Settings settings) {
+            public Placement rows(PlanNode top, GroupsWanted.First first, PlanEstimates estimates, Settings settings) {
                 return Placement.cpu("test");
             }
         };

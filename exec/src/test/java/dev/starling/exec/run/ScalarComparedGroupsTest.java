@@ -148,7 +148,7 @@ class ScalarComparedGroupsTest {
                 }
 
                 @Override
-                public Placement rows(PlanNode top, PlanEstimates estimates, Settings settings) {
+                public Placement rows(PlanNode top, GroupsWanted.First first, PlanEstimates estimates, Settings settings) {
                     return Placement.cpu("test");
                 }
             };

@@ -355,9 +355,9 @@ final class AggregateKernel implements AutoCloseable {
                                 Pointer.to(new int[] {shift}), Pointer.to(bins.pointer())),
                         null), "launch of key_bytes");
                 device.synchronize("key_bytes");
-                long[] byByte = new long[GroupOrder.BINS];
+                long[] byByte = new long[KeyThreshold.BINS];
                 bins.download(Pointer.to(byByte), 256 * 8L);
-                byByte[GroupOrder.BINS - 1] = overflowed;
+                byByte[KeyThreshold.BINS - 1] = overflowed;
                 return byByte;
             });
             return threshold == Long.MIN_VALUE ? having

@@ -15,8 +15,6 @@ import java.util.Optional;
  * counts every row of its group; its state is slot {@code slot}'s low word.
  */
 public record GroupOrder(int slot, boolean descending, long count, String label) {
-    /** The bins of a {@link ByteCounts} answer: one per byte value, then the groups whose SUM passed 64 bits. */
-    static final int BINS = 257;
 
     /**
      * The order {@code first} gives {@code pipeline}'s groups, when the aggregate it sorts by has
@@ -53,51 +51,11 @@ public record GroupOrder(int slot, boolean descending, long count, String label)
     }
 
     /**
-     * How many groups have each value of one byte of their order key, among those whose key has
-     * given bits: the device's {@code key_bytes} over the keys {@code order_keys} gathered. The key is {@link #key} with its sign bit
-     * flipped, which orders keys as unsigned numbers as {@link #key} orders them as signed ones.
+     * The least key ({@link #key}) a group must have to be kept ({@link KeyThreshold}), from counts
+     * of the bytes of the groups' keys; {@link Long#MIN_VALUE} keeps every group.
      */
-    @FunctionalInterface
-    interface ByteCounts {
-        /**
-         * {@link #BINS} counts: of the groups whose key has the bits of {@code prefix} where
-         * {@code mask} has them, those with each value of the byte at {@code shift}; last, the
-         * groups (of any key) one of whose integer SUMs passed 64 bits.
-         */
-        long[] count(long prefix, long mask, int shift);
-    }
-
-    /**
-     * The least key ({@link #key}) a group must have to be kept: that of the {@code count}-th
-     * group, found a byte at a time from the most significant, each round counting by their next
-     * byte the keys that share the bytes found so far, and stopping early where every key of the
-     * byte found is kept. {@link Long#MIN_VALUE} keeps every group: cutting pays only where few of
-     * many groups are kept (not a quarter of them or more), and a SUM past 64 bits must come back
-     * for the read-back to report it, as the CPU does for every group before its sort.
-     */
-    long threshold(ByteCounts counts) {
-        long prefix = 0;
-        long mask = 0;
-        long need = count;
-        for (int shift = 56; shift >= 0; shift -= 8) {
-            long[] bins = counts.count(prefix, mask, shift);
-            if (shift == 56) {
-                long groups = java.util.Arrays.stream(bins, 0, BINS - 1).sum();
-                if (bins[BINS - 1] > 0 || count > groups / 4) {
-                    return Long.MIN_VALUE;
-                }
-            }
-            int b = BINS - 2;
-            while (bins[b] < need) {
-                need -= bins[b--];
-            }
-            prefix |= (long) b << shift;
-            mask |= 0xffL << shift;
-            if (bins[b] == need) {
-                break;
-            }
-        }
-        return prefix ^ Long.MIN_VALUE;
+    long threshold(KeyThreshold.ByteCounts counts) {
+        return KeyThreshold.of(count, counts);
     }
 
     /** A state word as a key that is greater the earlier its group comes: its value descending, else its complement. */

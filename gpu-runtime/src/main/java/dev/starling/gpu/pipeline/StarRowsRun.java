@@ -6,8 +6,10 @@ import dev.starling.exec.vector.Batch;
 import dev.starling.exec.vector.StrDict;
 import dev.starling.exec.vector.Vector;
 import dev.starling.gpu.cache.GpuColumnCache;
+import dev.starling.gpu.cuda.Cuda;
 import dev.starling.gpu.cuda.DeviceBuffer;
 import dev.starling.gpu.cuda.GpuDevice;
+import dev.starling.gpu.cuda.GpuOutOfMemoryException;
 import dev.starling.storage.Catalog;
 import dev.starling.storage.DataType;
 import java.nio.ByteBuffer;
@@ -19,6 +21,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import jcuda.Pointer;
+import jcuda.driver.CUfunction;
+import jcuda.driver.JCudaDriver;
 
 /**
  * Runs a selection ({@link StarPipeline} with outputs) on the GPU: the kernel writes the rows that
@@ -26,13 +30,21 @@ import jcuda.Pointer;
  * computed, fact strings as dictionary codes, dimension expressions gathered on the host from the
  * built dimension rows the kernel found (for a dimension built on the GPU, computed from its
  * table's rows there). The output room starts at {@link #FIRST_CAPACITY} rows;
- * when more pass, the kernel runs once more with room for exactly as many.
+ * when more pass, the kernel runs once more with room for exactly as many. With an order
+ * ({@link RowOrder}), only the first rows in it are gathered on the device and come back.
  */
 public final class StarRowsRun extends PipelineRun<Batch> {
     static final long FIRST_CAPACITY = 1 << 22;
+    private static final String ORDER_SOURCE = "row_order";
+    private static final String KEY_BYTES_SOURCE = "star_pipeline";
 
-    public StarRowsRun(GpuDevice device, GpuColumnCache cache, StarPipeline pipeline, OversizedJoin oversized) {
+    private final RowOrder order;
+
+    /** {@code order}: the order whose first rows alone come back (null: every row does). */
+    public StarRowsRun(GpuDevice device, GpuColumnCache cache, StarPipeline pipeline, RowOrder order,
+                       OversizedJoin oversized) {
         super(device, cache, pipeline, oversized);
+        this.order = order;
     }
 
     @Override
@@ -72,10 +84,11 @@ public final class StarRowsRun extends PipelineRun<Batch> {
                         counter.download(Pointer.to(count), 8);
                         if (count[0] <= capacity) {
                             long t3 = System.nanoTime();
-                            Batch rows = decode(written, (int) count[0], dimRows, in, inputs.catalog());
+                            Kept kept = first(written, count[0], out);
+                            Batch rows = decode(kept.written(), Math.toIntExact(kept.rows()), dimRows, in, inputs.catalog());
                             stats = new RunStats(inputs.buildMillis() + ms(t1 - t0), 0, ms(t2 - t1), millis,
                                     ms(System.nanoTime() - t3), in.placeMillis(), in.factBytes(), in.uploadedBytes(),
-                                    count[0], in.hostTableBytes(), in.partitionedJoins(), in.spilledBytes(), 0,
+                                    kept.rows(), in.hostTableBytes(), in.partitionedJoins(), in.spilledBytes(), 0,
                                     pipeline.fact().chunkCount());
                             return Optional.of(rows);
                         }
@@ -91,6 +104,74 @@ public final class StarRowsRun extends PipelineRun<Batch> {
 
     /** An output column the kernel writes, and its buffers. */
     private record Written(StarKernelInput.Output output, DeviceBuffer values, DeviceBuffer nulls) { }
+
+    /** The rows that come back: {@code rows} of them in each output's buffers. */
+    private record Kept(List<Written> written, long rows) { }
+
+    /**
+     * The kernel's {@code n} rows, or, where the order's cut pays ({@link KeyThreshold}), only
+     * those whose order key reaches the threshold, gathered into buffers of {@code out}: each
+     * row's key ({@code row_order_keys}), the key bytes counted over them a few times
+     * ({@code key_bytes}), the rows kept found ({@code keep_rows}) and each output gathered
+     * ({@code gather_rows}). Without device memory for the keys, every row comes back.
+     */
+    private Kept first(List<Written> written, long n, DeviceArrays out) {
+        if (order == null || n <= order.count()) {
+            return new Kept(written, n);
+        }
+        long orderColumn = pipeline.outputs().subList(0, order.output()).stream()
+                .filter(o -> !(o instanceof StarPipeline.Output.Constant)).count();
+        DeviceBuffer values = written.get((int) orderColumn).values();
+        int threads = StarKernelLauncher.THREADS;
+        int blocks = (int) Math.max(1, Math.min((n + threads - 1) / threads, device.multiprocessors() * 8L));
+        try {
+            DeviceBuffer keys = out.allocate(n * 8, "row order keys");
+            launch(ORDER_SOURCE, "row_order_keys", blocks, Pointer.to(values.pointer()), Pointer.to(new long[] {n}),
+                    Pointer.to(new int[] {order.descending() ? 1 : 0}), Pointer.to(new int[] {order.floating() ? 1 : 0}),
+                    Pointer.to(keys.pointer()));
+            DeviceBuffer bins = out.allocate(256 * 8L, "row order key byte counts");
+            long threshold = KeyThreshold.of(order.count(), (prefix, mask, shift) -> {
+                bins.clear();
+                launch(KEY_BYTES_SOURCE, "key_bytes", blocks, Pointer.to(keys.pointer()), Pointer.to(new long[] {n}),
+                        Pointer.to(new long[] {prefix}), Pointer.to(new long[] {mask}), Pointer.to(new int[] {shift}),
+                        Pointer.to(bins.pointer()));
+                long[] byByte = new long[KeyThreshold.BINS];
+                bins.download(Pointer.to(byByte), 256 * 8L);
+                return byByte;
+            });
+            if (threshold == Long.MIN_VALUE) {
+                return new Kept(written, n);
+            }
+            DeviceBuffer counter = out.allocate(8, "kept row counter");
+            counter.clear();
+            DeviceBuffer kept = out.allocate(n * 8, "kept rows");
+            launch(ORDER_SOURCE, "keep_rows", blocks, Pointer.to(keys.pointer()), Pointer.to(new long[] {n}),
+                    Pointer.to(new long[] {threshold ^ Long.MIN_VALUE}), Pointer.to(counter.pointer()),
+                    Pointer.to(kept.pointer()));
+            long[] m = new long[1];
+            counter.download(Pointer.to(m), 8);
+            List<Written> gathered = new ArrayList<>();
+            for (Written w : written) {
+                DeviceBuffer v = out.allocate(Math.max(8, m[0] * 8), "kept output column");
+                DeviceBuffer nulls = out.allocate(Math.max(1, m[0]), "kept output NULL flags");
+                launch(ORDER_SOURCE, "gather_rows", blocks, Pointer.to(w.values().pointer()),
+                        Pointer.to(w.nulls().pointer()), Pointer.to(kept.pointer()), Pointer.to(new long[] {m[0]}),
+                        Pointer.to(v.pointer()), Pointer.to(nulls.pointer()));
+                gathered.add(new Written(w.output(), v, nulls));
+            }
+            return new Kept(gathered, m[0]);
+        } catch (GpuOutOfMemoryException e) {
+            return new Kept(written, n);
+        }
+    }
+
+    /** Launches kernel {@code name} of module {@code source} on {@code blocks} blocks and waits for it. */
+    private void launch(String source, String name, int blocks, Pointer... arguments) {
+        CUfunction kernel = device.kernel(source, name);
+        Cuda.check(JCudaDriver.cuLaunchKernel(kernel, blocks, 1, 1, StarKernelLauncher.THREADS, 1, 1, 0, null,
+                Pointer.to(arguments), null), "launch of " + name);
+        device.synchronize(name);
+    }
 
     /** Room for {@code capacity} rows of every output the kernel writes (constants it does not). */
     private List<Written> outputBuffers(DeviceArrays out, long capacity) {

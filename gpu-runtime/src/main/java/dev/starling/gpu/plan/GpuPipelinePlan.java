@@ -5,6 +5,7 @@ import dev.starling.exec.accel.DevicePlan;
 import dev.starling.gpu.pipeline.CloneChoice;
 import dev.starling.gpu.pipeline.GroupFilter;
 import dev.starling.gpu.pipeline.GroupOrder;
+import dev.starling.gpu.pipeline.RowOrder;
 import dev.starling.gpu.pipeline.StarPipeline;
 import dev.starling.exec.plan.PlanNode;
 import dev.starling.exec.plan.ProjectNode;
@@ -16,13 +17,15 @@ import java.util.Optional;
  * A pipeline the planner placed on the GPU, planned for device profile {@code target}: the star
  * pipeline compiled from the plan, whether a clone layout serves it, the HAVING terms its groups
  * must pass to come back (null: none), the order in which only its first groups are decoded (null:
- * all are), the groups the optimizer expects ({@link StarPipeline#NO_ESTIMATE}: no estimate, or
+ * all are), for a selection the order in which only its first rows come back ({@code rowOrder};
+ * null: all do), the groups the optimizer expects ({@link StarPipeline#NO_ESTIMATE}: no estimate, or
  * not an aggregation), and, when it shares its fact rows with the CPU workers, the
  * dimensions whose hash tables are built once in host memory for both. The CPU runs the build
  * sides of the dimensions the GPU does not build.
  */
 public record GpuPipelinePlan(String target, StarPipeline pipeline, CloneChoice clones, GroupFilter having,
-                              GroupOrder order, long expectedGroups, List<Integer> sharedTables) implements DevicePlan {
+                              GroupOrder order, long expectedGroups, List<Integer> sharedTables,
+                              RowOrder rowOrder) implements DevicePlan {
     public GpuPipelinePlan {
         sharedTables = List.copyOf(sharedTables);
     }

@@ -15,6 +15,7 @@ import dev.starling.gpu.pipeline.CloneChoice;
 import dev.starling.gpu.pipeline.DimensionHashTable;
 import dev.starling.gpu.pipeline.GroupFilter;
 import dev.starling.gpu.pipeline.GroupOrder;
+import dev.starling.gpu.pipeline.RowOrder;
 import dev.starling.gpu.pipeline.StarPipeline;
 import dev.starling.gpu.pipeline.StarPipelineCompiler;
 import dev.starling.gpu.pipeline.Unsupported;
@@ -22,6 +23,7 @@ import dev.starling.storage.Catalog;
 import dev.starling.storage.Column;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.OptionalDouble;
 import java.util.function.Predicate;
 
 /**
@@ -148,10 +150,11 @@ public final class GpuPlanner implements Placer {
 
     /**
      * Result rows go to the GPU only when the session asks for it, since how many rows pass, and so
-     * cross back over the link, is not known in advance.
+     * cross back over the link, is not known in advance, unless a sort with a limit keeps only the
+     * first of them, which the GPU then picks ({@link RowOrder}).
      */
     @Override
-    public Placement rows(PlanNode top, PlanEstimates estimates, Settings settings) {
+    public Placement rows(PlanNode top, GroupsWanted.First first, PlanEstimates estimates, Settings settings) {
         if (settings.backend() != BackendMode.GPU && settings.backend() != BackendMode.AUTO) {
             return Placement.cpu(settings.backend() == BackendMode.CPU ? "session backend is cpu"
                     : "result rows go to the GPU under SET backend = 'gpu' or 'auto'");
@@ -162,15 +165,21 @@ public final class GpuPlanner implements Placer {
         } catch (Unsupported e) {
             return Placement.cpu("the GPU cannot run " + e.getMessage());
         }
-        GpuPlacement.Verdict verdict = GpuPlacement.placeRows(pipeline, settings.backend(), resident, estimates.rows(top));
-        return verdict.gpu() ? Placement.gpu(verdict.reason(), plan(pipeline, CloneChoice.NONE, null, null,
-                StarPipeline.NO_ESTIMATE, List.of()))
-                : Placement.cpu(verdict.reason());
+        RowOrder order = RowOrder.of(pipeline, first).orElse(null);
+        OptionalDouble back = order == null || estimates.rows(top).isEmpty() ? estimates.rows(top)
+                : OptionalDouble.of(Math.min(estimates.rows(top).getAsDouble(), order.count()));
+        GpuPlacement.Verdict verdict = GpuPlacement.placeRows(pipeline, settings.backend(), resident, back);
+        if (!verdict.gpu()) {
+            return Placement.cpu(verdict.reason());
+        }
+        GpuPipelinePlan plan = new GpuPipelinePlan(profile.name(), pipeline, CloneChoice.NONE, null, null,
+                StarPipeline.NO_ESTIMATE, List.of(), order);
+        return Placement.gpu(order == null ? verdict.reason() : verdict.reason() + "; " + order.describe(), plan);
     }
 
     private GpuPipelinePlan plan(StarPipeline pipeline, CloneChoice clones, GroupFilter having, GroupOrder order,
                                  long expectedGroups, List<Integer> sharedTables) {
-        return new GpuPipelinePlan(profile.name(), pipeline, clones, having, order, expectedGroups, sharedTables);
+        return new GpuPipelinePlan(profile.name(), pipeline, clones, having, order, expectedGroups, sharedTables, null);
     }
 
     /**
