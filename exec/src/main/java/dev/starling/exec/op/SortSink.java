@@ -13,7 +13,9 @@ import java.util.List;
 /**
  * Sorts its whole input by the node's keys (strings by value through dictionary ranks; NULLs first
  * or last as each key says, whatever the direction). With a limit (top-N), each worker keeps only its
- * best {@code offset + limit} rows once its buffer grows past a few times that, so memory stays bounded.
+ * best {@code offset + limit} rows once its buffer grows past a few times that, so memory stays
+ * bounded; from then on a row whose first key comes after the last of those is dropped as it
+ * arrives, by one comparison, rather than sorted with the others.
  */
 public final class SortSink implements Sink<SortSink.Rows> {
     private final SortNode node;
@@ -42,10 +44,11 @@ public final class SortSink implements Sink<SortSink.Rows> {
         return Math.max(Batch.ROWS * 4L, keep * 4);
     }
 
-    /** One worker's buffered rows. */
+    /** One worker's buffered rows, and the last of the best rows it kept, once it cut them. */
     public static final class Rows {
         final List<Batch> batches = new ArrayList<>();
         long rows;
+        Batch last;
     }
 
     @Override
@@ -55,14 +58,56 @@ public final class SortSink implements Sink<SortSink.Rows> {
 
     @Override
     public void accept(Rows local, Batch batch) {
-        local.batches.add(batch);
-        local.rows += batch.rows();
+        Batch kept = local.last == null ? batch : notAfter(batch, local.last);
+        if (kept.rows() == 0) {
+            return;
+        }
+        local.batches.add(kept);
+        local.rows += kept.rows();
         if (keep >= 0 && local.rows > bufferRows(keep)) {
             Batch best = sorted(BatchBuffer.concat(fields, local.batches), 0, keep);
             local.batches.clear();
             local.batches.add(best);
             local.rows = best.rows();
+            local.last = best.rows() == keep && keep > 0 ? best.gather(new int[] {best.rows() - 1}, 1) : null;
         }
+    }
+
+    /**
+     * The rows of {@code batch} that may still be among the best: those whose first key is not
+     * strictly after {@code last}'s (ties and NULLs stay, the full sort decides them); all of them
+     * where that key is a string (its batches' dictionaries may differ) or {@code last}'s is NULL.
+     */
+    private Batch notAfter(Batch batch, Batch last) {
+        SortKey key = node.keys().get(0);
+        Vector v = batch.column(key.column());
+        Vector bound = last.column(key.column());
+        if (v.dict() != null || bound.nulls() != null && bound.nulls()[0]) {
+            return batch;
+        }
+        boolean[] nulls = v.nulls();
+        int direction = key.descending() ? -1 : 1;
+        int n = batch.rows();
+        int[] sel = new int[n];
+        int m = 0;
+        if (v.isDouble()) {
+            double[] d = v.doubles();
+            double b = bound.doubles()[0];
+            for (int i = 0; i < n; i++) {
+                if (nulls != null && nulls[i] || direction * Double.compare(d[i], b) <= 0) {
+                    sel[m++] = i;
+                }
+            }
+        } else {
+            long[] l = v.longs();
+            long b = bound.longs()[0];
+            for (int i = 0; i < n; i++) {
+                if (nulls != null && nulls[i] || direction * Long.compare(l[i], b) <= 0) {
+                    sel[m++] = i;
+                }
+            }
+        }
+        return m == n ? batch : batch.gather(sel, m);
     }
 
     @Override
