@@ -28,6 +28,11 @@ final class KeyThreshold {
         long[] count(long prefix, long mask, int shift);
     }
 
+    /** Whether keeping the first {@code count} of {@code items} pays: they are fewer than a quarter of them. */
+    static boolean pays(long count, long items) {
+        return count <= items / 4;
+    }
+
     /**
      * The least key an item must have to be kept: that of the {@code count}-th item, found a byte
      * at a time from the most significant, each round counting by their next byte the keys that
@@ -42,11 +47,8 @@ final class KeyThreshold {
         long need = count;
         for (int shift = 56; shift >= 0; shift -= 8) {
             long[] bins = counts.count(prefix, mask, shift);
-            if (shift == 56) {
-                long items = Arrays.stream(bins, 0, BINS - 1).sum();
-                if (bins[BINS - 1] > 0 || count > items / 4) {
-                    return Long.MIN_VALUE;
-                }
+            if (shift == 56 && (bins[BINS - 1] > 0 || !pays(count, Arrays.stream(bins, 0, BINS - 1).sum()))) {
+                return Long.MIN_VALUE;
             }
             int b = BINS - 2;
             while (bins[b] < need) {

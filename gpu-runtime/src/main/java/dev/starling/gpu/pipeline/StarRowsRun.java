@@ -116,7 +116,7 @@ public final class StarRowsRun extends PipelineRun<Batch> {
      * ({@code gather_rows}). Without device memory for the keys, every row comes back.
      */
     private Kept first(List<Written> written, long n, DeviceArrays out) {
-        if (order == null || n <= order.count()) {
+        if (order == null || !KeyThreshold.pays(order.count(), n)) {
             return new Kept(written, n);
         }
         long orderColumn = pipeline.outputs().subList(0, order.output()).stream()
