@@ -29,7 +29,7 @@ class GroupOrderTest {
                         long[] keys = Arrays.stream(words).map(order::key).sorted().toArray();
                         // cutting a quarter of the groups or more keeps them all
                         long expected = count > n / 4 ? Long.MIN_VALUE : keys[keys.length - (int) count];
-                        long threshold = order.threshold(counts(order, words, false));
+                        long threshold = KeyThreshold.of(order.count(), counts(order, words, false));
                         long kept = Arrays.stream(words).filter(w -> order.key(w) >= threshold).count();
                         String label = n + " groups, " + count + (descending ? " DESC" : " ASC") + " from " + base;
                         assertEquals(Arrays.stream(keys).filter(k -> k >= expected).count(), kept, label);
@@ -47,9 +47,9 @@ class GroupOrderTest {
     void everyGroupIsKeptWhenCuttingWouldNotPayOrASumPassed64Bits() {
         long[] words = new Random(5).longs(1_000).toArray();
         GroupOrder order = new GroupOrder(0, true, 251, "x");
-        assertEquals(Long.MIN_VALUE, order.threshold(counts(order, words, false)), "more than a quarter");
+        assertEquals(Long.MIN_VALUE, KeyThreshold.of(order.count(), counts(order, words, false)), "more than a quarter");
         GroupOrder ten = new GroupOrder(0, true, 10, "x");
-        assertEquals(Long.MIN_VALUE, ten.threshold(counts(ten, words, true)), "a SUM past 64 bits");
+        assertEquals(Long.MIN_VALUE, KeyThreshold.of(ten.count(), counts(ten, words, true)), "a SUM past 64 bits");
     }
 
     /** The counts of {@code order}'s key bytes over {@code words}, as the device makes them; {@code overflow}: one SUM passed 64 bits. */

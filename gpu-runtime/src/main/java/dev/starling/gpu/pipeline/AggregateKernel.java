@@ -340,26 +340,7 @@ final class AggregateKernel implements AutoCloseable {
             if (found[0] > room) {
                 keys = orderKeys(scratch, order, terms, sumSlots, counts, found[0], found);
             }
-            long n = found[0];
-            long overflowed = found[1];
-            DeviceBuffer bins = scratch.allocate(256 * 8L, "order key byte counts");
-            CUfunction count = device.kernel(SOURCE, "key_bytes");
-            int threads = StarKernelLauncher.THREADS;
-            int blocks = (int) Math.max(1, Math.min((n + threads - 1) / threads, device.multiprocessors() * 8L));
-            DeviceBuffer gathered = keys;
-            long threshold = order.threshold((prefix, mask, shift) -> {
-                bins.clear();
-                Cuda.check(JCudaDriver.cuLaunchKernel(count, blocks, 1, 1, threads, 1, 1, 0, null,
-                        Pointer.to(Pointer.to(gathered.pointer()), Pointer.to(new long[] {n}),
-                                Pointer.to(new long[] {prefix}), Pointer.to(new long[] {mask}),
-                                Pointer.to(new int[] {shift}), Pointer.to(bins.pointer())),
-                        null), "launch of key_bytes");
-                device.synchronize("key_bytes");
-                long[] byByte = new long[KeyThreshold.BINS];
-                bins.download(Pointer.to(byByte), 256 * 8L);
-                byByte[KeyThreshold.BINS - 1] = overflowed;
-                return byByte;
-            });
+            long threshold = KeyThreshold.onDevice(device, scratch, keys, found[0], order.count(), found[1]);
             return threshold == Long.MIN_VALUE ? having
                     : GroupFilter.and(having, order.keeping(pipeline, threshold), "first " + order.count() + " by " + order.label());
         } catch (GpuOutOfMemoryException e) {

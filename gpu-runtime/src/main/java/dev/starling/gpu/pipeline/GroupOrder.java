@@ -50,14 +50,6 @@ public record GroupOrder(int slot, boolean descending, long count, String label)
                 + " (and ties) decoded";
     }
 
-    /**
-     * The least key ({@link #key}) a group must have to be kept ({@link KeyThreshold}), from counts
-     * of the bytes of the groups' keys; {@link Long#MIN_VALUE} keeps every group.
-     */
-    long threshold(KeyThreshold.ByteCounts counts) {
-        return KeyThreshold.of(count, counts);
-    }
-
     /** A state word as a key that is greater the earlier its group comes: its value descending, else its complement. */
     long key(long word) {
         return descending ? word : ~word;

@@ -1,6 +1,12 @@
 package dev.starling.gpu.pipeline;
 
+import dev.starling.gpu.cuda.Cuda;
+import dev.starling.gpu.cuda.DeviceBuffer;
+import dev.starling.gpu.cuda.GpuDevice;
 import java.util.Arrays;
+import jcuda.Pointer;
+import jcuda.driver.CUfunction;
+import jcuda.driver.JCudaDriver;
 
 /**
  * The least order key the first {@code count} of many items (groups, {@link GroupOrder}, or rows,
@@ -10,6 +16,8 @@ import java.util.Arrays;
 final class KeyThreshold {
     /** The bins of a {@link ByteCounts} answer: one per byte value, then the items that must all come back (a SUM past 64 bits). */
     static final int BINS = 257;
+    /** The module of the {@code key_bytes} kernel. */
+    private static final String SOURCE = "star_pipeline";
 
     private KeyThreshold() { }
 
@@ -61,5 +69,29 @@ final class KeyThreshold {
             }
         }
         return prefix ^ Long.MIN_VALUE;
+    }
+
+    /**
+     * {@link #of} over the {@code n} keys in device buffer {@code keys} (sign bits flipped), their
+     * bytes counted by the device's {@code key_bytes} into a buffer of {@code scratch}, round by
+     * round; {@code overflowed}: the items that force every one back.
+     */
+    static long onDevice(GpuDevice device, DeviceArrays scratch, DeviceBuffer keys, long n, long count, long overflowed) {
+        DeviceBuffer bins = scratch.allocate(256 * 8L, "order key byte counts");
+        CUfunction kernel = device.kernel(SOURCE, "key_bytes");
+        int threads = StarKernelLauncher.THREADS;
+        int blocks = (int) Math.max(1, Math.min((n + threads - 1) / threads, device.multiprocessors() * 8L));
+        return of(count, (prefix, mask, shift) -> {
+            bins.clear();
+            Cuda.check(JCudaDriver.cuLaunchKernel(kernel, blocks, 1, 1, threads, 1, 1, 0, null,
+                    Pointer.to(Pointer.to(keys.pointer()), Pointer.to(new long[] {n}), Pointer.to(new long[] {prefix}),
+                            Pointer.to(new long[] {mask}), Pointer.to(new int[] {shift}), Pointer.to(bins.pointer())),
+                    null), "launch of key_bytes");
+            device.synchronize("key_bytes");
+            long[] byByte = new long[BINS];
+            bins.download(Pointer.to(byByte), 256 * 8L);
+            byByte[BINS - 1] = overflowed;
+            return byByte;
+        });
     }
 }

@@ -36,7 +36,6 @@ import jcuda.driver.JCudaDriver;
 public final class StarRowsRun extends PipelineRun<Batch> {
     static final long FIRST_CAPACITY = 1 << 22;
     private static final String ORDER_SOURCE = "row_order";
-    private static final String KEY_BYTES_SOURCE = "star_pipeline";
 
     private final RowOrder order;
 
@@ -129,16 +128,7 @@ public final class StarRowsRun extends PipelineRun<Batch> {
             launch(ORDER_SOURCE, "row_order_keys", blocks, Pointer.to(values.pointer()), Pointer.to(new long[] {n}),
                     Pointer.to(new int[] {order.descending() ? 1 : 0}), Pointer.to(new int[] {order.floating() ? 1 : 0}),
                     Pointer.to(keys.pointer()));
-            DeviceBuffer bins = out.allocate(256 * 8L, "row order key byte counts");
-            long threshold = KeyThreshold.of(order.count(), (prefix, mask, shift) -> {
-                bins.clear();
-                launch(KEY_BYTES_SOURCE, "key_bytes", blocks, Pointer.to(keys.pointer()), Pointer.to(new long[] {n}),
-                        Pointer.to(new long[] {prefix}), Pointer.to(new long[] {mask}), Pointer.to(new int[] {shift}),
-                        Pointer.to(bins.pointer()));
-                long[] byByte = new long[KeyThreshold.BINS];
-                bins.download(Pointer.to(byByte), 256 * 8L);
-                return byByte;
-            });
+            long threshold = KeyThreshold.onDevice(device, out, keys, n, order.count(), 0);
             if (threshold == Long.MIN_VALUE) {
                 return new Kept(written, n);
             }
