@@ -9,6 +9,7 @@ import dev.starling.exec.vector.BatchBuffer;
 import dev.starling.exec.vector.Vector;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.IntPredicate;
 
 /**
  * Sorts its whole input by the node's keys (strings by value through dictionary ranks; NULLs first
@@ -87,24 +88,22 @@ public final class SortSink implements Sink<SortSink.Rows> {
         }
         boolean[] nulls = v.nulls();
         int direction = key.descending() ? -1 : 1;
-        int n = batch.rows();
-        int[] sel = new int[n];
-        int m = 0;
+        IntPredicate after;
         if (v.isDouble()) {
             double[] d = v.doubles();
             double b = bound.doubles()[0];
-            for (int i = 0; i < n; i++) {
-                if (nulls != null && nulls[i] || direction * Double.compare(d[i], b) <= 0) {
-                    sel[m++] = i;
-                }
-            }
+            after = i -> direction * Double.compare(d[i], b) > 0;
         } else {
             long[] l = v.longs();
             long b = bound.longs()[0];
-            for (int i = 0; i < n; i++) {
-                if (nulls != null && nulls[i] || direction * Long.compare(l[i], b) <= 0) {
-                    sel[m++] = i;
-                }
+            after = i -> direction * Long.compare(l[i], b) > 0;
+        }
+        int n = batch.rows();
+        int[] sel = new int[n];
+        int m = 0;
+        for (int i = 0; i < n; i++) {
+            if (nulls != null && nulls[i] || !after.test(i)) {
+                sel[m++] = i;
             }
         }
         return m == n ? batch : batch.gather(sel, m);
