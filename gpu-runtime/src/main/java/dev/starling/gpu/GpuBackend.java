@@ -55,6 +55,8 @@ public final class GpuBackend implements Accelerator, AutoCloseable {
     private volatile QueryContext holder;
     private volatile RunStats lastRun;
     private final java.util.concurrent.atomic.AtomicLong runs = new java.util.concurrent.atomic.AtomicLong();
+    /** Time queries have held the device (its lock) so far: its rate is how busy the GPU is. */
+    private final java.util.concurrent.atomic.AtomicLong busyNanos = new java.util.concurrent.atomic.AtomicLong();
     private final StoredConflicts conflicts;
 
     private GpuBackend(GpuDevice device) {
@@ -177,10 +179,14 @@ public final class GpuBackend implements Accelerator, AutoCloseable {
     private <R> R holding(QueryContext ctx, java.util.function.Supplier<R> work) {
         QueryContext outer = holder;
         holder = ctx;
+        long start = System.nanoTime();
         try {
             return work.get();
         } finally {
             holder = outer;
+            if (outer == null) {
+                busyNanos.addAndGet(System.nanoTime() - start);
+            }
             lock.unlock();
         }
     }
@@ -223,6 +229,11 @@ public final class GpuBackend implements Accelerator, AutoCloseable {
     /** How many pipelines the GPU has answered. */
     public long runs() {
         return runs.get();
+    }
+
+    /** Seconds queries have held the device so far (its rate over time: how busy the GPU was). */
+    public double busySeconds() {
+        return busyNanos.get() / 1e9;
     }
 
     /** The last GPU pipeline run's kernel time and bytes (for benchmarks). */

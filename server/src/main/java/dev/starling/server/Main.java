@@ -6,12 +6,18 @@ import dev.starling.server.config.ConfigException;
 import dev.starling.server.config.ConfigLoader;
 import dev.starling.server.config.ServerConfig;
 import dev.starling.server.flight.FlightSqlServer;
-import dev.starling.server.metrics.MetricsEndpoint;
+import dev.starling.server.http.HttpEndpoint;
+import dev.starling.server.metrics.ServerMetrics;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
+import java.net.BindException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.concurrent.Callable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -24,8 +30,9 @@ import picocli.CommandLine.Option;
 @Command(name = "starling", mixinStandardHelpOptions = true, version = "Starling 0.1.0",
         description = "GPU-accelerated SQL OLAP server (Arrow Flight SQL).")
 public final class Main implements Callable<Integer> {
+    private static final Logger LOG = LoggerFactory.getLogger(Main.class);
 
-    @Option(names = "--config", description = "Configuration file (default: conf/starling.yaml when it exists).")
+    @Option(names = "--config", description = "Configuration file (default: conf/starling.yaml in the working directory, else the distribution's).")
     private Path config;
 
     @Option(names = "--data-dir", description = "Data directory (config: data_dir; default data).")
@@ -33,6 +40,9 @@ public final class Main implements Callable<Integer> {
 
     @Option(names = "--port", description = "Flight SQL port (config: listen.port; default 32010).")
     private Integer port;
+
+    @Option(names = "--http-port", description = "HTTP port of /health, /metrics and /queries (config: http.port; default: the Flight SQL port + 1).")
+    private Integer httpPort;
 
     @Option(names = "--bind", description = "Address to listen on (config: listen.bind; default 127.0.0.1).")
     private String bind;
@@ -63,6 +73,10 @@ public final class Main implements Callable<Integer> {
                 line.getErr().println("starling: " + e.getMessage());
                 return 3;
             }
+            if (e instanceof PortInUseException) {
+                line.getErr().println("starling: " + e.getMessage());
+                return 4;
+            }
             throw e;
         });
         System.exit(cli.execute(args));
@@ -76,28 +90,32 @@ public final class Main implements Callable<Integer> {
             return 0;
         }
         ServerConfig c = ConfigLoader.validate(withFlags(ConfigLoader.load(configFile(), System.getenv())));
-        try (Starling db = Starling.open(c.dataDir(), c.gpu().options())) {
+        int httpPort = c.http().portBeside(c.listen().port());
+        try (HttpEndpoint http = c.http().enabled() ? listen("http.port", httpPort, () -> HttpEndpoint.start(c.http().bind(), httpPort)) : null;
+             Starling db = Starling.open(c.dataDir(), c.gpu().options())) {
+            if (http != null) {
+                LOG.info("HTTP on http://{}:{}: /health, /metrics, /queries", c.http().bind(), http.port());
+            }
             db.setSettings(db.settings().with("query_timeout", c.query().timeout()));
             if (c.demo().enabled()) {
-                DemoData.ensure(db, c.demo().scaleFactor(), System.out);
+                DemoData.ensure(db, c.demo().scaleFactor());
             }
             if (db.gpu().isEmpty() && !c.gpu().residentTables().isEmpty()) {
-                System.out.println("No GPU backend: gpu.resident_tables has no effect");
+                LOG.warn("No GPU backend: gpu.resident_tables has no effect");
             } else {
                 for (String table : c.gpu().residentTables()) {
                     db.query("ALTER TABLE " + table + " SET (gpu_resident = true)");
-                    System.out.printf("Table %s is resident in GPU memory%n", table);
+                    LOG.info("Table {} is resident in GPU memory", table);
                 }
             }
-            try (FlightSqlServer server = FlightSqlServer.start(db, c);
-                 MetricsEndpoint metrics = c.metrics().enabled() ? MetricsEndpoint.start(c.metrics().bind(),
-                         c.metrics().port(), db, server.metrics(), server::bufferedBytes) : null) {
+            try (FlightSqlServer server = listen("listen.port", c.listen().port(), () -> FlightSqlServer.start(db, c));
+                 ServerMetrics metrics = new ServerMetrics(db, server.queries(), server::bufferedBytes)) {
                 String host = c.listen().bind();
-                System.out.printf("Serving Arrow Flight SQL on %s:%d%s (JDBC: jdbc:arrow-flight-sql://%s:%d/?useEncryption=%s%s)%n",
+                LOG.info("Serving Arrow Flight SQL on {}:{}{} (JDBC: jdbc:arrow-flight-sql://{}:{}/?useEncryption={}{})",
                         host, server.port(), c.tls().enabled() ? " over TLS" : "", host, server.port(),
                         c.tls().enabled(), c.auth().required() ? "&user=...&password=..." : "");
-                if (metrics != null) {
-                    System.out.printf("Metrics on http://%s:%d/metrics%n", c.metrics().bind(), metrics.port());
+                if (http != null) {
+                    http.ready(metrics, server.queries(), health(db, server));
                 }
                 if (console != null ? console : System.console() != null) {
                     new SqlConsole(db, System.in, System.out).run();
@@ -109,12 +127,51 @@ public final class Main implements Callable<Integer> {
         return 0;
     }
 
+    /** What {@code /health} says of a ready server besides that it is ready. */
+    private static Map<String, Object> health(Starling db, FlightSqlServer server) {
+        Map<String, Object> facts = new LinkedHashMap<>();
+        facts.put("flight_sql_port", server.port());
+        facts.put("tables", db.catalog().tables().size());
+        facts.put("gpu", db.gpu().map(g -> g.device().name()).orElse("none"));
+        return facts;
+    }
+
+    /** A server that cannot listen where {@code key} says, because the port is taken. */
+    static final class PortInUseException extends Exception {
+        PortInUseException(String message) {
+            super(message);
+        }
+    }
+
+    private interface Listening<T> {
+        T start() throws java.io.IOException;
+    }
+
+    /** Starts what listens on {@code port}; a port in use is an error that names it and the key that set it. */
+    private static <T> T listen(String key, int port, Listening<T> start) throws Exception {
+        try {
+            return start.start();
+        } catch (java.io.IOException e) {
+            if (e instanceof BindException || e.getCause() instanceof BindException) {
+                throw new PortInUseException("port " + port + " (" + key + ") is in use by another process; "
+                        + "choose another with " + key + " or its flag");
+            }
+            throw e;
+        }
+    }
+
     private Path configFile() {
         if (config != null) {
             return config;
         }
         Path standard = Path.of("conf", "starling.yaml");
-        return Files.exists(standard) ? standard : null;
+        if (Files.exists(standard)) {
+            return standard;
+        }
+        // the distribution's own, wherever it was started from
+        String home = System.getProperty("starling.home");
+        Path shipped = home == null ? null : Path.of(home, "conf", "starling.yaml");
+        return shipped != null && Files.exists(shipped) ? shipped : null;
     }
 
     private ServerConfig withFlags(ServerConfig c) {
@@ -123,6 +180,8 @@ public final class Main implements Callable<Integer> {
         ServerConfig.Demo demo = new ServerConfig.Demo(!noDemo && c.demo().enabled(),
                 demoScaleFactor != null ? demoScaleFactor : c.demo().scaleFactor());
         return new ServerConfig(listen, dataDir != null ? dataDir : c.dataDir(), demo, c.auth(), c.tls(),
-                gpuProfile != null ? c.gpu().withProfile(gpuProfile) : c.gpu(), c.memory(), c.metrics(), c.query());
+                gpuProfile != null ? c.gpu().withProfile(gpuProfile) : c.gpu(), c.memory(),
+                httpPort != null ? new ServerConfig.Http(c.http().enabled(), c.http().bind(), httpPort) : c.http(),
+                c.query());
     }
 }

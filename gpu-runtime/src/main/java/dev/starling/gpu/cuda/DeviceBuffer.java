@@ -46,6 +46,7 @@ public final class DeviceBuffer implements AutoCloseable {
         checkRange(offset, length);
         if (length > 0) {
             Cuda.check(JCudaDriver.cuMemcpyHtoD(pointer.withByteOffset(offset), source, length), "cuMemcpyHtoD");
+            memory.copied(true, length);
         }
     }
 
@@ -59,6 +60,7 @@ public final class DeviceBuffer implements AutoCloseable {
         if (length > 0) {
             Cuda.check(JCudaDriver.cuMemcpyHtoDAsync(pointer.withByteOffset(offset), source, length, stream.handle()),
                     "cuMemcpyHtoDAsync");
+            memory.copied(true, length);
         }
     }
 
@@ -67,6 +69,7 @@ public final class DeviceBuffer implements AutoCloseable {
         checkRange(0, length);
         if (length > 0) {
             Cuda.check(JCudaDriver.cuMemcpyDtoH(target, pointer, length), "cuMemcpyDtoH");
+            memory.copied(false, length);
         }
     }
 

@@ -1,5 +1,6 @@
 package dev.starling.gpu.cuda;
 
+import java.util.concurrent.atomic.LongAdder;
 import jcuda.Pointer;
 import jcuda.driver.CUdeviceptr;
 import jcuda.driver.CUpointer_attribute;
@@ -37,6 +38,8 @@ public final class DeviceMemory {
      */
     private long idleThrough;
     private Reclaimer reclaimer = bytes -> 0;
+    private final LongAdder copiedToDevice = new LongAdder();
+    private final LongAdder copiedToHost = new LongAdder();
 
     DeviceMemory(GpuDevice device, long budget) {
         this.device = device;
@@ -59,6 +62,20 @@ public final class DeviceMemory {
     /** Bytes of device blocks kept for reuse, no buffer's now. */
     public synchronized long kept() {
         return kept.bytes();
+    }
+
+    /** Bytes copied from host memory into this memory's buffers so far (over PCIe; mapped host memory read in place is not counted). */
+    public long copiedToDevice() {
+        return copiedToDevice.sum();
+    }
+
+    /** Bytes copied from this memory's buffers to host memory so far. */
+    public long copiedToHost() {
+        return copiedToHost.sum();
+    }
+
+    void copied(boolean toDevice, long bytes) {
+        (toDevice ? copiedToDevice : copiedToHost).add(bytes);
     }
 
     /**

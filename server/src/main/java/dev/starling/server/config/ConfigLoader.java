@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import java.io.IOException;
+import java.lang.reflect.RecordComponent;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.nio.file.Files;
@@ -18,10 +19,13 @@ import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 /**
- * Reads {@code starling.yaml} with Jackson, lays environment variables over it
- * ({@code STARLING_BIND}, {@code STARLING_PORT}, {@code STARLING_DATA_DIR}, {@code STARLING_AUTH},
- * {@code STARLING_TLS_CERT}, {@code STARLING_TLS_KEY}, {@code STARLING_GPU},
- * {@code STARLING_GPU_PROFILE}, {@code STARLING_QUERY_TIMEOUT}) and checks the result. Every error names the key or variable at fault.
+ * Reads {@code starling.yaml} with Jackson, lays environment variables over it and checks the
+ * result. Every key has a variable: {@code STARLING_<SECTION>_<KEY>} for a key in a section
+ * ({@code STARLING_GPU_BUDGET_BYTES} for {@code gpu.budget_bytes}), {@code STARLING_<KEY>} for a
+ * top-level one ({@code STARLING_DATA_DIR}); lists are comma-separated ({@code auth.users} as
+ * {@code name:hash} pairs). The shorter {@code STARLING_BIND}, {@code STARLING_PORT},
+ * {@code STARLING_AUTH} and {@code STARLING_GPU} stand for {@code listen.bind}, {@code listen.port},
+ * {@code auth.mode} and {@code gpu.enabled}. Every error names the key or variable at fault.
  */
 public final class ConfigLoader {
     /** A bcrypt hash as written: version, cost, then salt and digest in bcrypt's base-64. */
@@ -74,30 +78,106 @@ public final class ConfigLoader {
         return camel.replaceAll("([a-z])([A-Z])", "$1_$2").toLowerCase(java.util.Locale.ROOT);
     }
 
+    /** Short variables for the keys a newcomer sets first, and the variables they stand for. */
+    private static final Map<String, String> SHORT_NAMES = Map.of(
+            "STARLING_BIND", "STARLING_LISTEN_BIND", "STARLING_PORT", "STARLING_LISTEN_PORT",
+            "STARLING_AUTH", "STARLING_AUTH_MODE", "STARLING_GPU", "STARLING_GPU_ENABLED");
+
     static ServerConfig withEnvironment(ServerConfig c, Map<String, String> env) {
-        ServerConfig.Listen listen = new ServerConfig.Listen(env.getOrDefault("STARLING_BIND", c.listen().bind()),
-                env.containsKey("STARLING_PORT") ? number("STARLING_PORT", env.get("STARLING_PORT")) : c.listen().port());
-        Path dataDir = env.containsKey("STARLING_DATA_DIR") ? Path.of(env.get("STARLING_DATA_DIR")) : c.dataDir();
-        ServerConfig.Auth auth = env.containsKey("STARLING_AUTH")
-                ? new ServerConfig.Auth(env.get("STARLING_AUTH"), c.auth().users(), c.auth().tokenMinutes()) : c.auth();
-        ServerConfig.Tls tls = new ServerConfig.Tls(
-                env.containsKey("STARLING_TLS_CERT") ? Path.of(env.get("STARLING_TLS_CERT")) : c.tls().cert(),
-                env.containsKey("STARLING_TLS_KEY") ? Path.of(env.get("STARLING_TLS_KEY")) : c.tls().key());
-        ServerConfig.Gpu gpu = env.containsKey("STARLING_GPU")
-                ? c.gpu().withEnabled(!env.get("STARLING_GPU").equalsIgnoreCase("off")) : c.gpu();
-        if (env.containsKey("STARLING_GPU_PROFILE")) {
-            gpu = gpu.withProfile(env.get("STARLING_GPU_PROFILE"));
+        Map<String, String> vars = new java.util.HashMap<>();
+        SHORT_NAMES.forEach((name, full) -> {
+            if (env.containsKey(name)) {
+                vars.put(full, name);
+            }
+        });
+        for (String name : env.keySet()) {
+            if (name.startsWith("STARLING_") && !SHORT_NAMES.containsKey(name)) {
+                vars.put(name, name);
+            }
         }
-        ServerConfig.Query query = env.containsKey("STARLING_QUERY_TIMEOUT")
-                ? new ServerConfig.Query(env.get("STARLING_QUERY_TIMEOUT")) : c.query();
-        return new ServerConfig(listen, dataDir, c.demo(), auth, tls, gpu, c.memory(), c.metrics(), query);
+        ServerConfig result = c;
+        for (RecordComponent section : ServerConfig.class.getRecordComponents()) {
+            String prefix = "STARLING_" + snake(section.getName()).toUpperCase(java.util.Locale.ROOT);
+            if (!section.getType().isRecord()) {
+                String set = vars.get(prefix);
+                if (set != null) {
+                    result = with(result, section, value(set, env.get(set), section.getGenericType()));
+                }
+                continue;
+            }
+            Object values = get(result, section);
+            for (RecordComponent key : section.getType().getRecordComponents()) {
+                String set = vars.get(prefix + "_" + snake(key.getName()).toUpperCase(java.util.Locale.ROOT));
+                if (set != null) {
+                    values = with(values, key, value(set, env.get(set), key.getGenericType()));
+                }
+            }
+            result = with(result, section, values);
+        }
+        return result;
     }
 
-    private static int number(String name, String value) {
+    /** {@code text}, the value of variable {@code name}, as a value of {@code type}. */
+    private static Object value(String name, String text, java.lang.reflect.Type type) {
+        String v = text.trim();
+        if (type == Integer.class || type == Long.class || type == Double.class) {
+            try {
+                return type == Integer.class ? Integer.valueOf(v) : type == Long.class ? (Object) Long.valueOf(v)
+                        : Double.valueOf(v);
+            } catch (NumberFormatException e) {
+                throw new ConfigException(name + "='" + text + "' is not a number");
+            }
+        }
+        if (type == Boolean.class) {
+            return switch (v.toLowerCase(java.util.Locale.ROOT)) {
+                case "true", "on", "yes", "1" -> true;
+                case "false", "off", "no", "0" -> false;
+                default -> throw new ConfigException(name + "='" + text + "' is not true or false (or on or off)");
+            };
+        }
+        if (type == Path.class) {
+            return Path.of(v);
+        }
+        if (type instanceof java.lang.reflect.ParameterizedType list) {
+            java.util.List<String> items = v.isEmpty() ? java.util.List.of()
+                    : java.util.Arrays.stream(v.split(",")).map(String::trim).toList();
+            if (list.getActualTypeArguments()[0] == ServerConfig.User.class) {
+                return items.stream().map(item -> {
+                    int colon = item.indexOf(':');
+                    if (colon <= 0) {
+                        throw new ConfigException(name + ": each user is name:bcrypt-hash, comma-separated");
+                    }
+                    return new ServerConfig.User(item.substring(0, colon), item.substring(colon + 1));
+                }).toList();
+            }
+            return items;
+        }
+        return text;
+    }
+
+    private static Object get(Object record, RecordComponent component) {
         try {
-            return Integer.parseInt(value.trim());
-        } catch (NumberFormatException e) {
-            throw new ConfigException(name + "='" + value + "' is not a number");
+            return component.getAccessor().invoke(record);
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** {@code record} with {@code component} set to {@code value}, through its canonical constructor. */
+    private static <R> R with(R record, RecordComponent component, Object value) {
+        RecordComponent[] all = record.getClass().getRecordComponents();
+        Object[] values = new Object[all.length];
+        Class<?>[] types = new Class<?>[all.length];
+        for (int i = 0; i < all.length; i++) {
+            values[i] = all[i].getName().equals(component.getName()) ? value : get(record, all[i]);
+            types[i] = all[i].getType();
+        }
+        try {
+            @SuppressWarnings("unchecked")
+            R changed = (R) record.getClass().getDeclaredConstructor(types).newInstance(values);
+            return changed;
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException(e);
         }
     }
 
@@ -105,6 +185,14 @@ public final class ConfigLoader {
     public static ServerConfig validate(ServerConfig c) {
         if (c.listen().port() < 0 || c.listen().port() > 65535) {
             throw new ConfigException("listen.port must be 0..65535, not " + c.listen().port());
+        }
+        int httpPort = c.http().portBeside(c.listen().port());
+        if (httpPort < 0 || httpPort > 65535) {
+            throw new ConfigException("http.port must be 0..65535, not " + httpPort
+                    + (c.http().port() == null ? " (the port after listen.port; set http.port)" : ""));
+        }
+        if (c.http().enabled() && httpPort != 0 && httpPort == c.listen().port()) {
+            throw new ConfigException("http.port and listen.port are both " + httpPort);
         }
         switch (c.auth().mode()) {
             case "none" -> {

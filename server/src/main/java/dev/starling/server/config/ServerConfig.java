@@ -12,7 +12,7 @@ import java.util.List;
  * optional, with the default given here), then environment variables, then command-line flags.
  */
 public record ServerConfig(Listen listen, Path dataDir, Demo demo, Auth auth, Tls tls, Gpu gpu, Memory memory,
-                           Metrics metrics, Query query) {
+                           Http http, Query query) {
 
     public ServerConfig {
         listen = listen == null ? new Listen(null, null) : listen;
@@ -22,7 +22,7 @@ public record ServerConfig(Listen listen, Path dataDir, Demo demo, Auth auth, Tl
         tls = tls == null ? new Tls(null, null) : tls;
         gpu = gpu == null ? new Gpu(null, null, null, null, null, null, null) : gpu;
         memory = memory == null ? new Memory(null) : memory;
-        metrics = metrics == null ? new Metrics(null, null, null) : metrics;
+        http = http == null ? new Http(null, null, null) : http;
         query = query == null ? new Query(null) : query;
     }
 
@@ -45,12 +45,20 @@ public record ServerConfig(Listen listen, Path dataDir, Demo demo, Auth auth, Tl
         }
     }
 
-    /** The Prometheus endpoint ({@code GET /metrics}): counts only, on the loopback address by default. */
-    public record Metrics(Boolean enabled, String bind, Integer port) {
-        public Metrics {
+    /**
+     * The HTTP port for operators: {@code /health}, {@code /metrics} (Prometheus) and
+     * {@code /queries} (running and recent queries); on the loopback address by default, and on the
+     * port after Flight SQL's unless one is set, so that two servers never collide on it.
+     */
+    public record Http(Boolean enabled, String bind, Integer port) {
+        public Http {
             enabled = enabled == null || enabled;
             bind = bind == null ? "127.0.0.1" : bind;
-            port = port == null ? 32011 : port;
+        }
+
+        /** The port to listen on beside Flight SQL's {@code flightPort}: the one set, else the next (any free one for 0). */
+        public int portBeside(int flightPort) {
+            return port != null ? port : flightPort == 0 ? 0 : flightPort + 1;
         }
     }
 

@@ -5,6 +5,7 @@ import dev.starling.exec.InvalidCastException;
 import dev.starling.exec.QueryCancelledException;
 import dev.starling.exec.QueryTimeoutException;
 import dev.starling.exec.accel.AcceleratorMissingException;
+import dev.starling.server.queries.QueryStatus;
 import org.apache.arrow.flight.CallStatus;
 import org.apache.arrow.flight.FlightRuntimeException;
 import org.apache.arrow.memory.OutOfMemoryException;
@@ -40,6 +41,15 @@ final class FlightErrors {
                 LOG.error("internal error", e);
                 yield CallStatus.INTERNAL.withDescription(e.toString()).withCause(e).toRuntimeException();
             }
+        };
+    }
+
+    /** How a query that failed with {@code e} ended. */
+    static QueryStatus status(FlightRuntimeException e) {
+        return switch (e.status().code()) {
+            case CANCELLED -> QueryStatus.CANCELLED;
+            case TIMED_OUT -> QueryStatus.TIMED_OUT;
+            default -> QueryStatus.FAILED;
         };
     }
 }

@@ -4,7 +4,8 @@ import dev.starling.engine.Starling;
 import com.google.common.cache.CacheBuilder;
 import dev.starling.server.config.ConfigLoader;
 import dev.starling.server.config.ServerConfig;
-import dev.starling.server.metrics.QueryMetrics;
+import dev.starling.server.queries.QueryLog;
+import dev.starling.server.queries.QueryTracker;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.UUID;
@@ -21,11 +22,12 @@ public final class FlightSqlServer implements AutoCloseable {
     private final BufferAllocator allocator;
     private final FlightServer server;
     private final StarlingFlightSqlProducer producer;
-    private final QueryMetrics metrics = new QueryMetrics();
+    private final QueryTracker queries = new QueryTracker();
 
     private FlightSqlServer(Starling db, ServerConfig config) throws IOException {
         this.allocator = new RootAllocator(config.memory().resultBufferBytes());
-        this.producer = new StarlingFlightSqlProducer(db, allocator, metrics);
+        queries.onEnd(new QueryLog());
+        this.producer = new StarlingFlightSqlProducer(db, allocator, queries);
         ServerConfig.Listen listen = config.listen();
         Location location = config.tls().enabled()
                 ? Location.forGrpcTls(listen.bind(), listen.port())
@@ -62,13 +64,14 @@ public final class FlightSqlServer implements AutoCloseable {
         return PasswordValidator.hash(password);
     }
 
-    /** Queries whose results are streaming now. */
+    /** Queries running now. */
     public int runningQueries() {
-        return metrics.running();
+        return queries.runningCount();
     }
 
-    public QueryMetrics metrics() {
-        return metrics;
+    /** The queries running and recently ended; each that ends is written to the query log. */
+    public QueryTracker queries() {
+        return queries;
     }
 
     /** Bytes of result buffers held now, all sessions together. */

@@ -4,12 +4,13 @@ import dev.starling.engine.PreparedQuery;
 import dev.starling.engine.Starling;
 import dev.starling.exec.ArrowBatches;
 import dev.starling.exec.BatchSink;
-import dev.starling.exec.QueryCancelledException;
 import dev.starling.exec.QueryContext;
-import dev.starling.exec.QueryTimeoutException;
 import dev.starling.exec.Settings;
 import dev.starling.exec.vector.Batch;
-import dev.starling.server.metrics.QueryMetrics;
+import dev.starling.planner.explain.PlanExplainer;
+import dev.starling.server.queries.QueryStatus;
+import dev.starling.server.queries.QueryTracker;
+import dev.starling.server.queries.TrackedQuery;
 import io.grpc.Context;
 import io.grpc.Deadline;
 import java.nio.ByteBuffer;
@@ -18,13 +19,17 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import org.apache.arrow.flight.FlightProducer.ServerStreamListener;
+import org.apache.arrow.flight.FlightRuntimeException;
 import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
+import org.slf4j.MDC;
 
 /**
  * Streams a query's result to a Flight client batch by batch while the query runs: nothing is held
@@ -41,7 +46,7 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 final class ResultStreamer {
     private final Starling db;
     private final BufferAllocator allocator;
-    private final QueryMetrics metrics;
+    private final QueryTracker queries;
     private final Map<ByteBuffer, List<QueryContext>> byTicket = new ConcurrentHashMap<>();
     private final Set<ByteBuffer> cancelledBeforeStart = ConcurrentHashMap.newKeySet();
     /**
@@ -50,10 +55,10 @@ final class ResultStreamer {
      */
     private static final int MESSAGE_ROWS = 32 * 1024;
 
-    ResultStreamer(Starling db, BufferAllocator allocator, QueryMetrics metrics) {
+    ResultStreamer(Starling db, BufferAllocator allocator, QueryTracker queries) {
         this.db = db;
         this.allocator = allocator;
-        this.metrics = metrics;
+        this.queries = queries;
     }
 
     /**
@@ -71,8 +76,12 @@ final class ResultStreamer {
         return false;
     }
 
-    /** Streams {@code query} for {@code ticket} (the bytes of the ticket the client reads) on the session's backend. */
-    void stream(PreparedQuery query, byte[] ticket, Settings settings, ServerStreamListener listener) {
+    /**
+     * Streams {@code query} for {@code ticket} (the bytes of the ticket the client reads) on the
+     * session's backend, as the run {@code tracked} of the server's queries, which it ends.
+     */
+    void stream(PreparedQuery query, TrackedQuery tracked, byte[] ticket, Settings settings,
+                ServerStreamListener listener) {
         QueryContext ctx = db.newContext(settings);
         ByteBuffer key = ByteBuffer.wrap(ticket);
         if (cancelledBeforeStart.remove(key)) {
@@ -86,10 +95,8 @@ final class ResultStreamer {
         Context.CancellationListener stop = c -> ctx.cancel();
         call.addListener(stop, Runnable::run);
         byTicket.computeIfAbsent(key, k -> new CopyOnWriteArrayList<>()).add(ctx);
-        long startedAt = metrics.started();
-        QueryMetrics.Outcome outcome = QueryMetrics.Outcome.FAILED;
-        RuntimeException failure = null;
-        long[] sent = new long[1];
+        MDC.put("query", tracked.id());
+        FlightRuntimeException failure = null;
         try (VectorSchemaRoot root = VectorSchemaRoot.create(ResultSchema.of(query.fields()), allocator)) {
             listener.start(root);
             ctx.checkCancelled();
@@ -98,26 +105,24 @@ final class ResultStreamer {
             db.execute(query, ctx, new BatchSink() {
                 @Override
                 public void accept(Batch batch) {
-                    sent[0] += batch.rows();
                     pending.add(batch);
                     pendingRows[0] += batch.rows();
                     if (pendingRows[0] >= MESSAGE_ROWS) {
-                        send(pending, query, root, listener, ctx);
+                        send(pending, query, root, listener, ctx, tracked);
                         pendingRows[0] = 0;
                     }
                 }
             });
             if (!pending.isEmpty()) {
-                send(pending, query, root, listener, ctx);
+                send(pending, query, root, listener, ctx, tracked);
             }
-            outcome = QueryMetrics.Outcome.OK;
         } catch (RuntimeException | OutOfMemoryError e) {
-            outcome = e instanceof QueryTimeoutException ? QueryMetrics.Outcome.TIMED_OUT
-                    : e instanceof QueryCancelledException ? QueryMetrics.Outcome.CANCELLED : QueryMetrics.Outcome.FAILED;
             failure = FlightErrors.of(e);
         } finally {
             call.removeListener(stop);
-            metrics.finished(startedAt, outcome, sent[0]);
+            MDC.remove("query");
+            queries.end(tracked, failure == null ? QueryStatus.OK : FlightErrors.status(failure), backend(ctx),
+                    planHash(query), failure == null ? null : failure.status().description());
             byTicket.computeIfPresent(key, (k, list) -> {
                 list.remove(ctx);
                 return list.isEmpty() ? null : list;
@@ -131,12 +136,32 @@ final class ResultStreamer {
         }
     }
 
+    /** Where the query's pipelines ran: cpu, gpu, gpu+cpu, or none when it ran none. */
+    private static String backend(QueryContext ctx) {
+        Set<String> devices = new TreeSet<>(ctx.ranOn().values());
+        if (devices.isEmpty()) {
+            return "none";
+        }
+        return devices.size() == 1 ? devices.iterator().next() : "gpu+cpu";
+    }
+
+    /** A short hash of the physical plan's text, so the query log can group runs of one plan; null without a plan. */
+    private static String planHash(PreparedQuery query) {
+        return query.plan() == null ? null
+                : String.format("%08x", PlanExplainer.explain(query.plan()).hashCode());
+    }
+
     /** Sends the pending batches as one Arrow record batch, once the client's stream can take it. */
     private static void send(List<Batch> pending, PreparedQuery query, VectorSchemaRoot root, ServerStreamListener listener,
-                             QueryContext ctx) {
+                             QueryContext ctx, TrackedQuery tracked) {
         awaitReady(listener, ctx);
         ArrowBatches.fill(root, query.fields(), pending);
         listener.putNext();
+        long bytes = 0;
+        for (FieldVector v : root.getFieldVectors()) {
+            bytes += v.getBufferSize();
+        }
+        tracked.sent(root.getRowCount(), bytes);
         pending.clear();
     }
 

@@ -9,7 +9,9 @@ import dev.starling.engine.PreparedQuery;
 import dev.starling.engine.Starling;
 import dev.starling.planner.SqlPlanner;
 import dev.starling.exec.Settings;
-import dev.starling.server.metrics.QueryMetrics;
+import dev.starling.server.queries.QueryTracker;
+import dev.starling.server.queries.QueryStatus;
+import dev.starling.server.queries.TrackedQuery;
 import dev.starling.exec.ArrowBatches;
 import dev.starling.exec.plan.Field;
 import java.util.ArrayList;
@@ -18,6 +20,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.arrow.flight.FlightRuntimeException;
 import org.apache.arrow.flight.CallStatus;
 import org.apache.arrow.flight.CancelFlightInfoRequest;
 import org.apache.arrow.flight.CancelStatus;
@@ -71,6 +75,7 @@ import org.apache.arrow.vector.types.pojo.Schema;
  */
 public final class StarlingFlightSqlProducer extends NoOpFlightSqlProducer {
     private final Starling db;
+    private final QueryTracker queries;
     private final ResultStreamer streamer;
     private final CatalogMetadata metadata;
     private final KeyMetadata keys;
@@ -89,13 +94,21 @@ public final class StarlingFlightSqlProducer extends NoOpFlightSqlProducer {
             CacheBuilder.newBuilder().expireAfterWrite(Duration.ofMinutes(10)).maximumSize(10_000).build();
     private final BufferAllocator allocator;
 
-    /** A prepared statement, the catalog version it was planned against, and its bound parameter values. */
-    private record Prepared(PreparedQuery query, long catalogVersion, List<Object> parameters) { }
+    /**
+     * A prepared statement, the catalog version it was planned against, its bound parameter values,
+     * and the time its planning took that no run has reported yet (the first run reports it).
+     */
+    private record Prepared(PreparedQuery query, long catalogVersion, List<Object> parameters, AtomicLong planNanos) {
+        Prepared withParameters(List<Object> values) {
+            return new Prepared(query, catalogVersion, values, planNanos);
+        }
+    }
 
-    public StarlingFlightSqlProducer(Starling db, BufferAllocator allocator, QueryMetrics metrics) {
+    public StarlingFlightSqlProducer(Starling db, BufferAllocator allocator, QueryTracker queries) {
         this.db = db;
         this.allocator = allocator;
-        this.streamer = new ResultStreamer(db, allocator, metrics);
+        this.queries = queries;
+        this.streamer = new ResultStreamer(db, allocator, queries);
         this.metadata = new CatalogMetadata(db.catalog(), allocator);
         this.keys = new KeyMetadata(db.catalog(), allocator);
         this.types = new TypeMetadata(allocator);
@@ -129,10 +142,10 @@ public final class StarlingFlightSqlProducer extends NoOpFlightSqlProducer {
     public void createPreparedStatement(ActionCreatePreparedStatementRequest request, CallContext context,
                                         StreamListener<Result> listener) {
         try {
-            long version = db.catalog().version();
-            PreparedQuery query = db.prepare(request.getQuery(), settings(context));
+            Prepared planned = plan(request.getQuery(), context);
+            PreparedQuery query = planned.query();
             ByteString handle = ByteString.copyFromUtf8(UUID.randomUUID().toString());
-            prepared.put(handle, new Prepared(query, version, null));
+            prepared.put(handle, planned);
             List<Field> parameters = new ArrayList<>();
             for (int i = 0; i < query.parameters().size(); i++) {
                 parameters.add(new Field("p" + (i + 1), query.parameters().get(i), true));
@@ -159,54 +172,83 @@ public final class StarlingFlightSqlProducer extends NoOpFlightSqlProducer {
     @Override
     public FlightInfo getFlightInfoPreparedStatement(CommandPreparedStatementQuery command, CallContext context,
                                                      FlightDescriptor descriptor) {
-        return info(resultSchema(preparedQuery(command, context)), command, descriptor);
+        return info(resultSchema(preparedQuery(command.getPreparedStatementHandle(), context).query()), command,
+                descriptor);
     }
 
     @Override
     public void getStreamPreparedStatement(CommandPreparedStatementQuery command, CallContext context,
                                            ServerStreamListener listener) {
-        PreparedQuery q;
+        Prepared p;
+        long planNanos;
         try {
-            q = answerable(preparedQuery(command, context), context);
+            Prepared stored = lookup(command.getPreparedStatementHandle());
+            p = preparedQuery(command.getPreparedStatementHandle(), context);
+            planNanos = p.planNanos().getAndSet(0);
+            // a bound copy carries the statement's planning time too, which this run reports
+            stored.planNanos().set(0);
         } catch (RuntimeException e) {
             listener.error(FlightErrors.of(e));
             return;
         }
-        streamer.stream(q, Any.pack(command).toByteArray(), settings(context), listener);
+        stream(p, planNanos, Any.pack(command).toByteArray(), context, listener);
     }
 
     @Override
     public FlightInfo getFlightInfoStatement(CommandStatementQuery command, CallContext context,
                                              FlightDescriptor descriptor) {
-        long version = db.catalog().version();
-        PreparedQuery query = plan(command.getQuery(), context);
+        Prepared query = plan(command.getQuery(), context);
         // The handle is the query behind an id of its own, so cancelling one execution cancels no other.
         String id = UUID.randomUUID().toString();
-        planned.put(id, new Prepared(query, version, null));
+        planned.put(id, query);
         TicketStatementQuery ticket = TicketStatementQuery.newBuilder()
                 .setStatementHandle(ByteString.copyFromUtf8(id + command.getQuery())).build();
-        return info(resultSchema(query), ticket, descriptor);
+        return info(resultSchema(query.query()), ticket, descriptor);
     }
 
     @Override
     public SchemaResult getSchemaStatement(CommandStatementQuery command, CallContext context, FlightDescriptor descriptor) {
-        return new SchemaResult(resultSchema(plan(command.getQuery(), context)));
+        return new SchemaResult(resultSchema(plan(command.getQuery(), context).query()));
     }
 
     @Override
     public void getStreamStatement(TicketStatementQuery ticket, CallContext context, ServerStreamListener listener) {
-        PreparedQuery query;
+        Prepared p;
         try {
             String handle = ticket.getStatementHandle().toStringUtf8();
             // Planned when the client asked for the FlightInfo; a ticket read again is planned anew
             // from the query it carries.
-            query = answerable(current(planned.asMap().remove(handle.substring(0, UUID_LENGTH)),
-                    handle.substring(UUID_LENGTH), context).query(), context);
+            p = current(planned.asMap().remove(handle.substring(0, UUID_LENGTH)), handle.substring(UUID_LENGTH), context);
         } catch (RuntimeException e) {
             listener.error(FlightErrors.of(e));
             return;
         }
-        streamer.stream(query, Any.pack(ticket).toByteArray(), settings(context), listener);
+        stream(p, p.planNanos().getAndSet(0), Any.pack(ticket).toByteArray(), context, listener);
+    }
+
+    /**
+     * Runs {@code p} for the client reading {@code ticket}, as one of the server's queries, whose
+     * planning took {@code planNanos}: a query streams its result, a data statement runs and answers
+     * with the rows it wrote.
+     */
+    private void stream(Prepared p, long planNanos, byte[] ticket, CallContext context, ServerStreamListener listener) {
+        TrackedQuery tracked = queries.start(user(context), p.query().sql(), planNanos);
+        PreparedQuery q;
+        try {
+            q = answerable(p.query(), context);
+        } catch (RuntimeException e) {
+            FlightRuntimeException failure = FlightErrors.of(e);
+            queries.end(tracked, FlightErrors.status(failure), "none", null, failure.status().description());
+            listener.error(failure);
+            return;
+        }
+        streamer.stream(q, tracked, ticket, settings(context), listener);
+    }
+
+    /** The name the caller logged in with, or {@code anonymous} where the server asks for none. */
+    private static String user(CallContext context) {
+        String peer = context.peerIdentity();
+        return peer == null || peer.isEmpty() ? "anonymous" : peer;
     }
 
     @Override
@@ -327,36 +369,43 @@ public final class StarlingFlightSqlProducer extends NoOpFlightSqlProducer {
         return settings == null ? db.settings() : settings;
     }
 
-    private PreparedQuery plan(String sql, CallContext context) {
+    /**
+     * {@code sql} planned now for the calling session, timed; a statement that fails to plan is
+     * counted as a failed query and answered with its Flight status.
+     */
+    private Prepared plan(String sql, CallContext context) {
+        long start = System.nanoTime();
+        long version = db.catalog().version();
         try {
-            return db.prepare(sql, settings(context));
+            return new Prepared(db.prepare(sql, settings(context)), version, null, new AtomicLong(System.nanoTime() - start));
         } catch (RuntimeException e) {
-            throw FlightErrors.of(e);
+            FlightRuntimeException failure = FlightErrors.of(e);
+            queries.failedToPlan(user(context), sql, System.nanoTime() - start, failure.status().description());
+            throw failure;
         }
     }
 
-    private PreparedQuery preparedQuery(CommandPreparedStatementQuery command, CallContext context) {
-        return preparedQuery(command.getPreparedStatementHandle(), context);
-    }
-
     /**
-     * The prepared statement with its bound parameter values in place, planned again when tables
-     * changed since it was planned.
+     * The prepared statement with its bound parameter values in place (binding plans it), planned
+     * again when tables changed since it was planned.
      */
-    private PreparedQuery preparedQuery(ByteString handle, CallContext context) {
+    private Prepared preparedQuery(ByteString handle, CallContext context) {
         Prepared p = lookup(handle);
         if (p.query().needsParameters()) {
             if (p.parameters() == null) {
                 throw CallStatus.INVALID_ARGUMENT.withDescription("the statement has " + p.query().parameters().size()
                         + " parameters and no values were bound").toRuntimeException();
             }
-            return bind(p.query(), p.parameters());
+            long start = System.nanoTime();
+            PreparedQuery bound = bind(p.query(), p.parameters());
+            return new Prepared(bound, p.catalogVersion(), p.parameters(),
+                    new AtomicLong(p.planNanos().get() + System.nanoTime() - start));
         }
         Prepared current = current(p, p.query().sql(), context);
         if (current != p) {
             prepared.put(handle, current);
         }
-        return current.query();
+        return current;
     }
 
     /**
@@ -364,11 +413,10 @@ public final class StarlingFlightSqlProducer extends NoOpFlightSqlProducer {
      * ahead, so it is always current), else {@code sql} planned now; also when there is no {@code p}.
      */
     private Prepared current(Prepared p, String sql, CallContext context) {
-        long version = db.catalog().version();
-        if (p != null && (p.catalogVersion() == version || p.query().isUpdate())) {
+        if (p != null && (p.catalogVersion() == db.catalog().version() || p.query().isUpdate())) {
             return p;
         }
-        return new Prepared(plan(sql, context), version, null);
+        return plan(sql, context);
     }
 
     private Prepared lookup(ByteString handle) {
@@ -400,7 +448,7 @@ public final class StarlingFlightSqlProducer extends NoOpFlightSqlProducer {
                     throw CallStatus.INVALID_ARGUMENT.withDescription("a query takes one row of parameter values, not "
                             + rows.size()).toRuntimeException();
                 }
-                prepared.put(command.getPreparedStatementHandle(), new Prepared(p.query(), p.catalogVersion(), rows.get(0)));
+                prepared.put(command.getPreparedStatementHandle(), p.withParameters(rows.get(0)));
                 byte[] result = DoPutPreparedStatementResult.newBuilder()
                         .setPreparedStatementHandle(command.getPreparedStatementHandle()).build().toByteArray();
                 try (ArrowBuf buffer = allocator.buffer(result.length)) {
@@ -422,15 +470,16 @@ public final class StarlingFlightSqlProducer extends NoOpFlightSqlProducer {
             try {
                 Prepared p = lookup(command.getPreparedStatementHandle());
                 if (!p.query().needsParameters()) {
-                    update(() -> p.query(), context, ack);
+                    update(p.query().sql(), p.planNanos().getAndSet(0), List.of(p.query()), context, ack);
                     return;
                 }
+                long start = System.nanoTime();
                 List<List<Object>> rows = ParameterRows.read(stream);
                 List<PreparedQuery> statements = new ArrayList<>();
                 for (List<Object> row : rows) {
                     statements.add(bind(p.query(), row));
                 }
-                update(statements, context, ack);
+                update(p.query().sql(), p.planNanos().getAndSet(0) + System.nanoTime() - start, statements, context, ack);
             } catch (RuntimeException e) {
                 ack.onError(FlightErrors.of(e));
             }
@@ -440,31 +489,42 @@ public final class StarlingFlightSqlProducer extends NoOpFlightSqlProducer {
     @Override
     public Runnable acceptPutStatement(CommandStatementUpdate command, CallContext context, FlightStream stream,
                                        StreamListener<PutResult> ack) {
-        return () -> update(() -> plan(command.getQuery(), context), context, ack);
+        return () -> {
+            try {
+                Prepared p = plan(command.getQuery(), context);
+                update(command.getQuery(), p.planNanos().get(), List.of(p.query()), context, ack);
+            } catch (RuntimeException e) {
+                ack.onError(FlightErrors.of(e));
+            }
+        };
     }
 
-    /** Runs a data statement and acknowledges with the rows it wrote. */
-    private void update(java.util.function.Supplier<PreparedQuery> statement, CallContext context,
+    /**
+     * Runs data statements in order, as one of the server's queries ({@code sql}, planned in
+     * {@code planNanos}), and acknowledges with the rows they wrote together.
+     */
+    private void update(String sql, long planNanos, List<PreparedQuery> statements, CallContext context,
                         StreamListener<PutResult> ack) {
-        try {
-            update(List.of(statement.get()), context, ack);
-        } catch (RuntimeException e) {
-            ack.onError(FlightErrors.of(e));
-        }
-    }
-
-    /** Runs data statements in order and acknowledges with the rows they wrote together. */
-    private void update(List<PreparedQuery> statements, CallContext context, StreamListener<PutResult> ack) {
+        TrackedQuery tracked = queries.start(user(context), sql, planNanos);
+        FlightRuntimeException failure = null;
         try {
             long rows = runUpdates(statements, context);
+            tracked.wrote(rows);
             byte[] result = DoPutUpdateResult.newBuilder().setRecordCount(rows).build().toByteArray();
             try (ArrowBuf buffer = allocator.buffer(result.length)) {
                 buffer.writeBytes(result);
                 ack.onNext(PutResult.metadata(buffer));
             }
-            ack.onCompleted();
         } catch (RuntimeException e) {
-            ack.onError(FlightErrors.of(e));
+            failure = FlightErrors.of(e);
+        } finally {
+            queries.end(tracked, failure == null ? QueryStatus.OK : FlightErrors.status(failure), "none", null,
+                    failure == null ? null : failure.status().description());
+        }
+        if (failure == null) {
+            ack.onCompleted();
+        } else {
+            ack.onError(failure);
         }
     }
 

@@ -100,6 +100,41 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void everyKeyHasAnEnvironmentVariable() {
+        ServerConfig c = ConfigLoader.load(null, Map.of(
+                "STARLING_LISTEN_PORT", "40000", "STARLING_HTTP_BIND", "0.0.0.0", "STARLING_DEMO_SCALE_FACTOR", "0.01",
+                "STARLING_GPU_BUDGET_BYTES", "8589934592", "STARLING_GPU_RESIDENT_TABLES", "lineorder, lineitem",
+                "STARLING_AUTH_USERS", "analyst:$2a$12$abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0",
+                "STARLING_MEMORY_RESULT_BUFFER_BYTES", "2097152", "STARLING_HTTP_ENABLED", "off",
+                "STARLING_JAVA_OPTS", "-Xmx1g"));
+        assertEquals(40000, c.listen().port());
+        assertEquals(40001, c.http().portBeside(c.listen().port()));
+        assertEquals("0.0.0.0", c.http().bind());
+        assertFalse(c.http().enabled());
+        assertEquals(0.01, c.demo().scaleFactor());
+        assertEquals(8L << 30, c.gpu().budgetBytes());
+        assertEquals(java.util.List.of("lineorder", "lineitem"), c.gpu().residentTables());
+        assertEquals("analyst", c.auth().users().get(0).name());
+        assertEquals(2097152L, c.memory().resultBufferBytes());
+        // the full name wins over the short one
+        assertEquals(5, ConfigLoader.load(null, Map.of("STARLING_PORT", "4", "STARLING_LISTEN_PORT", "5")).listen().port());
+        assertFalse(ConfigLoader.load(null, Map.of("STARLING_GPU", "off")).gpu().enabled());
+        ConfigException bad = assertThrows(ConfigException.class,
+                () -> ConfigLoader.load(null, Map.of("STARLING_DEMO_ENABLED", "maybe")));
+        assertEquals("STARLING_DEMO_ENABLED='maybe' is not true or false (or on or off)", bad.getMessage());
+    }
+
+    @Test
+    void theHttpPortIsBesideFlightsUnlessSet() {
+        assertEquals(32011, ServerConfig.defaults().http().portBeside(32010));
+        assertEquals(0, ServerConfig.defaults().http().portBeside(0));
+        assertEquals(9000, ConfigLoader.load(null, Map.of("STARLING_HTTP_PORT", "9000")).http().portBeside(32010));
+        ConfigException past = assertThrows(ConfigException.class,
+                () -> ConfigLoader.validate(ConfigLoader.load(null, Map.of("STARLING_PORT", "65535"))));
+        assertTrue(past.getMessage().contains("http.port must be 0..65535, not 65536"), past.getMessage());
+    }
+
+    @Test
     void anUnknownKeyIsNamedWithItsPath() throws Exception {
         Path f = yaml("""
                 listen:

@@ -1,0 +1,74 @@
+package dev.starling.server.queries;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
+
+/**
+ * The server's queries: those running now and the last {@value #RECENT} that ended, for the status
+ * page; each one that ends (or fails to plan) goes to the listeners (the query log, the metrics).
+ */
+public final class QueryTracker {
+    static final int RECENT = 100;
+
+    private final Map<String, TrackedQuery> running = new ConcurrentHashMap<>();
+    private final Deque<QueryRecord> recent = new ArrayDeque<>();
+    private final List<Consumer<QueryRecord>> listeners = new CopyOnWriteArrayList<>();
+
+    /** Every query that ends from now on also goes to {@code listener}. */
+    public void onEnd(Consumer<QueryRecord> listener) {
+        listeners.add(listener);
+    }
+
+    /** {@code user}'s query {@code sql} starts running, after {@code planNanos} of planning. */
+    public TrackedQuery start(String user, String sql, long planNanos) {
+        TrackedQuery q = new TrackedQuery(user, sql, planNanos);
+        running.put(q.id(), q);
+        return q;
+    }
+
+    /** {@code q} ended with {@code status}; {@code error} is the message its client got, or null. */
+    public QueryRecord end(TrackedQuery q, QueryStatus status, String backend, String planHash, String error) {
+        running.remove(q.id());
+        QueryRecord r = q.record(status.label(), backend, planHash, error);
+        ended(r);
+        return r;
+    }
+
+    /** {@code user}'s {@code sql} failed while it was planned ({@code error} says why), after {@code planNanos}. */
+    public void failedToPlan(String user, String sql, long planNanos, String error) {
+        ended(new TrackedQuery(user, sql, planNanos).record(QueryStatus.FAILED.label(), "none", null, error));
+    }
+
+    private void ended(QueryRecord r) {
+        synchronized (recent) {
+            if (recent.size() == RECENT) {
+                recent.removeLast();
+            }
+            recent.addFirst(r);
+        }
+        listeners.forEach(l -> l.accept(r));
+    }
+
+    public int runningCount() {
+        return running.size();
+    }
+
+    /** The queries running now, oldest first. */
+    public List<QueryRecord> running() {
+        return running.values().stream().map(q -> q.record("running", null, null, null))
+                .sorted(java.util.Comparator.comparing(QueryRecord::started)).toList();
+    }
+
+    /** The queries that ended last, newest first. */
+    public List<QueryRecord> recent() {
+        synchronized (recent) {
+            return new ArrayList<>(recent);
+        }
+    }
+}
