@@ -15,6 +15,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.Callable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -91,6 +93,14 @@ public final class Main implements Callable<Integer> {
         }
         ServerConfig c = ConfigLoader.validate(withFlags(ConfigLoader.load(configFile(), System.getenv())));
         int httpPort = c.http().portBeside(c.listen().port());
+        // a taken Flight SQL port is found now, not after minutes of generating demo data
+        if (c.listen().port() != 0) {
+            listen("listen.port", c.listen().port(), () -> {
+                new java.net.ServerSocket(c.listen().port(), 1, java.net.InetAddress.getByName(c.listen().bind())).close();
+                return null;
+            });
+        }
+        CountDownLatch stopped = new CountDownLatch(1);
         try (HttpEndpoint http = c.http().enabled() ? listen("http.port", httpPort, () -> HttpEndpoint.start(c.http().bind(), httpPort)) : null;
              Starling db = Starling.open(c.dataDir(), c.gpu().options())) {
             if (http != null) {
@@ -115,14 +125,27 @@ public final class Main implements Callable<Integer> {
                         host, server.port(), c.tls().enabled() ? " over TLS" : "", host, server.port(),
                         c.tls().enabled(), c.auth().required() ? "&user=...&password=..." : "");
                 if (http != null) {
-                    http.ready(metrics, server.queries(), health(db, server));
+                    http.ready(metrics, server.queries(), () -> health(db, server),
+                            c.auth().required() ? server::verifies : null);
                 }
+                // a stop signal (docker stop) ends the service and lets the resources above close
+                Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                    LOG.info("Stopping");
+                    server.close();
+                    try {
+                        stopped.await(30, TimeUnit.SECONDS);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                }, "shutdown"));
                 if (console != null ? console : System.console() != null) {
                     new SqlConsole(db, System.in, System.out).run();
                 } else {
                     server.awaitTermination();
                 }
             }
+        } finally {
+            stopped.countDown();
         }
         return 0;
     }

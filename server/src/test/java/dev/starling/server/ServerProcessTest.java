@@ -66,7 +66,8 @@ class ServerProcessTest {
         assertTrue(metrics.contains("starling_queries_total{backend=\"cpu\",status=\"ok\"} 1.0\n"), metrics);
         assertTrue(get(second + 1, "/metrics").body().contains("starling_tables 0.0\n"));
 
-        Process taken = start("c", "--port", String.valueOf(first), "--no-demo");
+        Process taken = start("c", "--port", String.valueOf(freePortPair()), "--http-port", String.valueOf(first + 1),
+                "--no-demo");
         assertTrue(taken.waitFor(60, TimeUnit.SECONDS), "a server on a taken port keeps running");
         assertEquals(4, taken.exitValue());
         String err = Files.readString(dir.resolve("c.err"));

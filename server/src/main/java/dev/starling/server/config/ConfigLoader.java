@@ -139,8 +139,8 @@ public final class ConfigLoader {
             return Path.of(v);
         }
         if (type instanceof java.lang.reflect.ParameterizedType list) {
-            java.util.List<String> items = v.isEmpty() ? java.util.List.of()
-                    : java.util.Arrays.stream(v.split(",")).map(String::trim).toList();
+            java.util.List<String> items = java.util.Arrays.stream(v.split(",")).map(String::trim)
+                    .filter(item -> !item.isEmpty()).toList();
             if (list.getActualTypeArguments()[0] == ServerConfig.User.class) {
                 return items.stream().map(item -> {
                     int colon = item.indexOf(':');
@@ -152,7 +152,7 @@ public final class ConfigLoader {
             }
             return items;
         }
-        return text;
+        return v;
     }
 
     private static Object get(Object record, RecordComponent component) {
@@ -187,7 +187,7 @@ public final class ConfigLoader {
             throw new ConfigException("listen.port must be 0..65535, not " + c.listen().port());
         }
         int httpPort = c.http().portBeside(c.listen().port());
-        if (httpPort < 0 || httpPort > 65535) {
+        if (c.http().enabled() && (httpPort < 0 || httpPort > 65535)) {
             throw new ConfigException("http.port must be 0..65535, not " + httpPort
                     + (c.http().port() == null ? " (the port after listen.port; set http.port)" : ""));
         }
@@ -199,6 +199,12 @@ public final class ConfigLoader {
                 if (!isLoopback(c.listen().bind())) {
                     throw new ConfigException("auth.mode none serves anyone who can reach the port, so it only "
                             + "listens on a loopback address; listen.bind is " + c.listen().bind()
+                            + ": set auth.mode to password (with auth.users) or bind 127.0.0.1");
+                }
+                // its status page shows every client's statements
+                if (c.http().enabled() && !isLoopback(c.http().bind())) {
+                    throw new ConfigException("auth.mode none serves the HTTP port's status page (every client's "
+                            + "statements) only on a loopback address; http.bind is " + c.http().bind()
                             + ": set auth.mode to password (with auth.users) or bind 127.0.0.1");
                 }
             }
@@ -258,7 +264,7 @@ public final class ConfigLoader {
         try {
             return InetAddress.getByName(host).isLoopbackAddress();
         } catch (UnknownHostException e) {
-            throw new ConfigException("listen.bind: unknown host " + host);
+            throw new ConfigException("unknown host " + host + " (listen.bind or http.bind)");
         }
     }
 }

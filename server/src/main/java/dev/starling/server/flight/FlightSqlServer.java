@@ -23,6 +23,9 @@ public final class FlightSqlServer implements AutoCloseable {
     private final FlightServer server;
     private final StarlingFlightSqlProducer producer;
     private final QueryTracker queries = new QueryTracker();
+    /** The users' passwords, when the server asks for them; null when it does not. */
+    private final PasswordValidator passwords;
+    private boolean closed;
 
     private FlightSqlServer(Starling db, ServerConfig config) throws IOException {
         this.allocator = new RootAllocator(config.memory().resultBufferBytes());
@@ -38,14 +41,36 @@ public final class FlightSqlServer implements AutoCloseable {
         if (config.tls().enabled()) {
             builder.useTls(config.tls().cert().toFile(), config.tls().key().toFile());
         }
-        if (config.auth().required()) {
+        this.passwords = config.auth().required() ? new PasswordValidator(config.auth().users()) : null;
+        if (passwords != null) {
             // Basic credentials are checked once and exchanged for a bearer token that every
             // later call carries; tokens expire token_minutes after they were issued.
             builder.headerAuthenticator(new GeneratedBearerTokenAuthenticator(
-                    new BasicCallHeaderAuthenticator(new PasswordValidator(config.auth().users())),
+                    new BasicCallHeaderAuthenticator(passwords),
                     CacheBuilder.newBuilder().expireAfterWrite(Duration.ofMinutes(config.auth().tokenMinutes()))));
         }
-        this.server = builder.build().start();
+        try {
+            this.server = builder.build().start();
+        } catch (IOException | RuntimeException e) {
+            allocator.close();
+            throw e;
+        }
+    }
+
+    /**
+     * Whether {@code password} is {@code user}'s (true for anyone where the server asks for no
+     * passwords); failed tries count towards the same throttle as Flight SQL logins.
+     */
+    public boolean verifies(String user, String password) {
+        if (passwords == null) {
+            return true;
+        }
+        try {
+            passwords.validate(user, password);
+            return true;
+        } catch (org.apache.arrow.flight.FlightRuntimeException refused) {
+            return false;
+        }
     }
 
     /** Starts serving {@code db} as {@code config} says (listen address, authentication, TLS). */
@@ -87,8 +112,13 @@ public final class FlightSqlServer implements AutoCloseable {
         server.awaitTermination();
     }
 
+    /** Stops serving and frees the result buffers; once, whoever calls it first (a stop signal or the owner). */
     @Override
-    public void close() {
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
         server.shutdown();
         try {
             server.awaitTermination();

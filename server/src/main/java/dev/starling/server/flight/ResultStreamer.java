@@ -7,7 +7,6 @@ import dev.starling.exec.BatchSink;
 import dev.starling.exec.QueryContext;
 import dev.starling.exec.Settings;
 import dev.starling.exec.vector.Batch;
-import dev.starling.planner.explain.PlanExplainer;
 import dev.starling.server.queries.QueryStatus;
 import dev.starling.server.queries.QueryTracker;
 import dev.starling.server.queries.TrackedQuery;
@@ -19,7 +18,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
@@ -78,9 +76,10 @@ final class ResultStreamer {
 
     /**
      * Streams {@code query} for {@code ticket} (the bytes of the ticket the client reads) on the
-     * session's backend, as the run {@code tracked} of the server's queries, which it ends.
+     * session's backend, as the run {@code tracked} of the server's queries (of the plan whose hash
+     * is {@code planHash}), which it ends.
      */
-    void stream(PreparedQuery query, TrackedQuery tracked, byte[] ticket, Settings settings,
+    void stream(PreparedQuery query, TrackedQuery tracked, String planHash, byte[] ticket, Settings settings,
                 ServerStreamListener listener) {
         QueryContext ctx = db.newContext(settings);
         ByteBuffer key = ByteBuffer.wrap(ticket);
@@ -116,17 +115,18 @@ final class ResultStreamer {
             if (!pending.isEmpty()) {
                 send(pending, query, root, listener, ctx, tracked);
             }
-        } catch (RuntimeException | OutOfMemoryError e) {
+        } catch (Throwable e) {
+            // an Error too (a stack overflow in a deeply nested expression): the client hears of it
             failure = FlightErrors.of(e);
         } finally {
             call.removeListener(stop);
             MDC.remove("query");
-            queries.end(tracked, failure == null ? QueryStatus.OK : FlightErrors.status(failure), backend(ctx),
-                    planHash(query), failure == null ? null : failure.status().description());
             byTicket.computeIfPresent(key, (k, list) -> {
                 list.remove(ctx);
                 return list.isEmpty() ? null : list;
             });
+            queries.end(tracked, failure == null ? QueryStatus.OK : status(failure, deadline), backend(ctx), planHash,
+                    failure == null ? null : failure.status().description());
         }
         // answered once the query is over and counted, so a client that hears of its end finds it ended
         if (failure == null) {
@@ -136,19 +136,27 @@ final class ResultStreamer {
         }
     }
 
-    /** Where the query's pipelines ran: cpu, gpu, gpu+cpu, or none when it ran none. */
-    private static String backend(QueryContext ctx) {
-        Set<String> devices = new TreeSet<>(ctx.ranOn().values());
-        if (devices.isEmpty()) {
-            return "none";
-        }
-        return devices.size() == 1 ? devices.iterator().next() : "gpu+cpu";
+    /**
+     * How a failed query ended; one stopped at the client's deadline is timed out, though the
+     * gRPC context's cancellation may reach it before its own time check does.
+     */
+    private static QueryStatus status(FlightRuntimeException failure, Deadline deadline) {
+        QueryStatus status = FlightErrors.status(failure);
+        return status == QueryStatus.CANCELLED && deadline != null && deadline.isExpired() ? QueryStatus.TIMED_OUT : status;
     }
 
-    /** A short hash of the physical plan's text, so the query log can group runs of one plan; null without a plan. */
-    private static String planHash(PreparedQuery query) {
-        return query.plan() == null ? null
-                : String.format("%08x", PlanExplainer.explain(query.plan()).hashCode());
+    /**
+     * Where the query's pipelines ran: cpu (also a pipeline the GPU handed back), gpu, gpu+cpu, or
+     * none when it ran none.
+     */
+    private static String backend(QueryContext ctx) {
+        boolean gpu = false;
+        boolean cpu = false;
+        for (String device : ctx.ranOn().values()) {
+            gpu |= device.contains("gpu");
+            cpu |= device.contains("cpu");
+        }
+        return gpu && cpu ? "gpu+cpu" : gpu ? "gpu" : cpu ? "cpu" : "none";
     }
 
     /** Sends the pending batches as one Arrow record batch, once the client's stream can take it. */

@@ -8,6 +8,7 @@ import com.google.protobuf.Message;
 import dev.starling.engine.PreparedQuery;
 import dev.starling.engine.Starling;
 import dev.starling.planner.SqlPlanner;
+import dev.starling.planner.explain.PlanExplainer;
 import dev.starling.exec.Settings;
 import dev.starling.server.queries.QueryTracker;
 import dev.starling.server.queries.QueryStatus;
@@ -96,11 +97,18 @@ public final class StarlingFlightSqlProducer extends NoOpFlightSqlProducer {
 
     /**
      * A prepared statement, the catalog version it was planned against, its bound parameter values,
-     * and the time its planning took that no run has reported yet (the first run reports it).
+     * the time its planning took that no run has reported yet (the first run reports it), and the
+     * hash of its plan's text (literals included), by which the query log groups runs of one plan.
      */
-    private record Prepared(PreparedQuery query, long catalogVersion, List<Object> parameters, AtomicLong planNanos) {
+    private record Prepared(PreparedQuery query, long catalogVersion, List<Object> parameters, AtomicLong planNanos,
+                            String planHash) {
+        Prepared(PreparedQuery query, long catalogVersion, List<Object> parameters, long planNanos) {
+            this(query, catalogVersion, parameters, new AtomicLong(planNanos), query.plan() == null ? null
+                    : String.format("%08x", PlanExplainer.explain(query.plan()).hashCode()));
+        }
+
         Prepared withParameters(List<Object> values) {
-            return new Prepared(query, catalogVersion, values, planNanos);
+            return new Prepared(query, catalogVersion, values, planNanos, planHash);
         }
     }
 
@@ -184,9 +192,8 @@ public final class StarlingFlightSqlProducer extends NoOpFlightSqlProducer {
         try {
             Prepared stored = lookup(command.getPreparedStatementHandle());
             p = preparedQuery(command.getPreparedStatementHandle(), context);
-            planNanos = p.planNanos().getAndSet(0);
-            // a bound copy carries the statement's planning time too, which this run reports
-            stored.planNanos().set(0);
+            // the statement's planning, once, and binding or planning it again for this run
+            planNanos = stored.planNanos().getAndSet(0) + (p == stored ? 0 : p.planNanos().getAndSet(0));
         } catch (RuntimeException e) {
             listener.error(FlightErrors.of(e));
             return;
@@ -233,16 +240,22 @@ public final class StarlingFlightSqlProducer extends NoOpFlightSqlProducer {
      */
     private void stream(Prepared p, long planNanos, byte[] ticket, CallContext context, ServerStreamListener listener) {
         TrackedQuery tracked = queries.start(user(context), p.query().sql(), planNanos);
-        PreparedQuery q;
-        try {
-            q = answerable(p.query(), context);
-        } catch (RuntimeException e) {
-            FlightRuntimeException failure = FlightErrors.of(e);
-            queries.end(tracked, FlightErrors.status(failure), "none", null, failure.status().description());
-            listener.error(failure);
-            return;
+        PreparedQuery q = p.query();
+        if (q.isUpdate()) {
+            // a data statement run as a query (JDBC's PreparedStatement.execute sends an INSERT so)
+            // runs here and answers with the rows it wrote, as the embedded API's query() does
+            try {
+                long rows = runUpdates(List.of(q), context);
+                tracked.wrote(rows);
+                q = PreparedQuery.rowsWritten(q.sql(), rows);
+            } catch (RuntimeException e) {
+                FlightRuntimeException failure = FlightErrors.of(e);
+                queries.end(tracked, FlightErrors.status(failure), "none", null, failure.status().description());
+                listener.error(failure);
+                return;
+            }
         }
-        streamer.stream(q, tracked, ticket, settings(context), listener);
+        streamer.stream(q, tracked, p.planHash(), ticket, settings(context), listener);
     }
 
     /** The name the caller logged in with, or {@code anonymous} where the server asks for none. */
@@ -377,7 +390,7 @@ public final class StarlingFlightSqlProducer extends NoOpFlightSqlProducer {
         long start = System.nanoTime();
         long version = db.catalog().version();
         try {
-            return new Prepared(db.prepare(sql, settings(context)), version, null, new AtomicLong(System.nanoTime() - start));
+            return new Prepared(db.prepare(sql, settings(context)), version, null, System.nanoTime() - start);
         } catch (RuntimeException e) {
             FlightRuntimeException failure = FlightErrors.of(e);
             queries.failedToPlan(user(context), sql, System.nanoTime() - start, failure.status().description());
@@ -398,8 +411,7 @@ public final class StarlingFlightSqlProducer extends NoOpFlightSqlProducer {
             }
             long start = System.nanoTime();
             PreparedQuery bound = bind(p.query(), p.parameters());
-            return new Prepared(bound, p.catalogVersion(), p.parameters(),
-                    new AtomicLong(p.planNanos().get() + System.nanoTime() - start));
+            return new Prepared(bound, p.catalogVersion(), p.parameters(), System.nanoTime() - start);
         }
         Prepared current = current(p, p.query().sql(), context);
         if (current != p) {
@@ -473,8 +485,8 @@ public final class StarlingFlightSqlProducer extends NoOpFlightSqlProducer {
                     update(p.query().sql(), p.planNanos().getAndSet(0), List.of(p.query()), context, ack);
                     return;
                 }
-                long start = System.nanoTime();
                 List<List<Object>> rows = ParameterRows.read(stream);
+                long start = System.nanoTime();
                 List<PreparedQuery> statements = new ArrayList<>();
                 for (List<Object> row : rows) {
                     statements.add(bind(p.query(), row));
@@ -528,16 +540,7 @@ public final class StarlingFlightSqlProducer extends NoOpFlightSqlProducer {
         }
     }
 
-    /**
-     * {@code q} as a query answers: a data statement run as one (JDBC's PreparedStatement.execute
-     * sends an INSERT so) is run here, and answers with the rows it wrote, as the embedded API's
-     * query() does.
-     */
-    private PreparedQuery answerable(PreparedQuery q, CallContext context) {
-        return q.isUpdate() ? PreparedQuery.rowsWritten(q.sql(), runUpdates(List.of(q), context)) : q;
-    }
-
-    /** The schema of what {@code q} answers as a query ({@link #answerable}). */
+    /** The schema of what {@code q} answers as a query: a data statement, the rows it wrote. */
     private static Schema resultSchema(PreparedQuery q) {
         return ResultSchema.of(q.isUpdate() ? PreparedQuery.ROWS_WRITTEN : q.fields());
     }

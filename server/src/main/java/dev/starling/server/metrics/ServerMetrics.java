@@ -19,6 +19,8 @@ import io.micrometer.core.instrument.binder.system.UptimeMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 
@@ -35,6 +37,17 @@ public final class ServerMetrics implements Consumer<QueryRecord>, AutoCloseable
     /** The latency histogram's buckets: from an interactive query's milliseconds to a report's minute. */
     private static final Duration[] LATENCY_BUCKETS = java.util.stream.LongStream.of(1, 2, 5, 10, 20, 50, 100, 200,
             500, 1_000, 2_000, 5_000, 10_000, 30_000, 60_000).mapToObj(Duration::ofMillis).toArray(Duration[]::new);
+
+    /** The meters of the queries that ended with one status on one backend. */
+    private record Outcome(Counter queries, Timer duration) { }
+
+    private final Map<String, Outcome> outcomes = new ConcurrentHashMap<>();
+    private final Counter rows = Counter.builder("starling.result.rows").description("Rows sent to clients.")
+            .register(registry);
+    private final Counter sent = Counter.builder("starling.result.sent").baseUnit("bytes")
+            .description("Bytes of Arrow buffers sent to clients.").register(registry);
+    private final Counter written = Counter.builder("starling.rows.written").description("Rows data statements wrote.")
+            .register(registry);
 
     public ServerMetrics(Starling db, QueryTracker queries, LongSupplier resultBufferBytes) {
         new JvmMemoryMetrics().bindTo(registry);
@@ -84,18 +97,17 @@ public final class ServerMetrics implements Consumer<QueryRecord>, AutoCloseable
     /** Counts a query that ended. */
     @Override
     public void accept(QueryRecord q) {
-        Counter.builder("starling.queries").description("Queries that ended, by status and where they ran.")
-                .tag("status", q.status()).tag("backend", q.backend()).register(registry).increment();
-        Timer.builder("starling.query.duration").description("Time from a query's start to its end.")
-                .tag("status", q.status()).tag("backend", q.backend())
-                .serviceLevelObjectives(LATENCY_BUCKETS).register(registry)
-                .record(Duration.ofNanos((long) (q.totalMs() * 1e6)));
-        Counter.builder("starling.result.rows").description("Rows sent to clients.").register(registry)
-                .increment(q.rows());
-        Counter.builder("starling.rows.written").description("Rows data statements wrote.").register(registry)
-                .increment(q.rowsWritten());
-        Counter.builder("starling.result.sent").baseUnit("bytes").description("Bytes of Arrow buffers sent to clients.")
-                .register(registry).increment(q.bytes());
+        Outcome o = outcomes.computeIfAbsent(q.status() + ' ' + q.backend(), k -> new Outcome(
+                Counter.builder("starling.queries").description("Queries that ended, by status and where they ran.")
+                        .tag("status", q.status()).tag("backend", q.backend()).register(registry),
+                Timer.builder("starling.query.duration").description("Time of a query: planning, then start to end.")
+                        .tag("status", q.status()).tag("backend", q.backend())
+                        .serviceLevelObjectives(LATENCY_BUCKETS).register(registry)));
+        o.queries().increment();
+        o.duration().record(Duration.ofNanos((long) (q.totalMs() * 1e6)));
+        rows.increment(q.rows());
+        sent.increment(q.bytes());
+        written.increment(q.rowsWritten());
     }
 
     /** Every metric in Prometheus' text format. */

@@ -14,6 +14,7 @@ import java.util.function.Consumer;
  * page; each one that ends (or fails to plan) goes to the listeners (the query log, the metrics).
  */
 public final class QueryTracker {
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(QueryTracker.class);
     static final int RECENT = 100;
 
     private final Map<String, TrackedQuery> running = new ConcurrentHashMap<>();
@@ -52,7 +53,14 @@ public final class QueryTracker {
             }
             recent.addFirst(r);
         }
-        listeners.forEach(l -> l.accept(r));
+        for (Consumer<QueryRecord> l : listeners) {
+            try {
+                l.accept(r);
+            } catch (RuntimeException e) {
+                // a query's end is recorded whatever one listener does
+                LOG.warn("query {} not recorded by {}: {}", r.id(), l.getClass().getSimpleName(), e.toString());
+            }
+        }
     }
 
     public int runningCount() {

@@ -46,6 +46,6 @@ public final class TrackedQuery {
     QueryRecord record(String status, String backend, String planHash, String error) {
         long first = firstBatchNanos;
         return new QueryRecord(id, user, sql, planHash, backend, status, error, started, planNanos / 1e6,
-                first < 0 ? 0 : first / 1e6, (System.nanoTime() - startNanos) / 1e6, rows, bytes, rowsWritten);
+                first < 0 ? 0 : first / 1e6, (planNanos + System.nanoTime() - startNanos) / 1e6, rows, bytes, rowsWritten);
     }
 }

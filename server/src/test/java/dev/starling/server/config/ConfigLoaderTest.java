@@ -125,6 +125,14 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void theStatusPageOfAServerWithoutPasswordsStaysOnLoopback() {
+        ConfigException e = assertThrows(ConfigException.class,
+                () -> ConfigLoader.validate(ConfigLoader.load(null, Map.of("STARLING_HTTP_BIND", "0.0.0.0"))));
+        assertTrue(e.getMessage().contains("http.bind is 0.0.0.0"), e.getMessage());
+        ConfigLoader.validate(ConfigLoader.load(null, Map.of("STARLING_HTTP_BIND", "0.0.0.0", "STARLING_HTTP_ENABLED", "no")));
+    }
+
+    @Test
     void theHttpPortIsBesideFlightsUnlessSet() {
         assertEquals(32011, ServerConfig.defaults().http().portBeside(32010));
         assertEquals(0, ServerConfig.defaults().http().portBeside(0));

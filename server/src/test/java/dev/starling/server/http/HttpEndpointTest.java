@@ -31,6 +31,39 @@ class HttpEndpointTest {
     }
 
     @Test
+    void onlyItsPagesAndOnlyGetAndHeadAndTheStatusPageAsksForPasswordsWhereTheServerDoes() throws Exception {
+        try (HttpEndpoint http = HttpEndpoint.start("127.0.0.1", 0);
+             Starling db = Starling.inMemory();
+             FlightSqlServer server = FlightSqlServer.start(db, "127.0.0.1", 0);
+             ServerMetrics metrics = new ServerMetrics(db, server.queries(), server::bufferedBytes)) {
+            http.ready(metrics, server.queries(), Map::of, (user, password) -> user.equals("ops") && password.equals("s3cret"));
+            assertEquals(404, get(http.port(), "/healthz").statusCode());
+            HttpResponse<String> post = CLIENT.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + http.port()
+                    + "/health")).POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
+            assertEquals(405, post.statusCode());
+            HttpResponse<String> head = CLIENT.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + http.port()
+                    + "/health")).method("HEAD", HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
+            assertEquals(200, head.statusCode());
+            assertEquals(200, get(http.port(), "/metrics").statusCode());
+            HttpResponse<String> anonymous = get(http.port(), "/queries");
+            assertEquals(401, anonymous.statusCode());
+            assertTrue(anonymous.headers().firstValue("WWW-Authenticate").orElse("").startsWith("Basic"));
+            HttpResponse<String> wrong = CLIENT.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + http.port()
+                    + "/queries")).header("Authorization", basic("ops", "guess")).build(), HttpResponse.BodyHandlers.ofString());
+            assertEquals(401, wrong.statusCode());
+            HttpResponse<String> ops = CLIENT.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + http.port()
+                    + "/queries")).header("Authorization", basic("ops", "s3cret")).build(), HttpResponse.BodyHandlers.ofString());
+            assertEquals(200, ops.statusCode());
+            assertEquals(0, new ObjectMapper().readTree(ops.body()).get("recent").size(), ops.body());
+        }
+    }
+
+    private static String basic(String user, String password) {
+        return "Basic " + java.util.Base64.getEncoder().encodeToString((user + ":" + password)
+                .getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    }
+
+    @Test
     void healthSaysStartingUntilReadyThenMetricsAndQueriesAnswer() throws Exception {
         try (HttpEndpoint http = HttpEndpoint.start("127.0.0.1", 0);
              Starling db = Starling.inMemory()) {
@@ -41,7 +74,7 @@ class HttpEndpointTest {
             TpchGenerator.generate(db.catalog(), 0.001, "");
             try (FlightSqlServer server = FlightSqlServer.start(db, "127.0.0.1", 0);
                  ServerMetrics metrics = new ServerMetrics(db, server.queries(), server::bufferedBytes)) {
-                http.ready(metrics, server.queries(), Map.of("gpu", "none"));
+                http.ready(metrics, server.queries(), () -> Map.of("gpu", "none"), null);
                 HttpResponse<String> ready = get(http.port(), "/health");
                 assertEquals(200, ready.statusCode());
                 assertEquals("{\"status\":\"ready\",\"gpu\":\"none\"}", ready.body());
