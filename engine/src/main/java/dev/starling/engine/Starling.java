@@ -161,14 +161,18 @@ public final class Starling implements AutoCloseable {
 
     /** Runs a prepared statement (its parameters bound) and keeps its whole result. */
     public QueryResult query(PreparedQuery q) {
+        return query(q, newContext());
+    }
+
+    /** As {@link #query(PreparedQuery)}, under {@code ctx}'s settings; cancelling {@code ctx} stops a query. */
+    public QueryResult query(PreparedQuery q, QueryContext ctx) {
         if (q.isUpdate()) {
             return new QueryResult(PreparedQuery.ROWS_WRITTEN, List.of(List.of(update(q))));
         }
         if (q.isComputed()) {
             return new QueryResult(q.fields(), q.computedRows());
         }
-        Settings now = settings;
-        return executor.collect(placedFor(q, now).graph(), new QueryContext(now));
+        return executor.collect(placedFor(q, ctx.settings()).graph(), ctx);
     }
 
     /**

@@ -18,6 +18,8 @@ import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.Callable;
+import org.jline.terminal.Terminal;
+import org.jline.terminal.TerminalBuilder;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine;
@@ -139,7 +141,14 @@ public final class Main implements Callable<Integer> {
                     }
                 }, "shutdown"));
                 if (console != null ? console : System.console() != null) {
-                    new SqlConsole(db, System.in, System.out).run();
+                    try (Terminal terminal = TerminalBuilder.builder().system(true).build()) {
+                        new SqlConsole(db, terminal, Path.of(System.getProperty("user.home"), ".starling_history")).run();
+                        LOG.info("Console closed; serving until stopped (Ctrl-C or a stop signal)");
+                        // JLine holds the terminal's signals while it is open (and would give Ctrl-C back
+                        // as a kill without shutdown hooks): Ctrl-C stops the server as it does without a console
+                        terminal.handle(Terminal.Signal.INT, signal -> System.exit(130));
+                        server.awaitTermination();
+                    }
                 } else {
                     server.awaitTermination();
                 }

@@ -1,63 +1,92 @@
 package dev.starling.server;
 
 import dev.starling.engine.Starling;
+import dev.starling.exec.QueryContext;
 import dev.starling.exec.QueryResult;
-import java.io.BufferedReader;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.InputStreamReader;
-import java.io.PrintStream;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import org.jline.reader.EOFError;
+import org.jline.reader.EndOfFileException;
+import org.jline.reader.LineReader;
+import org.jline.reader.LineReaderBuilder;
+import org.jline.reader.ParsedLine;
+import org.jline.reader.UserInterruptException;
+import org.jline.reader.impl.DefaultParser;
+import org.jline.terminal.Terminal;
 
-/** Reads ';'-terminated SQL statements and prints each result as a table, or the error. */
+/**
+ * The server's SQL console on its terminal (JLine): line editing, a history kept across starts,
+ * statements over several lines up to their ';', Ctrl-C to stop the running statement (or clear
+ * the line), and Ctrl-D to leave the console, which leaves the server serving.
+ */
 final class SqlConsole {
     private final Starling db;
-    private final BufferedReader in;
-    private final PrintStream out;
+    private final Terminal terminal;
+    private final Path history;
 
-    SqlConsole(Starling db, InputStream in, PrintStream out) {
+    /** A console on {@code terminal}; {@code history} keeps the statements typed (null: none kept). */
+    SqlConsole(Starling db, Terminal terminal, Path history) {
         this.db = db;
-        this.in = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8));
-        this.out = out;
+        this.terminal = terminal;
+        this.history = history;
     }
 
     void run() {
+        LineReaderBuilder builder = LineReaderBuilder.builder().terminal(terminal).parser(new UntilSemicolon())
+                .variable(LineReader.SECONDARY_PROMPT_PATTERN, "       -> ");
+        if (history != null) {
+            builder.variable(LineReader.HISTORY_FILE, history);
+        }
+        LineReader reader = builder.build();
+        PrintWriter out = terminal.writer();
         out.println("Starling SQL console. Tables: " + db.catalog().tables().stream().map(t -> t.name()).sorted().toList());
-        out.println("End statements with ';'. Ctrl-D quits.");
-        StringBuilder statement = new StringBuilder();
-        try {
-            prompt(statement);
-            for (String line = in.readLine(); line != null; line = in.readLine()) {
-                statement.append(line).append('\n');
-                if (line.strip().endsWith(";")) {
-                    String sql = statement.toString().strip();
-                    execute(sql.substring(0, sql.length() - 1));
-                    statement.setLength(0);
-                }
-                prompt(statement);
+        out.println("End statements with ';'. Ctrl-C stops a statement, Ctrl-D leaves the console (the server goes on).");
+        while (true) {
+            String line;
+            try {
+                line = reader.readLine("starling> ");
+            } catch (UserInterruptException cleared) {
+                continue;
+            } catch (EndOfFileException end) {
+                out.println();
+                out.flush();
+                return;
             }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
+            String sql = line.strip();
+            if (sql.endsWith(";")) {
+                execute(sql.substring(0, sql.length() - 1), out);
+            }
         }
     }
 
-    private void prompt(StringBuilder statement) {
-        out.print(statement.isEmpty() ? "starling> " : "       -> ");
-        out.flush();
-    }
-
-    private void execute(String sql) {
+    private void execute(String sql, PrintWriter out) {
         if (sql.isBlank()) {
             return;
         }
         long start = System.nanoTime();
+        QueryContext ctx = db.newContext();
+        Terminal.SignalHandler before = terminal.handle(Terminal.Signal.INT, signal -> ctx.cancel());
         try {
-            QueryResult result = db.query(sql);
+            QueryResult result = db.query(db.prepare(sql), ctx);
             out.print(result.toText());
             out.printf("(%d rows, %.1f ms)%n", result.rows().size(), (System.nanoTime() - start) / 1e6);
         } catch (RuntimeException e) {
             out.println("ERROR: " + e.getMessage());
+        } finally {
+            terminal.handle(Terminal.Signal.INT, before);
+            out.flush();
+        }
+    }
+
+    /** A line is a statement once it ends with ';'; until then the console asks for more lines. */
+    private static final class UntilSemicolon extends DefaultParser {
+        @Override
+        public ParsedLine parse(String line, int cursor, ParseContext context) {
+            String text = line.strip();
+            if (context == ParseContext.ACCEPT_LINE && !text.isEmpty() && !text.endsWith(";")) {
+                throw new EOFError(-1, -1, "the statement goes on to its ';'", ";");
+            }
+            return super.parse(line, cursor, context);
         }
     }
 }

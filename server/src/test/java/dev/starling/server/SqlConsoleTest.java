@@ -1,0 +1,48 @@
+package dev.starling.server;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.starling.engine.Starling;
+import dev.starling.storage.gen.TpchGenerator;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.jline.terminal.Terminal;
+import org.jline.terminal.TerminalBuilder;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class SqlConsoleTest {
+    @TempDir
+    Path dir;
+
+    private String run(Starling db, String typed, Path history) throws Exception {
+        ByteArrayOutputStream shown = new ByteArrayOutputStream();
+        try (Terminal terminal = TerminalBuilder.builder().system(false).dumb(true).encoding(StandardCharsets.UTF_8)
+                .streams(new ByteArrayInputStream(typed.getBytes(StandardCharsets.UTF_8)), shown).build()) {
+            new SqlConsole(db, terminal, history).run();
+        }
+        return shown.toString(StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void statementsOverSeveralLinesErrorsAndTheEndOfInputLeaveTheEngineOpen() throws Exception {
+        try (Starling db = Starling.inMemory()) {
+            TpchGenerator.generate(db.catalog(), 0.001, "");
+            Path history = dir.resolve("history");
+            String shown = run(db, "SELECT count(*)\n  FROM nation;\nSELECT nope FROM nation;\n\nSELECT 1 + 1 AS two;\n", history);
+            assertTrue(shown.contains("25"), shown);
+            assertTrue(shown.contains("(1 rows,"), shown);
+            assertTrue(shown.contains("ERROR: "), shown);
+            assertTrue(shown.contains("nope"), shown);
+            assertTrue(shown.contains("two"), shown);
+            // the end of input left the console, not the engine, which goes on answering
+            assertEquals(25L, ((Number) db.query("SELECT count(*) FROM nation").rows().get(0).get(0)).longValue());
+            String kept = Files.readString(history);
+            assertTrue(kept.contains("SELECT 1 + 1 AS two;"), kept);
+        }
+    }
+}
