@@ -27,6 +27,7 @@ import dev.starling.planner.explain.PlanExplainer;
 import dev.starling.storage.Catalog;
 import dev.starling.storage.DataType;
 import dev.starling.storage.Table;
+import dev.starling.storage.View;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -63,14 +64,35 @@ public final class Starling implements AutoCloseable {
         this.gpu = options.enabled() ? GpuBackend.shared(options.device(), options.budgetBytes(), options.pools()).orElse(null) : null;
         this.placer = DevicePlacer.of(gpu, options.namedProfile(), catalog);
         this.executor = new Executor(Runtime.getRuntime().availableProcessors(), catalog, gpu);
-        this.dataStatements = new DataStatementRunner(catalog, (query, sink) -> {
-            PreparedQuery q = prepare(query);
-            if (q.isUpdate() || q.isComputed()) {
-                throw new StarlingSqlException("INSERT takes its rows from a SELECT or VALUES");
-            }
+        this.dataStatements = new DataStatementRunner(catalog, new Queries(), new GpuTables());
+    }
+
+    /** The queries of data statements: an INSERT's rows, a view's check. */
+    private final class Queries implements DataStatementRunner.QueryRunner {
+        @Override
+        public List<Field> run(String sql, BatchSink sink) {
+            PreparedQuery q = query(sql, "INSERT takes its rows from a SELECT or VALUES");
             execute(q, newContext(), sink);
             return q.fields();
-        }, new GpuTables());
+        }
+
+        @Override
+        public List<Field> fields(String sql) {
+            return query(sql, "a view is a SELECT, WITH or VALUES query").fields();
+        }
+
+        @Override
+        public void checkView(View view) {
+            planner.checkView(view);
+        }
+
+        private PreparedQuery query(String sql, String otherwise) {
+            PreparedQuery q = prepare(sql);
+            if (q.isUpdate() || q.isComputed()) {
+                throw new StarlingSqlException(otherwise);
+            }
+            return q;
+        }
     }
 
     /** Table residency in the GPU's column cache, for ALTER TABLE ... SET (gpu_resident = ...). */

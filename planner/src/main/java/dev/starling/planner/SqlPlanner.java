@@ -14,6 +14,7 @@ import dev.starling.planner.sql.StarlingOperators;
 import dev.starling.planner.sql.StarlingTypeCoercion;
 import dev.starling.planner.sql.ResultColumnNames;
 import dev.starling.planner.sql.WideIntegerLiterals;
+import dev.starling.planner.sql.ViewExpansion;
 import dev.starling.exec.plan.Field;
 import dev.starling.planner.type.TypeMapping;
 import dev.starling.storage.DataType;
@@ -107,7 +108,8 @@ public final class SqlPlanner {
     public Plan plan(String sql) {
         Planner planner = Frameworks.getPlanner(config());
         try {
-            SqlNode parsed = ResultColumnNames.name(sql, WideIntegerLiterals.rewrite(parse(planner, sql)));
+            SqlNode parsed = ViewExpansion.expand(ResultColumnNames.name(sql, WideIntegerLiterals.rewrite(parse(planner, sql))),
+                    catalog, SqlPlanner::parseView);
             if (!parsed.getKind().belongsTo(SqlKind.QUERY)) {
                 throw StarlingSqlException.unsupported("statement " + parsed.getKind().sql
                         + " (only queries are supported)");
@@ -140,8 +142,9 @@ public final class SqlPlanner {
         FrameworkConfig config = config();
         SqlNode parsed;
         try {
-            parsed = ResultColumnNames.name(sql,
-                    WideIntegerLiterals.rewrite(SqlParser.create(sql, config.getParserConfig()).parseQuery()));
+            parsed = ViewExpansion.expand(ResultColumnNames.name(sql,
+                    WideIntegerLiterals.rewrite(SqlParser.create(sql, config.getParserConfig()).parseQuery())),
+                    catalog, SqlPlanner::parseView);
         } catch (SqlParseException e) {
             var pos = e.getPos();
             throw new StarlingSqlException(e.getMessage().lines().findFirst().orElse("syntax error")
@@ -177,6 +180,21 @@ public final class SqlPlanner {
      */
     public static List<String> nonStandardKeywords() {
         return List.of(SqlParser.create("", PARSER).getMetadata().getJdbcKeywords().split(","));
+    }
+
+    /** Checks that {@code view}, made or replaced, does not read itself through other views. */
+    public void checkView(dev.starling.storage.View view) {
+        ViewExpansion.checkNotCircular(view, catalog, SqlPlanner::parseView);
+    }
+
+    /** A view's query, read as a query's text is (checked when the view was made). */
+    private static SqlNode parseView(String sql) {
+        try {
+            return ResultColumnNames.name(sql, WideIntegerLiterals.rewrite(SqlParser.create(sql, PARSER).parseQuery()));
+        } catch (SqlParseException e) {
+            throw new StarlingSqlException("a view's query no longer parses: " + e.getMessage().lines().findFirst()
+                    .orElse(""), 0, 0, e);
+        }
     }
 
     private static SqlNode parse(Planner planner, String sql) {

@@ -18,6 +18,7 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class Catalog implements AutoCloseable {
     private final Map<String, Table> tables = new ConcurrentHashMap<>();
+    private final Map<String, View> views = new ConcurrentHashMap<>();
     private final TableStore store;
     private final AtomicLong version = new AtomicLong();
 
@@ -41,6 +42,9 @@ public final class Catalog implements AutoCloseable {
             Catalog catalog = new Catalog(store);
             for (Table t : store.loadAll()) {
                 catalog.tables.put(t.name(), t);
+            }
+            for (View v : store.loadViews()) {
+                catalog.views.put(v.name(), v);
             }
             return catalog;
         } catch (IOException | RuntimeException e) {
@@ -77,6 +81,52 @@ public final class Catalog implements AutoCloseable {
         return List.copyOf(tables.values());
     }
 
+    public Optional<View> view(String name) {
+        return Optional.ofNullable(views.get(name.toLowerCase(Locale.ROOT)));
+    }
+
+    public Collection<View> views() {
+        return List.copyOf(views.values());
+    }
+
+    /**
+     * Adds a view, or replaces one when {@code orReplace}: durable first, then visible; its name
+     * may be no table's.
+     */
+    public synchronized void createView(View view, boolean orReplace) {
+        if (tables.containsKey(view.name())) {
+            throw new IllegalArgumentException("a table named " + view.name() + " exists");
+        }
+        if (!orReplace && views.containsKey(view.name())) {
+            throw new IllegalArgumentException("view " + view.name() + " already exists");
+        }
+        if (store != null) {
+            try {
+                store.write(view);
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot write view " + view.name() + ": " + e.getMessage(), e);
+            }
+        }
+        views.put(view.name(), view);
+        version.incrementAndGet();
+    }
+
+    public synchronized void dropView(String name) {
+        String key = name.toLowerCase(Locale.ROOT);
+        if (!views.containsKey(key)) {
+            throw new IllegalArgumentException("view " + name + " does not exist");
+        }
+        if (store != null) {
+            try {
+                store.deleteView(key);
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot drop view " + name + ": " + e.getMessage(), e);
+            }
+        }
+        views.remove(key);
+        version.incrementAndGet();
+    }
+
     /** Increases on every change, so plans and caches can tell they are stale. */
     public long version() {
         return version.get();
@@ -110,6 +160,9 @@ public final class Catalog implements AutoCloseable {
     }
 
     private void commit(Table table) {
+        if (views.containsKey(table.name())) {
+            throw new IllegalArgumentException("a view named " + table.name() + " exists");
+        }
         if (store != null) {
             try {
                 store.write(table);

@@ -24,6 +24,9 @@ import org.slf4j.LoggerFactory;
 final class TableStore {
     private static final Logger LOG = LoggerFactory.getLogger(TableStore.class);
     private static final String TEMP_SUFFIX = ".tmp";
+    /** A view's file: its name, columns and query as JSON. */
+    static final String VIEW_EXTENSION = ".view";
+    private static final com.fasterxml.jackson.databind.ObjectMapper JSON = new com.fasterxml.jackson.databind.ObjectMapper();
 
     private final Path dir;
     private final DataDirectoryLock lock;
@@ -73,12 +76,47 @@ final class TableStore {
     }
 
     void write(Table table) throws IOException {
-        Path target = dir.resolve(fileName(table.name()));
-        Path temp = dir.resolve(fileName(table.name()) + TEMP_SUFFIX);
+        writeAtomically(fileName(table.name()), out -> TableFile.write(table, out));
+    }
+
+    /** Every committed view. */
+    List<View> loadViews() throws IOException {
+        List<View> views = new ArrayList<>();
+        try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir, "*" + VIEW_EXTENSION)) {
+            for (Path p : entries) {
+                View v = JSON.readValue(p.toFile(), View.class);
+                if (!p.getFileName().toString().equals(viewFileName(v.name()))) {
+                    throw new IOException("view file " + p + " holds view " + v.name() + "; its name must be "
+                            + viewFileName(v.name()));
+                }
+                views.add(v);
+            }
+        }
+        return views;
+    }
+
+    void write(View view) throws IOException {
+        byte[] json = JSON.writeValueAsBytes(view);
+        writeAtomically(viewFileName(view.name()), out -> out.write(java.nio.ByteBuffer.wrap(json)));
+    }
+
+    void deleteView(String name) throws IOException {
+        Files.deleteIfExists(dir.resolve(viewFileName(name)));
+        forceDirectory();
+    }
+
+    private interface FileWriter {
+        void write(FileChannel out) throws IOException;
+    }
+
+    /** Writes {@code fileName} whole beside it, forces it to disk, renames it into place and forces the directory. */
+    private void writeAtomically(String fileName, FileWriter writer) throws IOException {
+        Path target = dir.resolve(fileName);
+        Path temp = dir.resolve(fileName + TEMP_SUFFIX);
         try {
             try (FileChannel out = FileChannel.open(temp, StandardOpenOption.CREATE,
                     StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE)) {
-                TableFile.write(table, out);
+                writer.write(out);
                 out.force(true);
             }
             Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
@@ -111,8 +149,16 @@ final class TableStore {
      * name maps to a distinct plain file, also on a case-insensitive file system.
      */
     static String fileName(String table) {
+        return encoded(table) + TableFile.EXTENSION;
+    }
+
+    static String viewFileName(String view) {
+        return encoded(view) + VIEW_EXTENSION;
+    }
+
+    private static String encoded(String name) {
         StringBuilder out = new StringBuilder();
-        byte[] utf8 = table.getBytes(StandardCharsets.UTF_8);
+        byte[] utf8 = name.getBytes(StandardCharsets.UTF_8);
         for (int i = 0; i < utf8.length; i++) {
             int b = utf8[i] & 0xff;
             boolean plain = (b >= 'a' && b <= 'z') || (b >= '0' && b <= '9')
@@ -124,7 +170,7 @@ final class TableStore {
                         .append(Character.toUpperCase(Character.forDigit(b & 15, 16)));
             }
         }
-        return out.append(TableFile.EXTENSION).toString();
+        return out.toString();
     }
 
     /** A dense-coded column is only readable with the table its codes index into. */

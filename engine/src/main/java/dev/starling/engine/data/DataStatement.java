@@ -12,6 +12,12 @@ public sealed interface DataStatement {
 
     record DropTable(String table, boolean ifExists) implements DataStatement { }
 
+    /** CREATE [OR REPLACE] VIEW v [(c, ...)] AS query. */
+    record CreateView(String view, List<String> columns, String query, boolean orReplace) implements DataStatement { }
+
+    /** DROP VIEW [IF EXISTS] v. */
+    record DropView(String view, boolean ifExists) implements DataStatement { }
+
     /** {@code columns} empty: all, in order; {@code query} is the SELECT or VALUES whose rows go in. */
     record Insert(String table, List<String> columns, String query) implements DataStatement { }
 

@@ -17,6 +17,8 @@ import java.util.Optional;
  * CREATE TABLE [IF NOT EXISTS] t (c type [NOT NULL] [PRIMARY KEY] [REFERENCES r (k)], ...,
  *                                 [PRIMARY KEY (c, ...)], [FOREIGN KEY (c) REFERENCES r (k)])
  * DROP TABLE [IF EXISTS] t
+ * CREATE [OR REPLACE] VIEW v [(c, ...)] AS query
+ * DROP VIEW [IF EXISTS] v
  * INSERT INTO t [(c, ...)] {SELECT ... | VALUES ...}
  * LOAD [INTO] [TABLE] t FROM 'file' [FORMAT TBL | CSV]
  * GENERATE {TPCH | SSB} [SCALE] [FACTOR] n [SCHEMA s]
@@ -35,7 +37,10 @@ public final class DataStatementParser {
         Tokens t = new Tokens(sql);
         Tokens.Token first = t.peek();
         DataStatement statement;
-        if (first.is("create")) {
+        if (first.is("create") && (t.peek(1).is("view") || t.peek(1).is("or"))) {
+            // the query runs to the end, as an INSERT's does
+            return Optional.of(createView(t));
+        } else if (first.is("create")) {
             statement = create(t);
         } else if (first.is("drop")) {
             statement = drop(t);
@@ -158,8 +163,34 @@ public final class DataStatementParser {
         return names;
     }
 
+    private static DataStatement createView(Tokens t) {
+        t.expect("create");
+        boolean orReplace = false;
+        if (t.accept("or")) {
+            t.expect("replace");
+            orReplace = true;
+        }
+        t.expect("view");
+        String name = t.tableName();
+        List<String> columns = t.peek().text().equals("(") ? columnList(t) : List.of();
+        t.expect("as");
+        if (!t.peek().is("select") && !t.peek().is("with") && !t.peek().is("values") && !t.peek().text().equals("(")) {
+            throw t.error(t.peek().offset(), "expected a query (SELECT, WITH or VALUES) after AS");
+        }
+        String query = t.sql().substring(t.restOffset()).strip().replaceAll(";$", "").strip();
+        return new DataStatement.CreateView(name, columns, query, orReplace);
+    }
+
     private static DataStatement drop(Tokens t) {
         t.expect("drop");
+        if (t.accept("view")) {
+            boolean ifExists = false;
+            if (t.accept("if")) {
+                t.expect("exists");
+                ifExists = true;
+            }
+            return new DataStatement.DropView(t.tableName(), ifExists);
+        }
         t.expect("table");
         boolean ifExists = false;
         if (t.accept("if")) {

@@ -7,6 +7,7 @@ import dev.starling.exec.vector.Batch;
 import dev.starling.storage.Catalog;
 import dev.starling.storage.PrimaryKeys;
 import dev.starling.storage.Table;
+import dev.starling.storage.View;
 import dev.starling.storage.TableBuilder;
 import dev.starling.storage.gen.SsbGenerator;
 import dev.starling.storage.gen.TpchGenerator;
@@ -23,9 +24,15 @@ import java.util.Set;
  */
 public final class DataStatementRunner {
 
-    /** Runs a query for an INSERT, streaming its result. */
+    /** Runs a query for an INSERT, streaming its result; plans one for a view, to check it. */
     public interface QueryRunner {
         List<Field> run(String sql, BatchSink sink);
+
+        /** The result columns of query {@code sql}, planned and not run; an error if it is no query. */
+        List<Field> fields(String sql);
+
+        /** Checks that {@code view}, made or replaced, does not read itself through other views. */
+        void checkView(View view);
     }
 
     /** Keeps tables' columns in GPU memory; it throws a {@link StarlingSqlException} saying why it cannot. */
@@ -51,6 +58,13 @@ public final class DataStatementRunner {
             return switch (statement) {
                 case DataStatement.CreateTable c -> create(c);
                 case DataStatement.DropTable d -> drop(d);
+                case DataStatement.CreateView v -> createView(v);
+                case DataStatement.DropView d -> {
+                    if (!d.ifExists() || catalog.view(d.view()).isPresent()) {
+                        catalog.dropView(d.view());
+                    }
+                    yield 0;
+                }
                 case DataStatement.Insert i -> insert(i);
                 case DataStatement.Load l -> load(l);
                 case DataStatement.Generate g -> generate(g);
@@ -86,6 +100,19 @@ public final class DataStatementRunner {
             return 0;
         }
         catalog.create(new TableBuilder(c.schema(), catalog).build());
+        return 0;
+    }
+
+    /** A view is checked when it is made: its query must plan, and its column names match its columns. */
+    private long createView(DataStatement.CreateView v) {
+        List<Field> fields = queries.fields(v.query());
+        if (!v.columns().isEmpty() && v.columns().size() != fields.size()) {
+            throw new StarlingSqlException("view " + v.view() + " names " + v.columns().size()
+                    + " columns but its query yields " + fields.size());
+        }
+        View view = new View(v.view(), v.columns(), v.query());
+        queries.checkView(view);
+        catalog.createView(view, v.orReplace());
         return 0;
     }
 

@@ -7,13 +7,14 @@ import dev.starling.storage.DataType;
 import dev.starling.storage.Table;
 import dev.starling.storage.TableBuilder;
 import dev.starling.storage.TableSchema;
+import dev.starling.storage.View;
 import java.util.Comparator;
 import java.util.List;
 import java.util.TreeSet;
 
 /**
  * The SQL standard's {@code information_schema} over a catalog, as read when a query is planned:
- * {@code schemata}, {@code tables} and {@code columns}, tables built from the catalog's schemas
+ * {@code schemata}, {@code tables} (views too), {@code columns} and {@code views}, tables built from the catalog's schemas
  * (never stored in it) that queries scan like any other, names split as {@link CatalogNames} does.
  */
 final class InformationSchema {
@@ -29,13 +30,30 @@ final class InformationSchema {
     static List<Table> tables(Catalog catalog) {
         List<Table> user = catalog.tables().stream().filter(t -> !CatalogNames.schemaOf(t.name()).equals(NAME))
                 .sorted(Comparator.comparing(Table::name)).toList();
-        return List.of(schemata(catalog, user), tables(catalog, user), columns(catalog, user));
+        List<View> views = catalog.views().stream().sorted(Comparator.comparing(View::name)).toList();
+        return List.of(schemata(catalog, user, views), tables(catalog, user, views), columns(catalog, user),
+                views(catalog, views));
     }
 
-    private static Table schemata(Catalog catalog, List<Table> user) {
+    /** Each view's schema, name and query, as its creator wrote it. */
+    private static Table views(Catalog catalog, List<View> views) {
+        TableBuilder b = builder(catalog, "views", List.of(TABLE_CATALOG, TABLE_SCHEMA, TABLE_NAME,
+                text("view_definition")));
+        for (View v : views) {
+            b.setString(0, CatalogNames.CATALOG);
+            b.setString(1, CatalogNames.schemaOf(v.name()));
+            b.setString(2, CatalogNames.tableOf(v.name()));
+            b.setString(3, v.sql());
+            b.endRow();
+        }
+        return b.build();
+    }
+
+    private static Table schemata(Catalog catalog, List<Table> user, List<View> views) {
         TableBuilder b = builder(catalog, "schemata", List.of(text("catalog_name"), text("schema_name")));
         TreeSet<String> schemas = new TreeSet<>(List.of(NAME));
         user.forEach(t -> schemas.add(CatalogNames.schemaOf(t.name())));
+        views.forEach(v -> schemas.add(CatalogNames.schemaOf(v.name())));
         for (String schema : schemas) {
             b.setString(0, CatalogNames.CATALOG);
             b.setString(1, schema);
@@ -44,17 +62,24 @@ final class InformationSchema {
         return b.build();
     }
 
-    private static Table tables(Catalog catalog, List<Table> user) {
+    private static Table tables(Catalog catalog, List<Table> user, List<View> views) {
         TableBuilder b = builder(catalog, "tables",
                 List.of(TABLE_CATALOG, TABLE_SCHEMA, TABLE_NAME, text("table_type")));
         for (Table t : user) {
-            b.setString(0, CatalogNames.CATALOG);
-            b.setString(1, CatalogNames.schemaOf(t.name()));
-            b.setString(2, CatalogNames.tableOf(t.name()));
-            b.setString(3, "BASE TABLE");
-            b.endRow();
+            tableRow(b, t.name(), "BASE TABLE");
+        }
+        for (View v : views) {
+            tableRow(b, v.name(), "VIEW");
         }
         return b.build();
+    }
+
+    private static void tableRow(TableBuilder b, String name, String type) {
+        b.setString(0, CatalogNames.CATALOG);
+        b.setString(1, CatalogNames.schemaOf(name));
+        b.setString(2, CatalogNames.tableOf(name));
+        b.setString(3, type);
+        b.endRow();
     }
 
     private static Table columns(Catalog catalog, List<Table> user) {

@@ -117,7 +117,9 @@ public final class StarlingFlightSqlProducer extends NoOpFlightSqlProducer {
         this.allocator = allocator;
         this.queries = queries;
         this.streamer = new ResultStreamer(db, allocator, queries);
-        this.metadata = new CatalogMetadata(db.catalog(), allocator);
+        this.metadata = new CatalogMetadata(db.catalog(), allocator, view -> db.prepare("SELECT * FROM "
+                + java.util.Arrays.stream(view.name().split("\\.")).map(part -> '"' + part + '"')
+                        .collect(java.util.stream.Collectors.joining("."))).fields());
         this.keys = new KeyMetadata(db.catalog(), allocator);
         this.types = new TypeMetadata(allocator);
         this.sqlInfo = new SqlInfoBuilder()

@@ -1,0 +1,154 @@
+package dev.starling.planner.sql;
+
+import dev.starling.storage.Catalog;
+import dev.starling.storage.View;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Function;
+import org.apache.calcite.sql.SqlBasicCall;
+import org.apache.calcite.sql.SqlCall;
+import org.apache.calcite.sql.SqlIdentifier;
+import org.apache.calcite.sql.SqlJoin;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.SqlSelect;
+import org.apache.calcite.sql.SqlWith;
+import org.apache.calcite.sql.SqlWithItem;
+import org.apache.calcite.sql.fun.SqlStdOperatorTable;
+import org.apache.calcite.sql.parser.SqlParserPos;
+import org.apache.calcite.sql.util.SqlShuttle;
+
+/**
+ * Puts each view's query in place of its name wherever a query reads it (a FROM item, a join's
+ * side), as {@code (query) AS name} with the view's column names, before the query is validated:
+ * a view is planned with the query that reads it, its filters pushed into it like any subquery's.
+ * A WITH item of the same name hides a view; a view that reads itself, however indirectly, is an
+ * error.
+ */
+public final class ViewExpansion extends SqlShuttle {
+    private final Function<String, Optional<View>> views;
+    private final Function<String, SqlNode> parser;
+    /** The views being put in place, innermost last. */
+    private final Deque<String> expanding;
+    /** The names WITH items give in the statements around the node being visited. */
+    private final Deque<Set<String>> withNames = new ArrayDeque<>();
+
+    private ViewExpansion(Function<String, Optional<View>> views, Function<String, SqlNode> parser,
+                          Deque<String> expanding) {
+        this.views = views;
+        this.parser = parser;
+        this.expanding = expanding;
+    }
+
+    /** {@code query} with the catalog's views in place; {@code parser} reads a view's query as a query's text is read. */
+    public static SqlNode expand(SqlNode query, Catalog catalog, Function<String, SqlNode> parser) {
+        if (catalog.views().isEmpty()) {
+            return query;
+        }
+        return query.accept(new ViewExpansion(catalog::view, parser, new ArrayDeque<>()));
+    }
+
+    /**
+     * Checks that {@code view}, made or replaced in {@code catalog}, does not read itself through
+     * the views it reads (an error naming them if it does).
+     */
+    public static void checkNotCircular(View view, Catalog catalog, Function<String, SqlNode> parser) {
+        Function<String, Optional<View>> withIt = name -> name.equals(view.name()) ? Optional.of(view) : catalog.view(name);
+        new ViewExpansion(withIt, parser, new ArrayDeque<>()).aliased(view, SqlParserPos.ZERO, List.of());
+    }
+
+    @Override
+    public SqlNode visit(SqlCall call) {
+        if (call instanceof SqlWith with) {
+            Set<String> names = new HashSet<>();
+            for (SqlNode item : with.withList) {
+                names.add(((SqlWithItem) item).name.getSimple().toLowerCase(java.util.Locale.ROOT));
+            }
+            withNames.push(names);
+            try {
+                return super.visit(call);
+            } finally {
+                withNames.pop();
+            }
+        }
+        if (call instanceof SqlSelect select && select.getFrom() != null) {
+            select.setFrom(fromItem(select.getFrom()));
+        }
+        return super.visit(call);
+    }
+
+    /** A FROM item with the views it names put in place. */
+    private SqlNode fromItem(SqlNode item) {
+        if (item instanceof SqlJoin join) {
+            join.setLeft(fromItem(join.getLeft()));
+            join.setRight(fromItem(join.getRight()));
+            return join;
+        }
+        if (item instanceof SqlIdentifier name) {
+            return view(name).map(v -> aliased(v, name.getParserPosition(), List.of(new SqlIdentifier(
+                    name.names.getLast(), name.getParserPosition())))).orElse(item);
+        }
+        if (item.getKind() == SqlKind.AS && item instanceof SqlBasicCall as
+                && as.operand(0) instanceof SqlIdentifier name) {
+            // the alias (and column aliases) the query gives stay; the view's column names go under them
+            Optional<View> v = view(name);
+            if (v.isPresent()) {
+                List<SqlNode> aliases = as.getOperandList().subList(1, as.operandCount());
+                return aliased(v.get(), as.getParserPosition(), aliases);
+            }
+        }
+        return item;
+    }
+
+    private Optional<View> view(SqlIdentifier name) {
+        List<String> parts = name.names;
+        if (parts.size() == 3 && parts.getFirst().equalsIgnoreCase("starling")) {
+            parts = parts.subList(1, 3);
+        }
+        if (parts.size() > 2 || parts.stream().anyMatch(String::isEmpty)) {
+            return Optional.empty();
+        }
+        String key = String.join(".", parts).toLowerCase(java.util.Locale.ROOT);
+        if (parts.size() == 1 && withNames.stream().anyMatch(names -> names.contains(key))) {
+            return Optional.empty();
+        }
+        return views.apply(key);
+    }
+
+    /** {@code (view's query) AS aliases}, the view's own column names applied inside when it has them. */
+    private SqlNode aliased(View view, SqlParserPos pos, List<SqlNode> aliases) {
+        if (expanding.contains(view.name())) {
+            throw new StarlingSqlException("view " + view.name() + " would read itself (through "
+                    + String.join(", ", expanding) + ")");
+        }
+        expanding.addLast(view.name());
+        SqlNode query;
+        try {
+            query = parser.apply(view.sql()).accept(new ViewExpansion(views, parser, expanding));
+        } finally {
+            expanding.removeLast();
+        }
+        if (!view.columns().isEmpty()) {
+            List<SqlNode> named = new ArrayList<>();
+            named.add(query);
+            named.add(new SqlIdentifier(view.name().substring(view.name().lastIndexOf('.') + 1), pos));
+            for (String c : view.columns()) {
+                named.add(new SqlIdentifier(c, pos));
+            }
+            // SELECT * FROM (query) AS v (c, ...): the view's names, which the reader's aliases rename
+            SqlSelect renamed = new SqlSelect(pos, null, new org.apache.calcite.sql.SqlNodeList(
+                    List.of(SqlIdentifier.star(pos)), pos), SqlStdOperatorTable.AS.createCall(pos, named),
+                    null, null, null, null, null, null, null, null);
+            query = renamed;
+        }
+        List<SqlNode> operands = new ArrayList<>();
+        operands.add(query);
+        operands.addAll(aliases);
+        return SqlStdOperatorTable.AS.createCall(pos, operands);
+    }
+}
