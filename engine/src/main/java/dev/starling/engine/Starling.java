@@ -233,6 +233,9 @@ public final class Starling implements AutoCloseable {
                 default -> { }
             }
         }
+        if (markers > 0 && data.orElse(null) instanceof DataStatement.CreateView) {
+            throw new StarlingSqlException("a view's query cannot have parameters (?): the view is kept as written");
+        }
         if (data.isPresent()) {
             return new PreparedQuery(sql, List.of(), null, null, data.get(),
                     markers == 0 ? List.of() : dataParameterTypes(sql, data.get(), markers));
@@ -337,6 +340,11 @@ public final class Starling implements AutoCloseable {
             return;
         }
         executor.run(placedFor(q, ctx.settings()).graph(), ctx, sink);
+    }
+
+    /** The result columns of query {@code sql}, validated and not planned (nothing is cached). */
+    public List<Field> resultColumns(String sql) {
+        return planner.signature(StatementText.of(sql)).fields();
     }
 
     /** A context for one query with this engine's current settings. */

@@ -40,8 +40,14 @@ class ViewsTest {
                     db.query("SELECT count(x) FROM ssb.big AS b (x)").rows());
             assertEquals(List.of("orderkey", "rev"), db.query("SELECT * FROM revenue LIMIT 1").fields().stream()
                     .map(f -> f.name()).toList());
-            // a WITH item of the same name comes first
+            // a WITH item of the same name comes first where it is in scope: the body and the items after it
             assertEquals(List.of(List.of(7)), db.query("WITH revenue AS (SELECT 7 AS x) SELECT x FROM revenue").rows());
+            assertEquals(db.query("SELECT count(*) FROM revenue WHERE rev > 300000").rows(),
+                    db.query("WITH revenue AS (SELECT * FROM revenue WHERE rev > 300000) SELECT count(*) FROM revenue")
+                            .rows());
+            // and never stands for a table the view reads
+            assertEquals(db.query("SELECT count(*) FROM revenue").rows(),
+                    db.query("WITH lineitem AS (SELECT * FROM orders WHERE false) SELECT count(*) FROM revenue").rows());
         }
     }
 
@@ -58,6 +64,10 @@ class ViewsTest {
             assertTrue(error(db, "CREATE VIEW c AS SELECT nope FROM nation").contains("nope"));
             assertTrue(error(db, "CREATE VIEW c (x, y) AS SELECT 1").contains("names 2 columns but its query yields 1"));
             assertTrue(error(db, "CREATE VIEW c AS DROP TABLE nation").contains("expected a query"));
+            assertTrue(error(db, "CREATE VIEW c (x, x) AS SELECT 1, 2").contains("names a column twice"));
+            assertTrue(error(db, "CREATE VIEW information_schema.tables AS SELECT 1").contains("holds no views"));
+            assertTrue(assertThrows(StarlingSqlException.class, () -> db.prepare("CREATE VIEW c AS SELECT ? + 1"))
+                    .getMessage().contains("cannot have parameters"));
             db.query("CREATE OR REPLACE VIEW a AS SELECT n_regionkey AS k FROM nation");
             assertEquals(List.of(List.of(5L)), db.query("SELECT count(DISTINCT k) FROM b").rows());
             db.query("DROP VIEW b");

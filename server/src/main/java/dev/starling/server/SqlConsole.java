@@ -16,8 +16,8 @@ import org.jline.terminal.Terminal;
 
 /**
  * The server's SQL console on its terminal (JLine): line editing, a history kept across starts,
- * statements over several lines up to their ';', Ctrl-C to stop the running statement (or clear
- * the line), and Ctrl-D to leave the console, which leaves the server serving.
+ * statements over several lines up to their ';' (several on a line too), Ctrl-C to stop the
+ * running query (or clear the line), and Ctrl-D to leave the console, which leaves the server serving.
  */
 final class SqlConsole {
     private final Starling db;
@@ -32,7 +32,11 @@ final class SqlConsole {
     }
 
     void run() {
-        LineReaderBuilder builder = LineReaderBuilder.builder().terminal(terminal).parser(new UntilSemicolon())
+        UntilSemicolon parser = new UntilSemicolon();
+        // SQL's backslashes and '!' are the statement's own, never escapes or history references
+        parser.setEscapeChars(null);
+        LineReaderBuilder builder = LineReaderBuilder.builder().terminal(terminal).parser(parser)
+                .option(LineReader.Option.DISABLE_EVENT_EXPANSION, true)
                 .variable(LineReader.SECONDARY_PROMPT_PATTERN, "       -> ");
         if (history != null) {
             builder.variable(LineReader.HISTORY_FILE, history);
@@ -40,7 +44,8 @@ final class SqlConsole {
         LineReader reader = builder.build();
         PrintWriter out = terminal.writer();
         out.println("Starling SQL console. Tables: " + db.catalog().tables().stream().map(t -> t.name()).sorted().toList());
-        out.println("End statements with ';'. Ctrl-C stops a statement, Ctrl-D leaves the console (the server goes on).");
+        out.println("End statements with ';'. Ctrl-C stops a query (twice: leaves the server), Ctrl-D leaves the console "
+                + "(the server goes on).");
         while (true) {
             String line;
             try {
@@ -52,9 +57,8 @@ final class SqlConsole {
                 out.flush();
                 return;
             }
-            String sql = line.strip();
-            if (sql.endsWith(";")) {
-                execute(sql.substring(0, sql.length() - 1), out);
+            for (String sql : ConsoleStatements.of(line).complete()) {
+                execute(sql, out);
             }
         }
     }
@@ -65,7 +69,16 @@ final class SqlConsole {
         }
         long start = System.nanoTime();
         QueryContext ctx = db.newContext();
-        Terminal.SignalHandler before = terminal.handle(Terminal.Signal.INT, signal -> ctx.cancel());
+        // a query stops at the first Ctrl-C; a data statement runs to its end (it is atomic), so a
+        // second one leaves the server (closing it in order), as Ctrl-C does without a console
+        java.util.concurrent.atomic.AtomicInteger presses = new java.util.concurrent.atomic.AtomicInteger();
+        Terminal.SignalHandler before = terminal.handle(Terminal.Signal.INT, signal -> {
+            if (presses.incrementAndGet() == 1) {
+                ctx.cancel();
+            } else {
+                System.exit(130);
+            }
+        });
         try {
             QueryResult result = db.query(db.prepare(sql), ctx);
             out.print(result.toText());
@@ -78,12 +91,11 @@ final class SqlConsole {
         }
     }
 
-    /** A line is a statement once it ends with ';'; until then the console asks for more lines. */
+    /** Input is accepted once its statements end with ';' ({@link ConsoleStatements}); until then the console asks for more lines. */
     private static final class UntilSemicolon extends DefaultParser {
         @Override
         public ParsedLine parse(String line, int cursor, ParseContext context) {
-            String text = line.strip();
-            if (context == ParseContext.ACCEPT_LINE && !text.isEmpty() && !text.endsWith(";")) {
+            if (context == ParseContext.ACCEPT_LINE && ConsoleStatements.of(line).open()) {
                 throw new EOFError(-1, -1, "the statement goes on to its ';'", ";");
             }
             return super.parse(line, cursor, context);

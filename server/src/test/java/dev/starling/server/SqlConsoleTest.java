@@ -33,16 +33,21 @@ class SqlConsoleTest {
         try (Starling db = Starling.inMemory()) {
             TpchGenerator.generate(db.catalog(), 0.001, "");
             Path history = dir.resolve("history");
-            String shown = run(db, "SELECT count(*)\n  FROM nation;\nSELECT nope FROM nation;\n\nSELECT 1 + 1 AS two;\n", history);
+            String shown = run(db, "SELECT count(*)\n  FROM nation;\nSELECT nope FROM nation;\n\nSELECT 1 + 1 AS two; -- sum\n"
+                    + "SELECT 'a\\b;' AS slash, 6 * 7 AS answer; SELECT 5 AS five;\n", history);
             assertTrue(shown.contains("25"), shown);
             assertTrue(shown.contains("(1 rows,"), shown);
             assertTrue(shown.contains("ERROR: "), shown);
             assertTrue(shown.contains("nope"), shown);
             assertTrue(shown.contains("two"), shown);
+            // a backslash and a ';' in a string are the statement's; two statements on one line both run
+            assertTrue(shown.contains("a\\b;"), shown);
+            assertTrue(shown.contains("42"), shown);
+            assertTrue(shown.contains("five"), shown);
             // the end of input left the console, not the engine, which goes on answering
             assertEquals(25L, ((Number) db.query("SELECT count(*) FROM nation").rows().get(0).get(0)).longValue());
             String kept = Files.readString(history);
-            assertTrue(kept.contains("SELECT 1 + 1 AS two;"), kept);
+            assertTrue(kept.contains("SELECT 1 + 1 AS two; -- sum"), kept);
         }
     }
 }

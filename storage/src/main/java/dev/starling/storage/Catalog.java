@@ -91,15 +91,21 @@ public final class Catalog implements AutoCloseable {
 
     /**
      * Adds a view, or replaces one when {@code orReplace}: durable first, then visible; its name
-     * may be no table's.
+     * may be no table's, nor in {@code information_schema}. {@code check} runs while no other view
+     * can change (it checks that the view does not read itself through the others).
      */
-    public synchronized void createView(View view, boolean orReplace) {
+    public synchronized void createView(View view, boolean orReplace, java.util.function.Consumer<View> check) {
+        if (CatalogNames.schemaOf(view.name()).equals(CatalogNames.INFORMATION_SCHEMA)) {
+            throw new IllegalArgumentException("schema " + CatalogNames.INFORMATION_SCHEMA + " describes the catalog; "
+                    + "it holds no views");
+        }
         if (tables.containsKey(view.name())) {
             throw new IllegalArgumentException("a table named " + view.name() + " exists");
         }
         if (!orReplace && views.containsKey(view.name())) {
             throw new IllegalArgumentException("view " + view.name() + " already exists");
         }
+        check.accept(view);
         if (store != null) {
             try {
                 store.write(view);

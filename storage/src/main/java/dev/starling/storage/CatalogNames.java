@@ -9,6 +9,8 @@ package dev.starling.storage;
 public final class CatalogNames {
     /** The one catalog's name. */
     public static final String CATALOG = "starling";
+    /** The schema of the catalog's description, which no table or view of the user's may be in. */
+    public static final String INFORMATION_SCHEMA = "information_schema";
 
     private CatalogNames() { }
 

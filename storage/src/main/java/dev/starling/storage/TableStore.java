@@ -97,7 +97,12 @@ final class TableStore {
 
     void write(View view) throws IOException {
         byte[] json = JSON.writeValueAsBytes(view);
-        writeAtomically(viewFileName(view.name()), out -> out.write(java.nio.ByteBuffer.wrap(json)));
+        writeAtomically(viewFileName(view.name()), out -> {
+            java.nio.ByteBuffer bytes = java.nio.ByteBuffer.wrap(json);
+            while (bytes.hasRemaining()) {
+                out.write(bytes);
+            }
+        });
     }
 
     void deleteView(String name) throws IOException {

@@ -59,12 +59,7 @@ public final class DataStatementRunner {
                 case DataStatement.CreateTable c -> create(c);
                 case DataStatement.DropTable d -> drop(d);
                 case DataStatement.CreateView v -> createView(v);
-                case DataStatement.DropView d -> {
-                    if (!d.ifExists() || catalog.view(d.view()).isPresent()) {
-                        catalog.dropView(d.view());
-                    }
-                    yield 0;
-                }
+                case DataStatement.DropView d -> dropView(d);
                 case DataStatement.Insert i -> insert(i);
                 case DataStatement.Load l -> load(l);
                 case DataStatement.Generate g -> generate(g);
@@ -110,9 +105,21 @@ public final class DataStatementRunner {
             throw new StarlingSqlException("view " + v.view() + " names " + v.columns().size()
                     + " columns but its query yields " + fields.size());
         }
-        View view = new View(v.view(), v.columns(), v.query());
-        queries.checkView(view);
-        catalog.createView(view, v.orReplace());
+        if (new java.util.HashSet<>(v.columns()).size() < v.columns().size()) {
+            throw new StarlingSqlException("view " + v.view() + " names a column twice: " + v.columns());
+        }
+        catalog.createView(new View(v.view(), v.columns(), v.query()), v.orReplace(), queries::checkView);
+        return 0;
+    }
+
+    private long dropView(DataStatement.DropView d) {
+        try {
+            catalog.dropView(d.view());
+        } catch (IllegalArgumentException missing) {
+            if (!d.ifExists()) {
+                throw missing;
+            }
+        }
         return 0;
     }
 

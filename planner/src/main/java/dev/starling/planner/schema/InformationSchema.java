@@ -18,7 +18,7 @@ import java.util.TreeSet;
  * (never stored in it) that queries scan like any other, names split as {@link CatalogNames} does.
  */
 final class InformationSchema {
-    static final String NAME = "information_schema";
+    static final String NAME = CatalogNames.INFORMATION_SCHEMA;
 
     private static final ColumnSchema TABLE_CATALOG = text("table_catalog");
     private static final ColumnSchema TABLE_SCHEMA = text("table_schema");

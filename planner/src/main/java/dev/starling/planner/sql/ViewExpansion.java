@@ -1,5 +1,6 @@
 package dev.starling.planner.sql;
 
+import dev.starling.planner.schema.CatalogSchema;
 import dev.starling.storage.Catalog;
 import dev.starling.storage.View;
 import java.util.ArrayDeque;
@@ -27,22 +28,29 @@ import org.apache.calcite.sql.util.SqlShuttle;
  * Puts each view's query in place of its name wherever a query reads it (a FROM item, a join's
  * side), as {@code (query) AS name} with the view's column names, before the query is validated:
  * a view is planned with the query that reads it, its filters pushed into it like any subquery's.
- * A WITH item of the same name hides a view; a view that reads itself, however indirectly, is an
- * error.
+ * A WITH item of the same name hides a view where it is in scope (the query's body, and the items
+ * after it); a view that reads itself, however indirectly, is an error. A view's own query reads
+ * the catalog's tables whatever WITH items the query reading it has: its table names are qualified
+ * with the root schema's, which no WITH item can be.
  */
 public final class ViewExpansion extends SqlShuttle {
+    /** The root schema's name, which qualifies any table. */
+    private static final String ROOT = CatalogSchema.NAME;
     private final Function<String, Optional<View>> views;
     private final Function<String, SqlNode> parser;
     /** The views being put in place, innermost last. */
     private final Deque<String> expanding;
     /** The names WITH items give in the statements around the node being visited. */
     private final Deque<Set<String>> withNames = new ArrayDeque<>();
+    /** Whether this is a view's query, whose unqualified table names are the catalog's. */
+    private final boolean insideView;
 
     private ViewExpansion(Function<String, Optional<View>> views, Function<String, SqlNode> parser,
-                          Deque<String> expanding) {
+                          Deque<String> expanding, boolean insideView) {
         this.views = views;
         this.parser = parser;
         this.expanding = expanding;
+        this.insideView = insideView;
     }
 
     /** {@code query} with the catalog's views in place; {@code parser} reads a view's query as a query's text is read. */
@@ -50,7 +58,7 @@ public final class ViewExpansion extends SqlShuttle {
         if (catalog.views().isEmpty()) {
             return query;
         }
-        return query.accept(new ViewExpansion(catalog::view, parser, new ArrayDeque<>()));
+        return query.accept(new ViewExpansion(catalog::view, parser, new ArrayDeque<>(), false));
     }
 
     /**
@@ -59,19 +67,27 @@ public final class ViewExpansion extends SqlShuttle {
      */
     public static void checkNotCircular(View view, Catalog catalog, Function<String, SqlNode> parser) {
         Function<String, Optional<View>> withIt = name -> name.equals(view.name()) ? Optional.of(view) : catalog.view(name);
-        new ViewExpansion(withIt, parser, new ArrayDeque<>()).aliased(view, SqlParserPos.ZERO, List.of());
+        new ViewExpansion(withIt, parser, new ArrayDeque<>(), false).aliased(view, SqlParserPos.ZERO, List.of());
     }
 
     @Override
     public SqlNode visit(SqlCall call) {
         if (call instanceof SqlWith with) {
+            // an item sees the items before it (and itself when recursive); the body sees them all
             Set<String> names = new HashSet<>();
-            for (SqlNode item : with.withList) {
-                names.add(((SqlWithItem) item).name.getSimple().toLowerCase(java.util.Locale.ROOT));
-            }
             withNames.push(names);
             try {
-                return super.visit(call);
+                for (SqlNode node : with.withList) {
+                    SqlWithItem item = (SqlWithItem) node;
+                    String name = item.name.getSimple().toLowerCase(java.util.Locale.ROOT);
+                    if (item.recursive.booleanValue()) {
+                        names.add(name);
+                    }
+                    item.query = item.query.accept(this);
+                    names.add(name);
+                }
+                with.body = with.body.accept(this);
+                return with;
             } finally {
                 withNames.pop();
             }
@@ -90,8 +106,15 @@ public final class ViewExpansion extends SqlShuttle {
             return join;
         }
         if (item instanceof SqlIdentifier name) {
-            return view(name).map(v -> aliased(v, name.getParserPosition(), List.of(new SqlIdentifier(
-                    name.names.getLast(), name.getParserPosition())))).orElse(item);
+            Optional<View> v = view(name);
+            if (v.isPresent()) {
+                return aliased(v.get(), name.getParserPosition(), List.of(new SqlIdentifier(name.names.getLast(),
+                        name.getParserPosition())));
+            }
+            return qualified(name)
+                    .<SqlNode>map(q -> SqlStdOperatorTable.AS.createCall(name.getParserPosition(), q,
+                            new SqlIdentifier(name.names.getLast(), name.getParserPosition())))
+                    .orElse(item);
         }
         if (item.getKind() == SqlKind.AS && item instanceof SqlBasicCall as
                 && as.operand(0) instanceof SqlIdentifier name) {
@@ -101,14 +124,30 @@ public final class ViewExpansion extends SqlShuttle {
                 List<SqlNode> aliases = as.getOperandList().subList(1, as.operandCount());
                 return aliased(v.get(), as.getParserPosition(), aliases);
             }
+            qualified(name).ifPresent(q -> as.setOperand(0, q));
         }
         return item;
     }
 
+    /**
+     * In a view's query, a table name no WITH item of that query gives, qualified with the root
+     * schema's name, so that the reader's WITH items cannot stand for it; empty elsewhere.
+     */
+    private Optional<SqlIdentifier> qualified(SqlIdentifier name) {
+        if (!insideView || name.names.size() != 1 || name.isStar()) {
+            return Optional.empty();
+        }
+        String key = name.getSimple().toLowerCase(java.util.Locale.ROOT);
+        if (withNames.stream().anyMatch(names -> names.contains(key))) {
+            return Optional.empty();
+        }
+        return Optional.of(new SqlIdentifier(List.of(ROOT, name.getSimple()), name.getParserPosition()));
+    }
+
     private Optional<View> view(SqlIdentifier name) {
         List<String> parts = name.names;
-        if (parts.size() == 3 && parts.getFirst().equalsIgnoreCase("starling")) {
-            parts = parts.subList(1, 3);
+        if (parts.size() > 1 && parts.getFirst().equalsIgnoreCase(ROOT)) {
+            parts = parts.subList(1, parts.size());
         }
         if (parts.size() > 2 || parts.stream().anyMatch(String::isEmpty)) {
             return Optional.empty();
@@ -129,7 +168,7 @@ public final class ViewExpansion extends SqlShuttle {
         expanding.addLast(view.name());
         SqlNode query;
         try {
-            query = parser.apply(view.sql()).accept(new ViewExpansion(views, parser, expanding));
+            query = parser.apply(view.sql()).accept(new ViewExpansion(views, parser, expanding, true));
         } finally {
             expanding.removeLast();
         }

@@ -7,6 +7,7 @@ import com.google.common.cache.CacheBuilder;
 import com.google.protobuf.Message;
 import dev.starling.engine.PreparedQuery;
 import dev.starling.engine.Starling;
+import dev.starling.storage.CatalogNames;
 import dev.starling.planner.SqlPlanner;
 import dev.starling.planner.explain.PlanExplainer;
 import dev.starling.exec.Settings;
@@ -117,9 +118,9 @@ public final class StarlingFlightSqlProducer extends NoOpFlightSqlProducer {
         this.allocator = allocator;
         this.queries = queries;
         this.streamer = new ResultStreamer(db, allocator, queries);
-        this.metadata = new CatalogMetadata(db.catalog(), allocator, view -> db.prepare("SELECT * FROM "
-                + java.util.Arrays.stream(view.name().split("\\.")).map(part -> '"' + part + '"')
-                        .collect(java.util.stream.Collectors.joining("."))).fields());
+        this.metadata = new CatalogMetadata(db.catalog(), allocator, view -> db.resultColumns("SELECT * FROM "
+                + (CatalogNames.schemaOf(view.name()).isEmpty() ? "" : quoted(CatalogNames.schemaOf(view.name())) + ".")
+                + quoted(CatalogNames.tableOf(view.name()))));
         this.keys = new KeyMetadata(db.catalog(), allocator);
         this.types = new TypeMetadata(allocator);
         this.sqlInfo = new SqlInfoBuilder()
@@ -258,6 +259,11 @@ public final class StarlingFlightSqlProducer extends NoOpFlightSqlProducer {
             }
         }
         streamer.stream(q, tracked, p.planHash(), ticket, settings(context), listener);
+    }
+
+    /** {@code name} as a quoted identifier. */
+    private static String quoted(String name) {
+        return '"' + name.replace("\"", "\"\"") + '"';
     }
 
     /** The name the caller logged in with, or {@code anonymous} where the server asks for none. */
