@@ -106,13 +106,7 @@ public final class Catalog implements AutoCloseable {
             throw new IllegalArgumentException("view " + view.name() + " already exists");
         }
         check.accept(view);
-        if (store != null) {
-            try {
-                store.write(view);
-            } catch (IOException e) {
-                throw new UncheckedIOException("cannot write view " + view.name() + ": " + e.getMessage(), e);
-            }
-        }
+        durably("cannot write view " + view.name(), () -> store.write(view));
         views.put(view.name(), view);
         version.incrementAndGet();
     }
@@ -122,13 +116,7 @@ public final class Catalog implements AutoCloseable {
         if (!views.containsKey(key)) {
             throw new IllegalArgumentException("view " + name + " does not exist");
         }
-        if (store != null) {
-            try {
-                store.deleteView(key);
-            } catch (IOException e) {
-                throw new UncheckedIOException("cannot drop view " + name + ": " + e.getMessage(), e);
-            }
-        }
+        durably("cannot drop view " + name, () -> store.deleteView(key));
         views.remove(key);
         version.incrementAndGet();
     }
@@ -169,13 +157,7 @@ public final class Catalog implements AutoCloseable {
         if (views.containsKey(table.name())) {
             throw new IllegalArgumentException("a view named " + table.name() + " exists");
         }
-        if (store != null) {
-            try {
-                store.write(table);
-            } catch (IOException e) {
-                throw new UncheckedIOException("cannot write table " + table.name() + ": " + e.getMessage(), e);
-            }
-        }
+        durably("cannot write table " + table.name(), () -> store.write(table));
         tables.put(table.name(), table);
         version.incrementAndGet();
     }
@@ -186,13 +168,7 @@ public final class Catalog implements AutoCloseable {
             throw new IllegalArgumentException("table " + name + " does not exist");
         }
         requireUnreferenced(key, "drop");
-        if (store != null) {
-            try {
-                store.delete(key);
-            } catch (IOException e) {
-                throw new UncheckedIOException("cannot drop table " + name + ": " + e.getMessage(), e);
-            }
-        }
+        durably("cannot drop table " + name, () -> store.delete(key));
         tables.remove(key);
         version.incrementAndGet();
     }
@@ -212,6 +188,22 @@ public final class Catalog implements AutoCloseable {
         }
         if (!users.isEmpty()) {
             throw new IllegalArgumentException("cannot " + action + " table " + name + ": referenced by " + users);
+        }
+    }
+
+    private interface StoreChange {
+        void apply() throws IOException;
+    }
+
+    /** Applies {@code change} to the data directory (nothing in memory); a failure says {@code failure} and why. */
+    private void durably(String failure, StoreChange change) {
+        if (store == null) {
+            return;
+        }
+        try {
+            change.apply();
+        } catch (IOException e) {
+            throw new UncheckedIOException(failure + ": " + e.getMessage(), e);
         }
     }
 }
