@@ -98,20 +98,25 @@ public final class StarlingFlightSqlProducer extends NoOpFlightSqlProducer {
 
     /**
      * A prepared statement, the catalog version it was planned against, its bound parameter values,
-     * the time its planning took that no run has reported yet (the first run reports it), and the
-     * hash of its plan's text (literals included), by which the query log groups runs of one plan.
+     * and the time its planning took that no run has reported yet (the first run reports it).
      */
-    private record Prepared(PreparedQuery query, long catalogVersion, List<Object> parameters, AtomicLong planNanos,
-                            String planHash) {
+    private record Prepared(PreparedQuery query, long catalogVersion, List<Object> parameters, AtomicLong planNanos) {
         Prepared(PreparedQuery query, long catalogVersion, List<Object> parameters, long planNanos) {
-            this(query, catalogVersion, parameters, new AtomicLong(planNanos), query.plan() == null ? null
-                    : String.format("%08x", PlanExplainer.explain(query.plan()).hashCode()));
+            this(query, catalogVersion, parameters, new AtomicLong(planNanos));
         }
 
         Prepared withParameters(List<Object> values) {
-            return new Prepared(query, catalogVersion, values, planNanos, planHash);
+            return new Prepared(query, catalogVersion, values, planNanos);
         }
     }
+
+    /**
+     * The hash of each plan's text (literals included), by which the query log groups runs of one
+     * plan: computed once per plan the engine hands out (a repeated statement gets the same one
+     * from its plan cache), when a run of it starts, and forgotten with the plan.
+     */
+    private final Map<PreparedQuery, String> planHashes = CacheBuilder.newBuilder().weakKeys()
+            .<PreparedQuery, String>build().asMap();
 
     public StarlingFlightSqlProducer(Starling db, BufferAllocator allocator, QueryTracker queries) {
         this.db = db;
@@ -258,7 +263,12 @@ public final class StarlingFlightSqlProducer extends NoOpFlightSqlProducer {
                 return;
             }
         }
-        streamer.stream(q, tracked, p.planHash(), ticket, settings(context), listener);
+        streamer.stream(q, tracked, planHash(q), ticket, settings(context), listener);
+    }
+
+    private String planHash(PreparedQuery q) {
+        return q.plan() == null ? null
+                : planHashes.computeIfAbsent(q, k -> String.format("%08x", PlanExplainer.explain(k.plan()).hashCode()));
     }
 
     /** {@code name} as a quoted identifier. */
