@@ -2,6 +2,7 @@ package dev.starling.planner.sql;
 
 import dev.starling.planner.schema.CatalogSchema;
 import dev.starling.storage.Catalog;
+import dev.starling.storage.CatalogNames;
 import dev.starling.storage.View;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -137,11 +138,16 @@ public final class ViewExpansion extends SqlShuttle {
         if (!insideView || name.names.size() != 1 || name.isStar()) {
             return Optional.empty();
         }
-        String key = name.getSimple().toLowerCase(java.util.Locale.ROOT);
-        if (withNames.stream().anyMatch(names -> names.contains(key))) {
+        if (givenByWith(name.getSimple())) {
             return Optional.empty();
         }
         return Optional.of(new SqlIdentifier(List.of(ROOT, name.getSimple()), name.getParserPosition()));
+    }
+
+    /** Whether a WITH item in scope gives {@code name}. */
+    private boolean givenByWith(String name) {
+        String key = name.toLowerCase(java.util.Locale.ROOT);
+        return withNames.stream().anyMatch(names -> names.contains(key));
     }
 
     private Optional<View> view(SqlIdentifier name) {
@@ -152,11 +158,10 @@ public final class ViewExpansion extends SqlShuttle {
         if (parts.size() > 2 || parts.stream().anyMatch(String::isEmpty)) {
             return Optional.empty();
         }
-        String key = String.join(".", parts).toLowerCase(java.util.Locale.ROOT);
-        if (parts.size() == 1 && withNames.stream().anyMatch(names -> names.contains(key))) {
+        if (parts.size() == 1 && givenByWith(parts.getFirst())) {
             return Optional.empty();
         }
-        return views.apply(key);
+        return views.apply(String.join(".", parts).toLowerCase(java.util.Locale.ROOT));
     }
 
     /** {@code (view's query) AS aliases}, the view's own column names applied inside when it has them. */
@@ -175,7 +180,7 @@ public final class ViewExpansion extends SqlShuttle {
         if (!view.columns().isEmpty()) {
             List<SqlNode> named = new ArrayList<>();
             named.add(query);
-            named.add(new SqlIdentifier(view.name().substring(view.name().lastIndexOf('.') + 1), pos));
+            named.add(new SqlIdentifier(CatalogNames.tableOf(view.name()), pos));
             for (String c : view.columns()) {
                 named.add(new SqlIdentifier(c, pos));
             }

@@ -130,10 +130,6 @@ public record ServerConfig(Listen listen, Path dataDir, Demo demo, Auth auth, Tl
             residentTables = residentTables == null ? List.of() : List.copyOf(residentTables);
         }
 
-        public Gpu withEnabled(boolean on) {
-            return new Gpu(on, device, budgetBytes, pinnedKeepBytes, mappedKeepBytes, residentTables, profile);
-        }
-
         public Gpu withProfile(String name) {
             return new Gpu(enabled, device, budgetBytes, pinnedKeepBytes, mappedKeepBytes, residentTables, name);
         }
