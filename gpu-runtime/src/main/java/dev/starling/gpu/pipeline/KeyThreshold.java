@@ -1,12 +1,9 @@
 package dev.starling.gpu.pipeline;
 
-import dev.starling.gpu.cuda.Cuda;
 import dev.starling.gpu.cuda.DeviceBuffer;
 import dev.starling.gpu.cuda.GpuDevice;
 import java.util.Arrays;
 import jcuda.Pointer;
-import jcuda.driver.CUfunction;
-import jcuda.driver.JCudaDriver;
 
 /**
  * The least order key the first {@code count} of many items (groups, {@link GroupOrder}, or rows,
@@ -78,16 +75,11 @@ final class KeyThreshold {
      */
     static long onDevice(GpuDevice device, DeviceArrays scratch, DeviceBuffer keys, long n, long count, long overflowed) {
         DeviceBuffer bins = scratch.allocate(256 * 8L, "order key byte counts");
-        CUfunction kernel = device.kernel(SOURCE, "key_bytes");
-        int threads = StarKernelLauncher.THREADS;
-        int blocks = (int) Math.max(1, Math.min((n + threads - 1) / threads, device.multiprocessors() * 8L));
         return of(count, (prefix, mask, shift) -> {
             bins.clear();
-            Cuda.check(JCudaDriver.cuLaunchKernel(kernel, blocks, 1, 1, threads, 1, 1, 0, null,
-                    Pointer.to(Pointer.to(keys.pointer()), Pointer.to(new long[] {n}), Pointer.to(new long[] {prefix}),
-                            Pointer.to(new long[] {mask}), Pointer.to(new int[] {shift}), Pointer.to(bins.pointer())),
-                    null), "launch of key_bytes");
-            device.synchronize("key_bytes");
+            GridLaunch.run(device, SOURCE, "key_bytes", n, Pointer.to(keys.pointer()), Pointer.to(new long[] {n}),
+                    Pointer.to(new long[] {prefix}), Pointer.to(new long[] {mask}), Pointer.to(new int[] {shift}),
+                    Pointer.to(bins.pointer()));
             long[] byByte = new long[BINS];
             bins.download(Pointer.to(byByte), 256 * 8L);
             byByte[BINS - 1] = overflowed;

@@ -6,7 +6,6 @@ import dev.starling.exec.vector.Batch;
 import dev.starling.exec.vector.StrDict;
 import dev.starling.exec.vector.Vector;
 import dev.starling.gpu.cache.GpuColumnCache;
-import dev.starling.gpu.cuda.Cuda;
 import dev.starling.gpu.cuda.DeviceBuffer;
 import dev.starling.gpu.cuda.GpuDevice;
 import dev.starling.gpu.cuda.GpuOutOfMemoryException;
@@ -21,8 +20,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import jcuda.Pointer;
-import jcuda.driver.CUfunction;
-import jcuda.driver.JCudaDriver;
 
 /**
  * Runs a selection ({@link StarPipeline} with outputs) on the GPU: the kernel writes the rows that
@@ -121,11 +118,10 @@ public final class StarRowsRun extends PipelineRun<Batch> {
         long orderColumn = pipeline.outputs().subList(0, order.output()).stream()
                 .filter(o -> !(o instanceof StarPipeline.Output.Constant)).count();
         DeviceBuffer values = written.get((int) orderColumn).values();
-        int threads = StarKernelLauncher.THREADS;
-        int blocks = (int) Math.max(1, Math.min((n + threads - 1) / threads, device.multiprocessors() * 8L));
         try {
             DeviceBuffer keys = out.allocate(n * 8, "row order keys");
-            launch(ORDER_SOURCE, "row_order_keys", blocks, Pointer.to(values.pointer()), Pointer.to(new long[] {n}),
+            GridLaunch.run(device, ORDER_SOURCE, "row_order_keys", n, Pointer.to(values.pointer()),
+                    Pointer.to(new long[] {n}),
                     Pointer.to(new int[] {order.descending() ? 1 : 0}), Pointer.to(new int[] {order.floating() ? 1 : 0}),
                     Pointer.to(keys.pointer()));
             long threshold = KeyThreshold.onDevice(device, out, keys, n, order.count(), 0);
@@ -135,7 +131,7 @@ public final class StarRowsRun extends PipelineRun<Batch> {
             DeviceBuffer counter = out.allocate(8, "kept row counter");
             counter.clear();
             DeviceBuffer kept = out.allocate(n * 8, "kept rows");
-            launch(ORDER_SOURCE, "keep_rows", blocks, Pointer.to(keys.pointer()), Pointer.to(new long[] {n}),
+            GridLaunch.run(device, ORDER_SOURCE, "keep_rows", n, Pointer.to(keys.pointer()), Pointer.to(new long[] {n}),
                     Pointer.to(new long[] {threshold ^ Long.MIN_VALUE}), Pointer.to(counter.pointer()),
                     Pointer.to(kept.pointer()));
             long[] m = new long[1];
@@ -144,7 +140,7 @@ public final class StarRowsRun extends PipelineRun<Batch> {
             for (Written w : written) {
                 DeviceBuffer v = out.allocate(Math.max(8, m[0] * 8), "kept output column");
                 DeviceBuffer nulls = out.allocate(Math.max(1, m[0]), "kept output NULL flags");
-                launch(ORDER_SOURCE, "gather_rows", blocks, Pointer.to(w.values().pointer()),
+                GridLaunch.run(device, ORDER_SOURCE, "gather_rows", n, Pointer.to(w.values().pointer()),
                         Pointer.to(w.nulls().pointer()), Pointer.to(kept.pointer()), Pointer.to(new long[] {m[0]}),
                         Pointer.to(v.pointer()), Pointer.to(nulls.pointer()));
                 gathered.add(new Written(w.output(), v, nulls));
@@ -153,14 +149,6 @@ public final class StarRowsRun extends PipelineRun<Batch> {
         } catch (GpuOutOfMemoryException e) {
             return new Kept(written, n);
         }
-    }
-
-    /** Launches kernel {@code name} of module {@code source} on {@code blocks} blocks and waits for it. */
-    private void launch(String source, String name, int blocks, Pointer... arguments) {
-        CUfunction kernel = device.kernel(source, name);
-        Cuda.check(JCudaDriver.cuLaunchKernel(kernel, blocks, 1, 1, StarKernelLauncher.THREADS, 1, 1, 0, null,
-                Pointer.to(arguments), null), "launch of " + name);
-        device.synchronize(name);
     }
 
     /** Room for {@code capacity} rows of every output the kernel writes (constants it does not). */
