@@ -108,11 +108,6 @@ __device__ __forceinline__ long long warpExtremeDouble(long long bits) {
     return bits;
 }
 
-// The 64-bit word of lane `from`.
-__device__ __forceinline__ long long shuffleFrom(long long v, int from) {
-    return __shfl_sync(FULL_WARP, v, from);
-}
-
 // A 16-byte state before anything is folded into it: the aggregate's identity and a count of 0.
 __device__ __forceinline__ void initState(uint64_t* state, uint64_t identity) {
     state[0] = identity;
@@ -125,4 +120,79 @@ __device__ __forceinline__ void initStates(uint64_t* first, long long states, ui
     for (long long g = threadIdx.x; g < states; g += blockDim.x) {
         initState(first + 2 * g, identity);
     }
+}
+
+// Cloned states (Sitaridi and Ross, "Ameliorating Memory Contention of OLAP operators on GPU
+// Processors", section 3.3: value conflicts): a block keeps `copies` clones of each group's
+// states in shared memory and a row folds into the clone its lane picks, so that rows of one
+// warp crowding into a few groups update different words. A clone's two words lie apart, the
+// second `stride` words after the first, so that consecutive clones of a group are consecutive
+// words. No fold here waits for its atomic's result (the hardware's fire-and-forget form): an
+// integer sum folds a value as two halves, its low 32 bits (unsigned) into the first word and its
+// high 32 bits (signed) into the second, neither of which can wrap while a clone takes fewer than
+// 2^32 rows; the halves are combined into 128 bits when the clones merge.
+__device__ __forceinline__ void foldSplitSum(uint64_t* at, long long stride, long long v) {
+    atomicAdd((unsigned long long*)at, (unsigned long long)(uint32_t)v);
+    atomicAdd((unsigned long long*)(at + stride), (unsigned long long)(v >> 32));
+}
+
+// Sets `states` clones (first words at `first`, second words `states` after) to (identity, 0),
+// every thread of the block a share.
+__device__ __forceinline__ void initClones(uint64_t* first, long long states, uint64_t identity) {
+    for (long long c = threadIdx.x; c < states; c += blockDim.x) {
+        first[c] = identity;
+        first[states + c] = 0;
+    }
+}
+
+// The rows the `copies` clones at `clone` counted.
+__device__ __forceinline__ uint64_t mergedCount(const uint64_t* clone, int copies) {
+    uint64_t n = 0;
+    for (int c = 0; c < copies; c++) {
+        n += clone[c];
+    }
+    return n;
+}
+
+// The 128-bit (low, high) sum of the `copies` split sums at `clone`: each clone's second word times
+// 2^32 plus its first.
+__device__ __forceinline__ void mergedSplitSum(const uint64_t* clone, long long stride, int copies,
+                                               uint64_t& low, uint64_t& high) {
+    low = 0;
+    high = 0;
+    for (int c = 0; c < copies; c++) {
+        long long upper = (long long)clone[stride + c];
+        add128(low, high, (uint64_t)upper << 32, (uint64_t)(upper >> 32));
+        add128(low, high, clone[c], 0);
+    }
+}
+
+__device__ __forceinline__ long long mergedSumDouble(const uint64_t* clone, int copies) {
+    double sum = 0;
+    for (int c = 0; c < copies; c++) {
+        sum = __dadd_rn(sum, __longlong_as_double(clone[c]));
+    }
+    return __double_as_longlong(sum);
+}
+
+template <bool Min>
+__device__ __forceinline__ long long mergedExtreme(const uint64_t* clone, int copies) {
+    long long v = (long long)clone[0];
+    for (int c = 1; c < copies; c++) {
+        v = Min ? min(v, (long long)clone[c]) : max(v, (long long)clone[c]);
+    }
+    return v;
+}
+
+template <bool Min>
+__device__ __forceinline__ long long mergedExtremeDouble(const uint64_t* clone, int copies) {
+    long long bits = (long long)clone[0];
+    for (int c = 1; c < copies; c++) {
+        double o = __longlong_as_double(clone[c]);
+        double v = __longlong_as_double(bits);
+        if (Min ? o < v : o > v) {
+            bits = (long long)clone[c];
+        }
+    }
+    return bits;
 }

@@ -220,10 +220,18 @@ class GpuEdgeCaseTest {
         "SELECT hmin.name, COUNT(*), SUM(f_amt) FROM f JOIN hmin ON f_id = hmin.code GROUP BY hmin.name",
         // two dimension digits of 70,000 tuples each: 64-bit contributions
         "SELECT w1.tag, w2.tag, COUNT(*), SUM(f_amt) FROM f JOIN w1 ON f_id = w1.k JOIN w2 ON f_id = w2.k "
-                + "GROUP BY w1.tag, w2.tag"
+                + "GROUP BY w1.tag, w2.tag",
+        // few groups folded into clones, values past 32 bits of either sign: sums split into halves
+        "SELECT f_cat, SUM(f_id * 200000000), SUM(f_amt * -7000000), MIN(f_id * -3000000000), MAX(f_amt * 1000000), "
+                + "COUNT(*) FROM f GROUP BY f_cat"
     })
     void agreesWithTheCpu(String sql) {
         assertTrue(GpuResults.assertSameOnGpu(ENGINE.db(), ENGINE.gpu(), sql, sql), "did not run on the GPU: " + ENGINE.db().explain(sql));
+    }
+
+    @Test
+    void aSumOfFewGroupsPast64BitsFailsOnTheGpuAsOnTheCpu() {
+        GpuResults.assertSumOverflowOnCpuAndGpu(ENGINE.db(), "SELECT f_cat, SUM(f_id * 1000000000000) FROM f GROUP BY f_cat");
     }
 
     @ParameterizedTest

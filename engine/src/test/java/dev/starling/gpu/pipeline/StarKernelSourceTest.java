@@ -195,7 +195,7 @@ class StarKernelSourceTest {
             return List.of(StarKernelInput.Accumulators.SCALAR);
         }
         List<StarKernelInput.Accumulators> modes = new ArrayList<>(List.of(StarKernelInput.Accumulators.SHARED,
-                StarKernelInput.Accumulators.WARP_GROUPED, StarKernelInput.Accumulators.GLOBAL,
+                StarKernelInput.Accumulators.CLONED, StarKernelInput.Accumulators.GLOBAL,
                 StarKernelInput.Accumulators.HASHED));
         if (CloneChoice.countsOnly(p)) {
             modes.add(StarKernelInput.Accumulators.COUNTERS);
@@ -247,9 +247,12 @@ class StarKernelSourceTest {
                     case StarPipeline.Output.DimensionValue d -> d.register();
                     case StarPipeline.Output.Constant c -> -1;
                 }, 1, byRow ? nulls : 1, byRow ? o.type().physical().width : 8)).toList();
-        // counters per group, and through a clone layout
-        StarKernelInput.Clones clones = mode != StarKernelInput.Accumulators.COUNTERS ? null
-                : nullable ? StarKernelInput.Clones.perGroup(100) : new StarKernelInput.Clones(1, 1, 300);
+        // counters per group, and through a clone layout; clones of the states of a few groups
+        StarKernelInput.Clones clones = switch (mode) {
+            case COUNTERS -> nullable ? StarKernelInput.Clones.perGroup(100) : new StarKernelInput.Clones(1, 1, 300);
+            case CLONED -> StarKernelInput.Clones.perLane(12, 16);
+            default -> null;
+        };
         StarKernelInput.GroupTable table = mode == StarKernelInput.Accumulators.HASHED
                 ? new StarKernelInput.GroupTable(1, 57, 256) : null;
         return new StarKernelInput(p.code(), p.constants().length, fact, keys, answers, dims, dimColumns, p.slots(), outputs, mode,

@@ -142,10 +142,14 @@ final class AggregateKernel implements AutoCloseable {
             DeviceBuffer identities = identities(arrays, pipeline.slots());
             StarKernelInput.Clones counters = clones.used() && clones.mode() == AccessMode.WRITE && groups > 1
                     ? in.leaseCloneLayout(cache, clones.factColumn(), 0, clones.spec()) : null;
-            if (counters == null && !hashed && groups > StarKernelInput.WARP_GROUPS && CloneChoice.countsOnly(pipeline)
+            if (counters == null && !hashed && groups > StarKernelInput.CLONED_GROUPS && CloneChoice.countsOnly(pipeline)
                     && (long) groups * slots * 4 <= SHARED_BYTES) {
                 counters = StarKernelInput.Clones.perGroup(groups);
             }
+            StarKernelInput.Clones cloned = counters == null && !hashed && groups > 1
+                    && groups <= StarKernelInput.CLONED_GROUPS && stateBytes <= SHARED_BYTES
+                    && pipeline.fact().rowCount() < 1L << 32
+                    ? StarKernelInput.Clones.perLane(groups, clonesPerGroup(stateBytes)) : null;
             DeviceBuffer groupKeys = hashed ? arrays.allocate(keyBytes, "group hash table") : null;
             if (groupKeys != null) {
                 groupKeys.fill((byte) 0xff, keyBytes);
@@ -159,12 +163,13 @@ final class AggregateKernel implements AutoCloseable {
             StarKernelInput.Accumulators mode = hashed ? StarKernelInput.Accumulators.HASHED
                     : counters != null ? StarKernelInput.Accumulators.COUNTERS
                     : groups == 1 ? StarKernelInput.Accumulators.SCALAR
+                    : cloned != null ? StarKernelInput.Accumulators.CLONED
                     : stateBytes > SHARED_BYTES ? StarKernelInput.Accumulators.GLOBAL
-                    : groups <= StarKernelInput.WARP_GROUPS ? StarKernelInput.Accumulators.WARP_GROUPED
                     : StarKernelInput.Accumulators.SHARED;
             long accBytes = switch (mode) {
-                case SHARED, WARP_GROUPED -> stateBytes;
+                case SHARED -> stateBytes;
                 case COUNTERS -> counters.sharedBytes(slots);
+                case CLONED -> cloned.stateBytes(slots);
                 default -> 0;
             };
             List<StarKernelInput.Dimension> dims = new ArrayList<>(in.dims());
@@ -177,7 +182,7 @@ final class AggregateKernel implements AutoCloseable {
             // last, so that they take what device memory the inputs left and spill only the rest
             states = SpillBuffer.allocate(device, stateBytes, device.memory().available(stateBytes), "aggregate states");
             StarKernelInput input = new StarKernelInput(pipeline.code(), constantValues.length, in.fact(), in.keys(), in.answers(),
-                    dims, in.dimColumns(), pipeline.slots(), List.of(), mode, counters,
+                    dims, in.dimColumns(), pipeline.slots(), List.of(), mode, counters != null ? counters : cloned,
                     groupKeys == null ? null : new StarKernelInput.GroupTable(groupKeys.address(),
                             Long.numberOfLeadingZeros(groups) + 1, guessed ? GUESSED_TABLE_PROBES : groups), pairSets, null,
                     constants.address(), status.address(), states.address(), pipeline.fact().rowCount(), groups);
@@ -194,6 +199,16 @@ final class AggregateKernel implements AutoCloseable {
             in.close();
             throw e;
         }
+    }
+
+    /**
+     * How many clones of each group's states the CLONED fold keeps: one per lane of a warp, or as
+     * many (a power of two) as fit the block's share of shared memory beside the others, the
+     * states of all groups taking {@code stateBytes}. More clones spread a warp's rows of one group
+     * over more words; their only cost is shared memory, which bounds the blocks an SM holds.
+     */
+    static int clonesPerGroup(long stateBytes) {
+        return (int) Long.highestOneBit(Math.min(32, SHARED_BYTES / stateBytes));
     }
 
     /**

@@ -171,37 +171,73 @@ final class AggregateSource {
     }
 
     /**
-     * Grouped aggregates over few groups: per tile item, the warp takes the groups its live rows
-     * fall in one at a time, combines each slot over that group's rows, and its first lane folds
-     * the totals: one shared atomic per group present instead of one per row (rows crowding into a
-     * few groups would otherwise serialize on the same words).
+     * Cloned states ({@code fold.cuh}): the block sets each slot's {@code states} clones, first
+     * words then second, to (its identity, 0), then waits.
      */
-    void foldRowsByWarpGroup(RowProgramSource rows, String[] sharedSlots, String lane) {
+    void initClones(String[] cloneSlots, String states) {
+        for (int s = 0; s < slots.size(); s++) {
+            out.line("initClones(%s, %s, %s);", cloneSlots[s], states, literal(slots.get(s).kind().identity()));
+        }
+        out.line("__syncthreads();");
+    }
+
+    /**
+     * Grouped aggregates over very few groups: each counting row folds into the clone its lane
+     * picks of its group's states ({@code copies} of each, {@code states} in all per slot), so
+     * that a warp's rows of one group update different words, and no fold waits for its atomic.
+     */
+    void foldRowsIntoClones(RowProgramSource rows, String[] cloneSlots, String states, String copies, String lane) {
+        String pick = out.let("const int", String.format("%s & (%s - 1)", lane, copies));
         for (int i = 0; i < rows.alive.length; i++) {
-            String pending = out.let("unsigned", "__ballot_sync(FULL_WARP, " + rows.alive[i] + ")");
-            out.open("while (%s != 0)", pending);
-            String group = out.let("long long", String.format("shuffleFrom(%s, 31 - __clz(%s))", rows.group[i], pending));
-            String mine = out.let("bool", String.format("%s && %s == %s", rows.alive[i], rows.group[i], group));
-            out.line("%s &= ~__ballot_sync(FULL_WARP, %s);", pending, mine);
-            String[] w0 = new String[slots.size()];
-            String[] w1 = new String[slots.size()];
+            String clone = out.let("long long", String.format("%s * %s + %s", rows.group[i], copies, pick));
             for (int s = 0; s < slots.size(); s++) {
                 StarPipeline.Slot slot = slots.get(s);
-                String counts = out.and(mine, counts(rows, slot, i));
+                String counts = counts(rows, slot, i);
                 String v = slot.register() < 0 ? null : rows.value[slot.register()][i];
-                AggKind kind = slot.kind();
-                w0[s] = out.let("uint64_t", kind == AggKind.COUNT ? counts + " ? 1 : 0"
-                        : String.format("%s ? (uint64_t)%s : %s", counts, v, literal(kind.identity())));
-                w1[s] = out.let("uint64_t", kind == AggKind.SUM_I ? "signWord((long long)" + w0[s] + ")" : "0");
-                reduceWarp(kind, w0[s], w1[s]);
+                String at = cloneSlots[s] + " + " + clone;
+                switch (slot.kind()) {
+                    case COUNT -> out.where(counts, "foldCount(%s, 1);", at);
+                    case SUM_I -> out.where(counts, "foldSplitSum(%s, %s, %s);", at, states, v);
+                    case SUM_F -> out.where(counts, "foldSumDouble(%s, (long long)%s);", at, v);
+                    case MIN_I -> out.where(counts, "foldMin(%s, (long long)%s);", at, v);
+                    case MAX_I -> out.where(counts, "foldMax(%s, (long long)%s);", at, v);
+                    case MIN_F -> out.where(counts, "foldExtremeDouble<true>(%s, (long long)%s);", at, v);
+                    case MAX_F -> out.where(counts, "foldExtremeDouble<false>(%s, (long long)%s);", at, v);
+                }
             }
-            out.open("if (%s == 0)", lane);
-            for (int s = 0; s < slots.size(); s++) {
-                fold(slots.get(s).kind(), sharedSlots[s] + " + 2 * " + group, w0[s], w1[s]);
-            }
-            out.close();
-            out.close();
         }
+    }
+
+    /**
+     * Cloned states, after the last tile: merges the clones of each group with rows (slot 0 counts
+     * them) and folds the result into the global states.
+     */
+    void mergeClones(String[] cloneSlots, String[] globalSlots, String groups, String states, String copies) {
+        out.line("__syncthreads();");
+        out.open("for (long long g = threadIdx.x; g < %s; g += blockDim.x)", groups);
+        String clone = out.let("const long long", "g * " + copies);
+        out.open("if (mergedCount(%s + %s, %s) != 0)", cloneSlots[0], clone, copies);
+        for (int s = 0; s < slots.size(); s++) {
+            String from = cloneSlots[s] + " + " + clone;
+            String at = globalSlots[s] + " + 2 * g";
+            AggKind kind = slots.get(s).kind();
+            switch (kind) {
+                case COUNT -> fold(kind, at, String.format("mergedCount(%s, %s)", from, copies), null);
+                case SUM_I -> {
+                    String low = out.let("uint64_t", "0");
+                    String high = out.let("uint64_t", "0");
+                    out.line("mergedSplitSum(%s, %s, %s, %s, %s);", from, states, copies, low, high);
+                    fold(kind, at, low, high);
+                }
+                case SUM_F -> fold(kind, at, String.format("mergedSumDouble(%s, %s)", from, copies), null);
+                case MIN_I -> fold(kind, at, String.format("mergedExtreme<true>(%s, %s)", from, copies), null);
+                case MAX_I -> fold(kind, at, String.format("mergedExtreme<false>(%s, %s)", from, copies), null);
+                case MIN_F -> fold(kind, at, String.format("mergedExtremeDouble<true>(%s, %s)", from, copies), null);
+                case MAX_F -> fold(kind, at, String.format("mergedExtremeDouble<false>(%s, %s)", from, copies), null);
+            }
+        }
+        out.close();
+        out.close();
     }
 
     /** Shared states: the block sets them to their identities, then waits. */

@@ -11,7 +11,8 @@ import java.util.List;
  * a selection ({@link Accumulators#ROWS}) writes its surviving rows' {@code outputs}, counting
  * them at {@code acc}, room for {@code groups} rows; a dimension built on the GPU
  * ({@link Accumulators#BY_ROW}) writes its {@code outputs} and {@code rowWrites} at each row that
- * passes. {@code clones}: the entries the {@link Accumulators#COUNTERS} fold counts at (else null);
+ * passes. {@code clones}: the entries the {@link Accumulators#COUNTERS} fold counts at, or the
+ * {@link Accumulators#CLONED} fold's clones of the group states (else null);
  * {@code groupTable}: the key words of the {@link Accumulators#HASHED} fold's table of
  * {@code groups} slots (else null).
  */
@@ -22,8 +23,8 @@ record StarKernelInput(int[] code, int constantCount, List<Column> fact, List<Ke
                        RowWrites rowWrites, long constants, long status, long acc, long rows, long groups) {
 
     StarKernelInput {
-        if ((accumulators == Accumulators.COUNTERS) != (clones != null)) {
-            throw new IllegalArgumentException("the COUNTERS fold, and only it, has counter entries");
+        if ((accumulators == Accumulators.COUNTERS || accumulators == Accumulators.CLONED) != (clones != null)) {
+            throw new IllegalArgumentException("the COUNTERS and CLONED folds, and only they, have entries in shared memory");
         }
         if ((accumulators == Accumulators.HASHED) != (groupTable != null)) {
             throw new IllegalArgumentException("the HASHED fold, and only it, has a group table");
@@ -68,12 +69,21 @@ record StarKernelInput(int[] code, int constantCount, List<Column> fact, List<Ke
     /**
      * The entries of a shared-memory table: with a clone layout ({@code slots} != 0), per fact
      * row the entry it accesses ({@code slots}, 32-bit) and per entry the code (for counters, the
-     * group) whose copy it holds ({@code map}, 32-bit); without one, an entry per code or group.
+     * group) whose copy it holds ({@code map}, 32-bit); without one, an entry per code or group,
+     * or, for the {@link Accumulators#CLONED} fold, per clone of a group's states.
      */
     record Clones(long slots, long map, long entries) {
         /** One counter per group, no layout. */
         static Clones perGroup(long groups) {
             return new Clones(0, 0, groups);
+        }
+
+        /** {@code copies} clones (a power of two, at most a warp's lanes) of each of {@code groups} groups' states. */
+        static Clones perLane(long groups, int copies) {
+            if (Integer.bitCount(copies) != 1 || copies > 32) {
+                throw new IllegalArgumentException("clones per group: a power of two up to 32, not " + copies);
+            }
+            return new Clones(0, 0, groups * copies);
         }
 
         boolean remapped() {
@@ -83,6 +93,11 @@ record StarKernelInput(int[] code, int constantCount, List<Column> fact, List<Ke
         /** Shared memory the counters take: one 32-bit word per entry and slot, rounded to 16 bytes. */
         long sharedBytes(int slots) {
             return (entries * 4 * slots + 15) & ~15L;
+        }
+
+        /** Shared memory the cloned states take: two 64-bit words per entry and slot. */
+        long stateBytes(int slots) {
+            return entries * 16 * slots;
         }
     }
 
@@ -199,11 +214,12 @@ record StarKernelInput(int[] code, int constantCount, List<Column> fact, List<Ke
         /** Few groups: a block's copy in shared memory, merged into global memory at the end. */
         SHARED,
         /**
-         * Very few groups (up to {@link #WARP_GROUPS}): as SHARED, but each warp first reduces the
-         * rows of each group present in it, so rows crowding into a few groups do not serialize
-         * on the same shared words.
+         * Very few groups (up to {@link #CLONED_GROUPS}): as SHARED, but the block keeps clones of
+         * the states ({@link Clones#perLane}) and a row folds into the clone its lane picks, so
+         * that rows crowding into a few groups do not serialize on the same shared words
+         * ({@code fold.cuh}'s cloned states).
          */
-        WARP_GROUPED,
+        CLONED,
         /**
          * Counts only: a block's 32-bit counters in shared memory (a quarter of SHARED's words, and
          * 32-bit atomics, which Hopper does natively where 64-bit ones contend), one per group, or
@@ -234,8 +250,11 @@ record StarKernelInput(int[] code, int constantCount, List<Column> fact, List<Ke
      */
     record Output(int register, long values, long nulls, int width) { }
 
-    /** The most groups the WARP_GROUPED fold is used for: it loops once per group present in a warp. */
-    static final int WARP_GROUPS = 32;
+    /**
+     * The most groups the CLONED fold is used for: past them, a warp's rows spread over enough
+     * groups that they seldom meet on one word.
+     */
+    static final int CLONED_GROUPS = 32;
 
     /** A kernel parameter: its name and C type in the generated source, and its value at launch (every one 8 bytes). */
     record Parameter(String name, String type, long value) { }

@@ -35,11 +35,17 @@ final class StarKernelSource {
         AggregateSource aggregates = new AggregateSource(out, in.slots());
         String[] globalSlots = aggregates.slotBases("acc", "groups");
         String[] sharedSlots = null;
+        String copies = null;
         switch (in.accumulators()) {
             case SCALAR -> aggregates.startPartials();
-            case SHARED, WARP_GROUPED -> {
+            case SHARED -> {
                 sharedSlots = aggregates.slotBases("smem", "groups");
                 aggregates.initShared(sharedSlots, "groups");
+            }
+            case CLONED -> {
+                copies = out.let("const int", "(int)(clone_entries / groups)");
+                sharedSlots = aggregates.slotBases("smem", "clone_entries");
+                aggregates.initClones(sharedSlots, "clone_entries");
             }
             case COUNTERS -> {
                 sharedSlots = aggregates.counterBases("smem", "clone_entries");
@@ -63,7 +69,7 @@ final class StarKernelSource {
             case SCALAR -> aggregates.accumulate(program);
             case SHARED, GLOBAL, HASHED -> aggregates.foldRows(program,
                     in.accumulators() == StarKernelInput.Accumulators.SHARED ? sharedSlots : globalSlots);
-            case WARP_GROUPED -> aggregates.foldRowsByWarpGroup(program, sharedSlots, "lane");
+            case CLONED -> aggregates.foldRowsIntoClones(program, sharedSlots, "clone_entries", copies, "lane");
             case COUNTERS -> aggregates.foldCounters(program, sharedSlots, in.clones().remapped() ? "clone_slots" : null);
             case ROWS -> new RowsOutputSource(out, in.outputs()).write(program, "lane");
             case BY_ROW -> new RowsOutputSource(out, in.outputs()).writeByRow(program, in.rowWrites());
@@ -72,7 +78,8 @@ final class StarKernelSource {
         out.close();
         switch (in.accumulators()) {
             case SCALAR -> aggregates.foldWarp("lane", globalSlots);
-            case SHARED, WARP_GROUPED -> aggregates.mergeShared(sharedSlots, globalSlots, "groups");
+            case SHARED -> aggregates.mergeShared(sharedSlots, globalSlots, "groups");
+            case CLONED -> aggregates.mergeClones(sharedSlots, globalSlots, "groups", "clone_entries", copies);
             case COUNTERS -> aggregates.mergeCounters(sharedSlots, globalSlots, "clone_entries",
                     in.clones().remapped() ? "clone_map" : null);
             case GLOBAL, HASHED, ROWS, BY_ROW -> { }
