@@ -213,7 +213,9 @@ final class FieldValues {
         return new BadValueException(quote(t, start, end) + " is out of range for " + type);
     }
 
+    /** The field, not its text: a loaded file's contents stay out of error messages. */
     private static String quote(char[] t, int start, int end) {
-        return "'" + new String(t, start, end - start) + "'";
+        int length = Character.codePointCount(t, start, end - start);
+        return "a field of " + length + (length == 1 ? " character" : " characters");
     }
 }

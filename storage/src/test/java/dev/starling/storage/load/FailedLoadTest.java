@@ -60,7 +60,7 @@ class FailedLoadTest {
         var e = assertThrows(LoadException.class,
                 () -> loader.append("events", tbl("more.tbl", ROWS, ROWS, true), LoadFormat.TBL));
 
-        assertEquals("more.tbl line " + BAD_LINE + ", column 3 (e_amount): 'oops' is not a DECIMAL(10,2)", e.getMessage());
+        assertEquals("more.tbl line " + BAD_LINE + ", column 3 (e_amount): a field of 4 characters is not a DECIMAL(10,2)", e.getMessage());
         assertSame(before, catalog.require("events"));
         Catalog reopened = Catalog.open(data());
         assertEquals(rows, TableRows.of(reopened.require("events"), reopened));

@@ -66,11 +66,11 @@ class FieldValuesTest {
 
     @Test
     void decimalsThatDoNotFitAreRejected() {
-        assertEquals("'1.505' has more than 2 decimal places, the scale of DECIMAL(15,2)", decimalError("1.505", 15, 2));
-        assertEquals("'10000000000000' is out of range for DECIMAL(15,2)", decimalError("10000000000000", 15, 2));
-        assertEquals("'1.0' is out of range for DECIMAL(2,2)", decimalError("1.0", 2, 2));
+        assertEquals("a field of 5 characters has more than 2 decimal places, the scale of DECIMAL(15,2)", decimalError("1.505", 15, 2));
+        assertEquals("a field of 14 characters is out of range for DECIMAL(15,2)", decimalError("10000000000000", 15, 2));
+        assertEquals("a field of 3 characters is out of range for DECIMAL(2,2)", decimalError("1.0", 2, 2));
         for (String bad : new String[] {"", "-", ".", "abc", "1e3", "1.2.3", "1,5", "--1", "1 2"}) {
-            assertEquals("'" + bad + "' is not a DECIMAL(15,2)", decimalError(bad, 15, 2));
+            assertEquals(field(bad) + " is not a DECIMAL(15,2)", decimalError(bad, 15, 2));
         }
     }
 
@@ -81,12 +81,12 @@ class FieldValuesTest {
         assertEquals(Long.MAX_VALUE, integer("9223372036854775807", DataType.BIGINT));
         assertEquals(Long.MIN_VALUE, integer("-9223372036854775808", DataType.BIGINT));
         assertEquals(42, integer(" 042 ", DataType.BIGINT));
-        assertEquals("'2147483648' is out of range for INTEGER", integerError("2147483648", DataType.INTEGER));
-        assertEquals("'9223372036854775808' is out of range for BIGINT", integerError("9223372036854775808", DataType.BIGINT));
-        assertEquals("'-99999999999999999999' is out of range for BIGINT", integerError("-99999999999999999999", DataType.BIGINT));
-        assertEquals("'12a' is not an INTEGER", integerError("12a", DataType.INTEGER));
-        assertEquals("'1.0' is not a BIGINT", integerError("1.0", DataType.BIGINT));
-        assertEquals("'-' is not an INTEGER", integerError("-", DataType.INTEGER));
+        assertEquals("a field of 10 characters is out of range for INTEGER", integerError("2147483648", DataType.INTEGER));
+        assertEquals("a field of 19 characters is out of range for BIGINT", integerError("9223372036854775808", DataType.BIGINT));
+        assertEquals("a field of 21 characters is out of range for BIGINT", integerError("-99999999999999999999", DataType.BIGINT));
+        assertEquals("a field of 3 characters is not an INTEGER", integerError("12a", DataType.INTEGER));
+        assertEquals("a field of 3 characters is not a BIGINT", integerError("1.0", DataType.BIGINT));
+        assertEquals("a field of 1 character is not an INTEGER", integerError("-", DataType.INTEGER));
     }
 
     @Test
@@ -94,10 +94,10 @@ class FieldValuesTest {
         assertEquals(0, date("1970-01-01"));
         assertEquals(LocalDate.of(1992, 2, 29).toEpochDay(), date("1992-02-29"));
         assertEquals(LocalDate.of(1998, 12, 1).toEpochDay(), date(" 1998-12-01 "));
-        assertEquals("'1993-02-29' is not a valid date",
+        assertEquals("a field of 10 characters is not a valid date",
                 assertThrows(BadValueException.class, () -> date("1993-02-29")).getMessage());
         for (String bad : new String[] {"1993-2-01", "19930201", "abcd-ef-gh", "", "1993-02-01x"}) {
-            assertEquals("'" + bad + "' is not a DATE (yyyy-MM-dd)",
+            assertEquals(field(bad) + " is not a DATE (yyyy-MM-dd)",
                     assertThrows(BadValueException.class, () -> date(bad)).getMessage());
         }
     }
@@ -110,7 +110,7 @@ class FieldValuesTest {
         for (String f : new String[] {"false", "False", "f", "F", "0"}) {
             assertEquals(false, bool(f), f);
         }
-        assertEquals("'yes' is not a BOOLEAN", assertThrows(BadValueException.class, () -> bool("yes")).getMessage());
+        assertEquals("a field of 3 characters is not a BOOLEAN", assertThrows(BadValueException.class, () -> bool("yes")).getMessage());
     }
 
     @Test
@@ -120,8 +120,14 @@ class FieldValuesTest {
         assertEquals(Double.NaN, doubleValue("NaN"));
         assertEquals(Double.NEGATIVE_INFINITY, doubleValue("-Infinity"));
         for (String bad : new String[] {"0x1p3", "1d", "1.5f", "abc", "", "1e"}) {
-            assertEquals("'" + bad + "' is not a DOUBLE",
+            assertEquals(field(bad) + " is not a DOUBLE",
                     assertThrows(BadValueException.class, () -> doubleValue(bad)).getMessage());
         }
+    }
+
+    /** How an error names a field of text {@code text}: by its length, never its contents. */
+    private static String field(String text) {
+        int length = text.codePointCount(0, text.length());
+        return "a field of " + length + (length == 1 ? " character" : " characters");
     }
 }
