@@ -13,6 +13,7 @@ import dev.starling.engine.data.ParameterBinder;
 import dev.starling.engine.data.CatalogListing;
 import dev.starling.engine.data.ConflictAnalysis;
 import dev.starling.engine.data.DataStatementRunner;
+import dev.starling.engine.data.IntakeLimits;
 import dev.starling.exec.op.ValuesBatch;
 import dev.starling.exec.run.PipelineGraph;
 import dev.starling.exec.plan.Field;
@@ -169,6 +170,14 @@ public final class Starling implements AutoCloseable {
 
     public void setSettings(Settings settings) {
         this.settings = settings;
+    }
+
+    /**
+     * Bounds what the following data statements take from outside the catalog: the files LOAD
+     * reads and the scale factors GENERATE makes (unbounded until set).
+     */
+    public void setIntakeLimits(IntakeLimits limits) {
+        dataStatements.limit(limits);
     }
 
     /** Which backend the following queries ask for: auto (the cost model chooses), gpu or cpu. */

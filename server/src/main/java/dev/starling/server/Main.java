@@ -214,6 +214,6 @@ public final class Main implements Callable<Integer> {
         return new ServerConfig(listen, dataDir != null ? dataDir : c.dataDir(), demo, c.auth(), c.tls(),
                 gpuProfile != null ? c.gpu().withProfile(gpuProfile) : c.gpu(), c.memory(),
                 httpPort != null ? new ServerConfig.Http(c.http().enabled(), c.http().bind(), httpPort) : c.http(),
-                c.query());
+                c.query(), c.load(), c.generate());
     }
 }

@@ -45,11 +45,17 @@ public final class DataStatementRunner {
     private final Catalog catalog;
     private final QueryRunner queries;
     private final GpuResidency residency;
+    private volatile IntakeLimits intake = IntakeLimits.UNBOUNDED;
 
     public DataStatementRunner(Catalog catalog, QueryRunner queries, GpuResidency residency) {
         this.catalog = catalog;
         this.queries = queries;
         this.residency = residency;
+    }
+
+    /** Bounds the files LOAD reads and the scale factors GENERATE makes from now on. */
+    public void limit(IntakeLimits limits) {
+        intake = limits;
     }
 
     /** Runs {@code statement}; returns the rows it wrote (0 for CREATE and DROP). */
@@ -180,7 +186,7 @@ public final class DataStatementRunner {
         existing(load.table());
         LoadFormat format = load.format() == null ? LoadFormat.forFile(load.file())
                 : load.format().equals("csv") ? LoadFormat.CSV : LoadFormat.TBL;
-        return new TableLoader(catalog).append(load.table(), load.file(), format).rowsLoaded();
+        return new TableLoader(catalog).append(load.table(), intake.loadable(load.file()), format).rowsLoaded();
     }
 
     private static final List<String> TPCH_TABLES =
@@ -188,6 +194,7 @@ public final class DataStatementRunner {
     private static final List<String> SSB_TABLES = List.of("dwdate", "customer", "supplier", "part", "lineorder");
 
     private long generate(DataStatement.Generate g) {
+        intake.checkScaleFactor(g.scaleFactor());
         boolean tpch = g.benchmark().equals("tpch");
         if (tpch) {
             TpchGenerator.generate(catalog, g.scaleFactor(), g.schema());

@@ -143,12 +143,17 @@ public final class ConfigLoader {
                     .filter(item -> !item.isEmpty()).toList();
             if (list.getActualTypeArguments()[0] == ServerConfig.User.class) {
                 return items.stream().map(item -> {
-                    int colon = item.indexOf(':');
-                    if (colon <= 0) {
-                        throw new ConfigException(name + ": each user is name:bcrypt-hash, comma-separated");
+                    // a bcrypt hash has no colon
+                    String[] parts = item.split(":", -1);
+                    if (parts.length < 2 || parts.length > 3 || parts[0].isEmpty()) {
+                        throw new ConfigException(name + ": each user is name:bcrypt-hash or name:bcrypt-hash:role, "
+                                + "comma-separated");
                     }
-                    return new ServerConfig.User(item.substring(0, colon), item.substring(colon + 1));
+                    return new ServerConfig.User(parts[0], parts[1], parts.length == 3 ? parts[2] : null);
                 }).toList();
+            }
+            if (list.getActualTypeArguments()[0] == Path.class) {
+                return items.stream().map(Path::of).toList();
             }
             return items;
         }
@@ -222,9 +227,13 @@ public final class ConfigLoader {
                                 + "bcrypt hash ($2a$, $2b$ or $2y$, a cost of 04 to 31, then 53 characters; "
                                 + "bin/starling --hash-password makes one)");
                     }
+                    Role.of(u.role(), u.name());
                 }
             }
             default -> throw new ConfigException("auth.mode must be none or password, not '" + c.auth().mode() + "'");
+        }
+        if (!(c.generate().maxScaleFactor() > 0)) {
+            throw new ConfigException("generate.max_scale_factor must be positive, not " + c.generate().maxScaleFactor());
         }
         if (c.auth().tokenMinutes() <= 0) {
             throw new ConfigException("auth.token_minutes must be positive, not " + c.auth().tokenMinutes());

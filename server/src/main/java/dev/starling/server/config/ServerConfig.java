@@ -12,7 +12,7 @@ import java.util.List;
  * optional, with the default given here), then environment variables, then command-line flags.
  */
 public record ServerConfig(Listen listen, Path dataDir, Demo demo, Auth auth, Tls tls, Gpu gpu, Memory memory,
-                           Http http, Query query) {
+                           Http http, Query query, Load load, Generate generate) {
 
     public ServerConfig {
         listen = listen == null ? new Listen(null, null) : listen;
@@ -24,10 +24,34 @@ public record ServerConfig(Listen listen, Path dataDir, Demo demo, Auth auth, Tl
         memory = memory == null ? new Memory(null) : memory;
         http = http == null ? new Http(null, null, null) : http;
         query = query == null ? new Query(null) : query;
+        load = load == null ? new Load(null) : load;
+        generate = generate == null ? new Generate(null) : generate;
     }
 
     public static ServerConfig defaults() {
-        return new ServerConfig(null, null, null, null, null, null, null, null, null);
+        return new ServerConfig(null, null, null, null, null, null, null, null, null, null, null);
+    }
+
+    /**
+     * The directories LOAD reads files from (a relative file name is under the first); none set:
+     * the data directory's {@code import}.
+     */
+    public record Load(List<Path> allowedDirs) {
+        public Load {
+            allowedDirs = allowedDirs == null ? List.of() : List.copyOf(allowedDirs);
+        }
+
+        /** The directories for a server whose data directory is {@code dataDir}. */
+        public List<Path> directories(Path dataDir) {
+            return allowedDirs.isEmpty() ? List.of(dataDir.resolve("import")) : allowedDirs;
+        }
+    }
+
+    /** The largest scale factor a client's GENERATE makes (the demo data set up at start is not bound by it). */
+    public record Generate(Double maxScaleFactor) {
+        public Generate {
+            maxScaleFactor = maxScaleFactor == null ? 10 : maxScaleFactor;
+        }
     }
 
     /**
@@ -89,8 +113,9 @@ public record ServerConfig(Listen listen, Path dataDir, Demo demo, Auth auth, Tl
     }
 
     /**
-     * {@code mode: none} (no credentials; only on a loopback address) or {@code mode: password}
-     * (users with bcrypt hashes; a password buys a bearer token valid {@code token_minutes}).
+     * {@code mode: none} (no credentials; only on a loopback address; every client an
+     * administrator) or {@code mode: password} (users with bcrypt hashes and roles; a password buys
+     * a bearer token valid {@code token_minutes}).
      */
     public record Auth(String mode, List<User> users, Integer tokenMinutes) {
         public Auth {
@@ -104,7 +129,16 @@ public record ServerConfig(Listen listen, Path dataDir, Demo demo, Auth auth, Tl
         }
     }
 
-    public record User(String name, String passwordHash) { }
+    /** A user who logs in with a password whose bcrypt hash is {@code passwordHash}, with {@code role} (reader unless set). */
+    public record User(String name, String passwordHash, String role) {
+        public User {
+            role = role == null ? Role.READER.key() : role;
+        }
+
+        public User(String name, String passwordHash) {
+            this(name, passwordHash, null);
+        }
+    }
 
     /** TLS when both a certificate chain and its private key (PEM, PKCS#8) are given. */
     public record Tls(Path cert, Path key) {

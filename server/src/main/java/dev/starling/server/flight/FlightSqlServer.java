@@ -1,6 +1,7 @@
 package dev.starling.server.flight;
 
 import dev.starling.engine.Starling;
+import dev.starling.engine.data.IntakeLimits;
 import com.google.common.cache.CacheBuilder;
 import dev.starling.server.config.ConfigLoader;
 import dev.starling.server.config.ServerConfig;
@@ -30,7 +31,10 @@ public final class FlightSqlServer implements AutoCloseable {
     private FlightSqlServer(Starling db, ServerConfig config) throws IOException {
         this.allocator = new RootAllocator(config.memory().resultBufferBytes());
         queries.onEnd(new QueryLog());
-        this.producer = new StarlingFlightSqlProducer(db, allocator, queries);
+        this.producer = new StarlingFlightSqlProducer(db, allocator, queries, Privileges.of(config.auth()));
+        // what the clients' data statements may take from outside the catalog
+        db.setIntakeLimits(IntakeLimits.of(config.load().directories(db.catalog().dataDirectory().orElse(config.dataDir())),
+                config.generate().maxScaleFactor()));
         ServerConfig.Listen listen = config.listen();
         Location location = config.tls().enabled()
                 ? Location.forGrpcTls(listen.bind(), listen.port())
@@ -81,7 +85,7 @@ public final class FlightSqlServer implements AutoCloseable {
     /** Starts serving {@code db} on {@code host}:{@code port} (port 0: any free port), no authentication. */
     public static FlightSqlServer start(Starling db, String host, int port) throws IOException {
         return start(db, new ServerConfig(new ServerConfig.Listen(host, port), null, null, null, null, null, null, null,
-                null));
+                null, null, null));
     }
 
     /** A bcrypt hash of a password, for {@code auth.users} in the configuration. */

@@ -77,6 +77,7 @@ import org.apache.arrow.vector.types.pojo.Schema;
  */
 public final class StarlingFlightSqlProducer extends NoOpFlightSqlProducer {
     private final Starling db;
+    private final Privileges privileges;
     private final QueryTracker queries;
     private final ResultStreamer streamer;
     private final CatalogMetadata metadata;
@@ -118,8 +119,9 @@ public final class StarlingFlightSqlProducer extends NoOpFlightSqlProducer {
     private final Map<PreparedQuery, String> planHashes = CacheBuilder.newBuilder().weakKeys()
             .<PreparedQuery, String>build().asMap();
 
-    public StarlingFlightSqlProducer(Starling db, BufferAllocator allocator, QueryTracker queries) {
+    public StarlingFlightSqlProducer(Starling db, BufferAllocator allocator, QueryTracker queries, Privileges privileges) {
         this.db = db;
+        this.privileges = privileges;
         this.allocator = allocator;
         this.queries = queries;
         this.streamer = new ResultStreamer(db, allocator, queries);
@@ -572,6 +574,7 @@ public final class StarlingFlightSqlProducer extends NoOpFlightSqlProducer {
                 throw CallStatus.INVALID_ARGUMENT.withDescription("not a data statement (a query has results to fetch): "
                         + q.sql()).toRuntimeException();
             }
+            privileges.check(user(context), q);
             Starling.Updated done = db.update(q, session);
             rows += done.rows();
             if (q.isSet()) {

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.starling.gpu.cuda.HostMemoryPools;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -122,6 +123,42 @@ class ConfigLoaderTest {
         ConfigException bad = assertThrows(ConfigException.class,
                 () -> ConfigLoader.load(null, Map.of("STARLING_DEMO_ENABLED", "maybe")));
         assertEquals("STARLING_DEMO_ENABLED='maybe' is not true or false (or on or off)", bad.getMessage());
+    }
+
+    @Test
+    void rolesLoadDirectoriesAndTheLargestScaleFactorComeFromTheFileOrTheEnvironment() throws Exception {
+        String hash = "$2a$12$abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0";
+        ServerConfig c = ConfigLoader.validate(ConfigLoader.load(yaml("""
+                auth:
+                  mode: password
+                  users:
+                    - name: ann
+                      password_hash: "%s"
+                      role: admin
+                    - name: bob
+                      password_hash: "%s"
+                load:
+                  allowed_dirs: [/srv/in, imports]
+                generate:
+                  max_scale_factor: 30
+                """.formatted(hash, hash)), Map.of()));
+        assertEquals(List.of("admin", "reader"), c.auth().users().stream().map(ServerConfig.User::role).toList());
+        assertEquals(List.of(Path.of("/srv/in"), Path.of("imports")), c.load().directories(Path.of("data")));
+        assertEquals(30.0, c.generate().maxScaleFactor());
+        ServerConfig env = ConfigLoader.validate(ConfigLoader.load(null, Map.of("STARLING_AUTH", "password",
+                "STARLING_AUTH_USERS", "ann:" + hash + ":admin,bob:" + hash, "STARLING_LOAD_ALLOWED_DIRS", "/a,/b",
+                "STARLING_GENERATE_MAX_SCALE_FACTOR", "1")));
+        assertEquals(List.of("admin", "reader"), env.auth().users().stream().map(ServerConfig.User::role).toList());
+        assertEquals(List.of(Path.of("/a"), Path.of("/b")), env.load().directories(Path.of("data")));
+        assertEquals(1.0, env.generate().maxScaleFactor());
+        // by default, the data directory's import/
+        assertEquals(List.of(Path.of("/srv/data/import")), ServerConfig.defaults().load().directories(Path.of("/srv/data")));
+        ConfigException role = assertThrows(ConfigException.class, () -> ConfigLoader.validate(ConfigLoader.load(null,
+                Map.of("STARLING_AUTH", "password", "STARLING_AUTH_USERS", "ann:" + hash + ":root"))));
+        assertEquals("auth.users: the role of user ann must be admin or reader, not 'root'", role.getMessage());
+        ConfigException scale = assertThrows(ConfigException.class, () -> ConfigLoader.validate(ConfigLoader.load(null,
+                Map.of("STARLING_GENERATE_MAX_SCALE_FACTOR", "0"))));
+        assertEquals("generate.max_scale_factor must be positive, not 0.0", scale.getMessage());
     }
 
     @Test

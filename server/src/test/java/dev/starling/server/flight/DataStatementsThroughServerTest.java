@@ -38,9 +38,10 @@ class DataStatementsThroughServerTest {
 
     @Test
     void writesSurviveARestart() throws Exception {
-        Path csv = dir.resolve("more.csv");
-        Files.writeString(csv, "k,name,parent\n10,ten,1\n11,eleven,2\n");
         Path data = dir.resolve("data");
+        // LOAD reads from the data directory's import/ unless load.allowed_dirs says otherwise
+        Path csv = Files.createDirectories(data.resolve("import")).resolve("more.csv");
+        Files.writeString(csv, "k,name,parent\n10,ten,1\n11,eleven,2\n");
         try (Starling db = Starling.open(data); FlightSqlServer server = FlightSqlServer.start(db, "127.0.0.1", 0);
              Connection c = connect(server); Statement st = c.createStatement()) {
             assertEquals(0, st.executeUpdate("CREATE TABLE parent (k INTEGER PRIMARY KEY, label VARCHAR(10))"));
@@ -54,7 +55,7 @@ class DataStatementsThroughServerTest {
                     rs.next();
                     assertEquals(3, rs.getLong(1));
                 }
-                assertEquals(2, st.executeUpdate("LOAD INTO item FROM '" + csv + "'"));
+                assertEquals(2, st.executeUpdate("LOAD INTO item FROM 'more.csv'"));
                 try (ResultSet rs = ps.executeQuery()) {
                     rs.next();
                     assertEquals(5, rs.getLong(1));

@@ -27,22 +27,29 @@ import org.junit.jupiter.api.Test;
 /**
  * A server with passwords and TLS (a test certificate for localhost): the right password over a
  * verified TLS connection answers, a wrong one or none is refused, and a call without the bearer
- * token is UNAUTHENTICATED.
+ * token is UNAUTHENTICATED; a reader queries and sets its session's settings but changes nothing,
+ * an administrator changes tables and data, LOAD reads only under the load directories and
+ * GENERATE stays within the largest scale factor.
  */
 class FlightSecurityTest {
     private static final Path CERT = Path.of("src/test/resources/tls/server.crt");
     private static final Path KEY = Path.of("src/test/resources/tls/server.key");
     private static Starling db;
     private static FlightSqlServer server;
+    private static Path imports;
 
     @BeforeAll
     static void start() throws Exception {
         db = Starling.inMemory();
         TpchGenerator.generate(db.catalog(), 0.001, "");
+        imports = java.nio.file.Files.createTempDirectory("imports");
+        java.nio.file.Files.writeString(imports.resolve("regions.tbl"), "7|ATLANTIS|sunk|\n");
         ServerConfig config = new ServerConfig(new ServerConfig.Listen("localhost", 0), null, null,
-                new ServerConfig.Auth("password", List.of(new ServerConfig.User("analyst",
-                        FlightSqlServer.hashPassword("s3cret".toCharArray()))), 5),
-                new ServerConfig.Tls(CERT, KEY), null, null, null, null);
+                new ServerConfig.Auth("password", List.of(
+                        new ServerConfig.User("analyst", FlightSqlServer.hashPassword("s3cret".toCharArray())),
+                        new ServerConfig.User("ops", FlightSqlServer.hashPassword("r00t".toCharArray()), "admin")), 5),
+                new ServerConfig.Tls(CERT, KEY), null, null, null, null, new ServerConfig.Load(List.of(imports)),
+                new ServerConfig.Generate(0.002));
         server = FlightSqlServer.start(db, config);
     }
 
@@ -101,5 +108,50 @@ class FlightSecurityTest {
                 st.executeQuery("SELECT 1").close();
             }
         });
+    }
+
+    @Test
+    void aReaderQueriesAndChangesNothing() throws Exception {
+        try (Connection c = connect("analyst", "s3cret"); Statement st = c.createStatement()) {
+            st.executeUpdate("SET backend = 'cpu'");
+            try (ResultSet rs = st.executeQuery("SELECT count(*) FROM region")) {
+                assertTrue(rs.next());
+                assertEquals(5, rs.getLong(1));
+            }
+            for (String write : List.of("INSERT INTO region VALUES (9, 'X', 'y')", "CREATE TABLE t (a INTEGER)",
+                    "DROP TABLE region", "CREATE VIEW v AS SELECT 1", "GENERATE tpch SCALE 0.001 SCHEMA s",
+                    "LOAD INTO region FROM 'regions.tbl'", "ALTER TABLE region SET (gpu_resident = true)")) {
+                String verb = write.startsWith("ALTER") ? "ALTER TABLE" : write.split(" ")[0]
+                        + (write.startsWith("CREATE") || write.startsWith("DROP") ? " " + write.split(" ")[1] : "");
+                SQLException e = assertThrows(SQLException.class, () -> st.executeUpdate(write), write);
+                assertTrue(e.getMessage().contains("user analyst (role reader) may not run " + verb
+                        + ": only an administrator may"), e.getMessage());
+            }
+        }
+        assertEquals(5, db.catalog().require("region").rowCount());
+    }
+
+    @Test
+    void anAdministratorLoadsOnlyFromTheLoadDirectoriesAndGeneratesWithinTheLimit() throws Exception {
+        try (Connection c = connect("ops", "r00t"); Statement st = c.createStatement()) {
+            st.executeUpdate("CREATE TABLE lands (r_regionkey INTEGER NOT NULL, r_name VARCHAR(25), r_comment VARCHAR(152))");
+            assertEquals(1, st.executeUpdate("LOAD INTO lands FROM 'regions.tbl'"));
+            assertEquals(1, st.executeUpdate("LOAD INTO lands FROM '" + imports.resolve("regions.tbl") + "'"));
+            java.nio.file.Path outside = java.nio.file.Files.createTempFile("outside", ".tbl");
+            java.nio.file.Path link = imports.resolve("link.tbl");
+            java.nio.file.Files.createSymbolicLink(link, outside);
+            for (String name : List.of(outside.toString(), "../" + outside.getFileName(), "link.tbl",
+                    "/etc/passwd")) {
+                SQLException e = assertThrows(SQLException.class,
+                        () -> st.executeUpdate("LOAD INTO lands FROM '" + name + "' FORMAT TBL"), name);
+                assertTrue(e.getMessage().contains("LOAD reads only files under " + imports), e.getMessage());
+            }
+            SQLException missing = assertThrows(SQLException.class, () -> st.executeUpdate("LOAD INTO lands FROM 'nope.tbl'"));
+            assertTrue(missing.getMessage().contains("LOAD finds no file nope.tbl under " + imports), missing.getMessage());
+            SQLException big = assertThrows(SQLException.class, () -> st.executeUpdate("GENERATE tpch SCALE 1 SCHEMA big"));
+            assertTrue(big.getMessage().contains("GENERATE makes scale factors up to 0.002 here"), big.getMessage());
+            assertTrue(st.executeUpdate("GENERATE ssb SCALE 0.001 SCHEMA small") > 0);
+        }
+        assertEquals(2, db.catalog().require("lands").rowCount());
     }
 }

@@ -1,0 +1,25 @@
+package dev.starling.server.config;
+
+import java.util.Arrays;
+import java.util.Locale;
+import java.util.stream.Collectors;
+
+/**
+ * What a user may do: an administrator anything (tables and views made and dropped, INSERT, LOAD,
+ * GENERATE, what stays in GPU memory), a reader query and set its own session's settings.
+ */
+public enum Role {
+    ADMIN, READER;
+
+    /** How the configuration spells it. */
+    public String key() {
+        return name().toLowerCase(Locale.ROOT);
+    }
+
+    /** The role the configuration names {@code key}; an unknown one is a {@link ConfigException} naming the user. */
+    public static Role of(String key, String user) {
+        return Arrays.stream(values()).filter(r -> r.key().equals(key)).findFirst()
+                .orElseThrow(() -> new ConfigException("auth.users: the role of user " + user + " must be "
+                        + Arrays.stream(values()).map(Role::key).collect(Collectors.joining(" or ")) + ", not '" + key + "'"));
+    }
+}
