@@ -127,10 +127,11 @@ __device__ __forceinline__ void initStates(uint64_t* first, long long states, ui
 // states in shared memory and a row folds into the clone its lane picks, so that rows of one
 // warp crowding into a few groups update different words. A clone's two words lie apart, the
 // second `stride` words after the first, so that consecutive clones of a group are consecutive
-// words. No fold here waits for its atomic's result (the hardware's fire-and-forget form): an
-// integer sum folds a value as two halves, its low 32 bits (unsigned) into the first word and its
-// high 32 bits (signed) into the second, neither of which can wrap while a clone takes fewer than
-// 2^32 rows; the halves are combined into 128 bits when the clones merge.
+// words. The folds need no atomic's result (the hardware's fire-and-forget form; a double's MIN
+// or MAX still loops on compare-and-swap): an integer sum folds a value as two halves, its low
+// 32 bits (unsigned) into the first word and its high 32 bits (signed) into the second, neither of
+// which can wrap while a clone takes fewer than 2^32 rows; the halves are combined into 128 bits
+// when the clones merge.
 __device__ __forceinline__ void foldSplitSum(uint64_t* at, long long stride, long long v) {
     atomicAdd((unsigned long long*)at, (unsigned long long)(uint32_t)v);
     atomicAdd((unsigned long long*)(at + stride), (unsigned long long)(v >> 32));

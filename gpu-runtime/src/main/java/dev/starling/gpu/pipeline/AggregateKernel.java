@@ -146,10 +146,21 @@ final class AggregateKernel implements AutoCloseable {
                     && (long) groups * slots * 4 <= SHARED_BYTES) {
                 counters = StarKernelInput.Clones.perGroup(groups);
             }
+            List<StarKernelInput.Dimension> dims = new ArrayList<>(in.dims());
+            if (clones.used() && clones.mode() == AccessMode.READ) {
+                StarKernelInput.Dimension probed = dims.get(clones.dimension());
+                dims.set(clones.dimension(), probed.withClones(
+                        in.leaseCloneLayout(cache, clones.factColumn(), probed.range(), clones.spec())));
+            }
+            // the dimensions staged in shared memory keep their room; clones take what is left of SHARED_BYTES
+            long clonesRoom = Math.min(SHARED_BYTES, StarKernelInput.SHARED_MEMORY_BYTES
+                    - StarKernelInput.sharedBytes(StarKernelInput.stage(dims, 0), 0));
+            // a split sum's halves stay exact while a clone takes fewer than 2^32 rows
+            boolean fewRowsPerClone = pipeline.fact().rowCount() < 1L << 32
+                    || pipeline.slots().stream().noneMatch(slot -> slot.kind() == AggKind.SUM_I);
             StarKernelInput.Clones cloned = counters == null && !hashed && groups > 1
-                    && groups <= StarKernelInput.CLONED_GROUPS && stateBytes <= SHARED_BYTES
-                    && pipeline.fact().rowCount() < 1L << 32
-                    ? StarKernelInput.Clones.perLane(groups, clonesPerGroup(stateBytes)) : null;
+                    && groups <= StarKernelInput.CLONED_GROUPS && stateBytes <= clonesRoom && fewRowsPerClone
+                    ? StarKernelInput.Clones.perLane(groups, clonesPerGroup(stateBytes, clonesRoom)) : null;
             DeviceBuffer groupKeys = hashed ? arrays.allocate(keyBytes, "group hash table") : null;
             if (groupKeys != null) {
                 groupKeys.fill((byte) 0xff, keyBytes);
@@ -169,15 +180,9 @@ final class AggregateKernel implements AutoCloseable {
             long accBytes = switch (mode) {
                 case SHARED -> stateBytes;
                 case COUNTERS -> counters.sharedBytes(slots);
-                case CLONED -> cloned.stateBytes(slots);
+                case CLONED -> cloned.clonedBytes(slots);
                 default -> 0;
             };
-            List<StarKernelInput.Dimension> dims = new ArrayList<>(in.dims());
-            if (clones.used() && clones.mode() == AccessMode.READ) {
-                StarKernelInput.Dimension probed = dims.get(clones.dimension());
-                dims.set(clones.dimension(), probed.withClones(
-                        in.leaseCloneLayout(cache, clones.factColumn(), probed.range(), clones.spec())));
-            }
             dims = StarKernelInput.stage(dims, accBytes);
             // last, so that they take what device memory the inputs left and spill only the rest
             states = SpillBuffer.allocate(device, stateBytes, device.memory().available(stateBytes), "aggregate states");
@@ -203,12 +208,12 @@ final class AggregateKernel implements AutoCloseable {
 
     /**
      * How many clones of each group's states the CLONED fold keeps: one per lane of a warp, or as
-     * many (a power of two) as fit the block's share of shared memory beside the others, the
-     * states of all groups taking {@code stateBytes}. More clones spread a warp's rows of one group
-     * over more words; their only cost is shared memory, which bounds the blocks an SM holds.
+     * many (a power of two) as fit {@code room} bytes of shared memory, the states of all groups
+     * taking {@code stateBytes}. More clones spread a warp's rows of one group over more words;
+     * their only cost is shared memory, which bounds the blocks an SM holds.
      */
-    static int clonesPerGroup(long stateBytes) {
-        return (int) Long.highestOneBit(Math.min(32, SHARED_BYTES / stateBytes));
+    static int clonesPerGroup(long stateBytes, long room) {
+        return (int) Long.highestOneBit(Math.min(32, room / stateBytes));
     }
 
     /**

@@ -184,7 +184,8 @@ final class AggregateSource {
     /**
      * Grouped aggregates over very few groups: each counting row folds into the clone its lane
      * picks of its group's states ({@code copies} of each, {@code states} in all per slot), so
-     * that a warp's rows of one group update different words, and no fold waits for its atomic.
+     * that a warp's rows of one group update different words; only a double's MIN or MAX (a
+     * compare-and-swap loop) waits for its atomic.
      */
     void foldRowsIntoClones(RowProgramSource rows, String[] cloneSlots, String states, String copies, String lane) {
         String pick = out.let("const int", String.format("%s & (%s - 1)", lane, copies));
@@ -216,13 +217,14 @@ final class AggregateSource {
         out.line("__syncthreads();");
         out.open("for (long long g = threadIdx.x; g < %s; g += blockDim.x)", groups);
         String clone = out.let("const long long", "g * " + copies);
-        out.open("if (mergedCount(%s + %s, %s) != 0)", cloneSlots[0], clone, copies);
+        String rows = out.let("const uint64_t", String.format("mergedCount(%s + %s, %s)", cloneSlots[0], clone, copies));
+        out.open("if (%s != 0)", rows);
         for (int s = 0; s < slots.size(); s++) {
             String from = cloneSlots[s] + " + " + clone;
             String at = globalSlots[s] + " + 2 * g";
             AggKind kind = slots.get(s).kind();
             switch (kind) {
-                case COUNT -> fold(kind, at, String.format("mergedCount(%s, %s)", from, copies), null);
+                case COUNT -> fold(kind, at, s == 0 ? rows : String.format("mergedCount(%s, %s)", from, copies), null);
                 case SUM_I -> {
                     String low = out.let("uint64_t", "0");
                     String high = out.let("uint64_t", "0");

@@ -96,7 +96,7 @@ record StarKernelInput(int[] code, int constantCount, List<Column> fact, List<Ke
         }
 
         /** Shared memory the cloned states take: two 64-bit words per entry and slot. */
-        long stateBytes(int slots) {
+        long clonedBytes(int slots) {
             return entries * 16 * slots;
         }
     }
