@@ -109,6 +109,10 @@ public final class Main implements Callable<Integer> {
                 LOG.info("HTTP on http://{}:{}: /health, /metrics, /queries", c.http().bind(), http.port());
             }
             db.setSettings(db.settings().with("query_timeout", c.query().timeout()));
+            if (c.load().allowedDirs().isEmpty()) {
+                // the default load directory, where an operator puts the files to LOAD
+                Files.createDirectories(c.load().directories(c.dataDir()).get(0));
+            }
             if (c.demo().enabled()) {
                 DemoData.ensure(db, c.demo().scaleFactor());
             }
@@ -128,7 +132,7 @@ public final class Main implements Callable<Integer> {
                         c.tls().enabled(), c.auth().required() ? "&user=...&password=..." : "");
                 if (http != null) {
                     http.ready(metrics, server.queries(), () -> health(db, server),
-                            c.auth().required() ? server::verifies : null);
+                            c.auth().required() ? server::admits : null);
                 }
                 // a stop signal (docker stop) ends the service and lets the resources above close
                 Runtime.getRuntime().addShutdownHook(new Thread(() -> {

@@ -217,7 +217,11 @@ public final class ConfigLoader {
                 if (c.auth().users().isEmpty()) {
                     throw new ConfigException("auth.mode password needs at least one entry in auth.users");
                 }
+                java.util.Set<String> names = new java.util.HashSet<>();
                 for (ServerConfig.User u : c.auth().users()) {
+                    if (u.name() != null && !names.add(u.name())) {
+                        throw new ConfigException("auth.users: user " + u.name() + " is listed twice");
+                    }
                     if (u.name() == null || u.passwordHash() == null) {
                         throw new ConfigException("auth.users: each user needs a name and a bcrypt password_hash "
                                 + "(bin/starling --hash-password makes one)");

@@ -26,12 +26,14 @@ public final class FlightSqlServer implements AutoCloseable {
     private final QueryTracker queries = new QueryTracker();
     /** The users' passwords, when the server asks for them; null when it does not. */
     private final PasswordValidator passwords;
+    private final Privileges privileges;
     private boolean closed;
 
     private FlightSqlServer(Starling db, ServerConfig config) throws IOException {
+        this.privileges = Privileges.of(config.auth());
         this.allocator = new RootAllocator(config.memory().resultBufferBytes());
         queries.onEnd(new QueryLog());
-        this.producer = new StarlingFlightSqlProducer(db, allocator, queries, Privileges.of(config.auth()));
+        this.producer = new StarlingFlightSqlProducer(db, allocator, queries, privileges);
         // what the clients' data statements may take from outside the catalog
         db.setIntakeLimits(IntakeLimits.of(config.load().directories(db.catalog().dataDirectory().orElse(config.dataDir())),
                 config.generate().maxScaleFactor()));
@@ -62,16 +64,17 @@ public final class FlightSqlServer implements AutoCloseable {
     }
 
     /**
-     * Whether {@code password} is {@code user}'s (true for anyone where the server asks for no
-     * passwords); failed tries count towards the same throttle as Flight SQL logins.
+     * Whether {@code password} is {@code user}'s and the user an administrator (true for anyone
+     * where the server asks for no passwords): the status page shows every user's statements.
+     * Failed tries count towards the same throttle as Flight SQL logins.
      */
-    public boolean verifies(String user, String password) {
+    public boolean admits(String user, String password) {
         if (passwords == null) {
             return true;
         }
         try {
             passwords.validate(user, password);
-            return true;
+            return privileges.administers(user);
         } catch (org.apache.arrow.flight.FlightRuntimeException refused) {
             return false;
         }

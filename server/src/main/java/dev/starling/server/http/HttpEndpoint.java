@@ -23,8 +23,8 @@ import java.util.function.Supplier;
  * and {@code /queries} (the status page: running and recent queries, as JSON). It starts before
  * anything else, so a container's health check sees a server that is starting rather than none;
  * the other pages answer once the server is {@link #ready}. Health and metrics are counts; the
- * status page shows statements, so where the server asks for passwords it asks for them too
- * (HTTP Basic).
+ * status page shows every user's statements, so where the server asks for passwords it asks for
+ * an administrator's (HTTP Basic).
  */
 public final class HttpEndpoint implements AutoCloseable {
     private final HttpServer http;
@@ -104,7 +104,7 @@ public final class HttpEndpoint implements AutoCloseable {
                     send(exchange, 503, "application/json", QueryLog.json(Map.of("status", "starting")));
                 } else if (r.credentials() != null && !authorized(exchange, r.credentials())) {
                     exchange.getResponseHeaders().add("WWW-Authenticate", "Basic realm=\"starling\", charset=\"UTF-8\"");
-                    send(exchange, 401, "text/plain; charset=utf-8", "a user name and password are needed\n");
+                    send(exchange, 401, "text/plain; charset=utf-8", "an administrator's user name and password are needed\n");
                 } else {
                     send(exchange, 200, "application/json", QueryLog.json(Map.of("running", r.queries().running(),
                             "recent", r.queries().recent())));

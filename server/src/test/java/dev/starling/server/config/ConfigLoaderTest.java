@@ -156,6 +156,9 @@ class ConfigLoaderTest {
         ConfigException role = assertThrows(ConfigException.class, () -> ConfigLoader.validate(ConfigLoader.load(null,
                 Map.of("STARLING_AUTH", "password", "STARLING_AUTH_USERS", "ann:" + hash + ":root"))));
         assertEquals("auth.users: the role of user ann must be admin or reader, not 'root'", role.getMessage());
+        ConfigException twice = assertThrows(ConfigException.class, () -> ConfigLoader.validate(ConfigLoader.load(null,
+                Map.of("STARLING_AUTH", "password", "STARLING_AUTH_USERS", "ann:" + hash + ",ann:" + hash + ":admin"))));
+        assertEquals("auth.users: user ann is listed twice", twice.getMessage());
         ConfigException scale = assertThrows(ConfigException.class, () -> ConfigLoader.validate(ConfigLoader.load(null,
                 Map.of("STARLING_GENERATE_MAX_SCALE_FACTOR", "0"))));
         assertEquals("generate.max_scale_factor must be positive, not 0.0", scale.getMessage());

@@ -1,6 +1,7 @@
 package dev.starling.server.flight;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -129,6 +130,9 @@ class FlightSecurityTest {
             }
         }
         assertEquals(5, db.catalog().require("region").rowCount());
+        // the HTTP status page shows every user's statements: administrators only
+        assertTrue(server.admits("ops", "r00t"));
+        assertFalse(server.admits("analyst", "s3cret"));
     }
 
     @Test

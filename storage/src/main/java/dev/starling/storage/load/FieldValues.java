@@ -92,7 +92,7 @@ final class FieldValues {
                     value = value * 10 + d;
                     fractionDigits++;
                 } else if (d != 0) {
-                    throw new BadValueException(quote(t, start, end) + " has more than " + scale
+                    throw new BadValueException(described(t, start, end) + " has more than " + scale
                             + " decimal places, the scale of " + type);
                 }
             }
@@ -129,18 +129,18 @@ final class FieldValues {
         int s = skipBlanks(t, start, end);
         int e = trimBlanks(t, s, end);
         if (e - s != 10 || t[s + 4] != '-' || t[s + 7] != '-') {
-            throw new BadValueException(quote(t, start, end) + " is not a DATE (yyyy-MM-dd)");
+            throw new BadValueException(described(t, start, end) + " is not a DATE (yyyy-MM-dd)");
         }
         int year = digits(t, s, s + 4);
         int month = digits(t, s + 5, s + 7);
         int day = digits(t, s + 8, s + 10);
         if (year < 0 || month < 0 || day < 0) {
-            throw new BadValueException(quote(t, start, end) + " is not a DATE (yyyy-MM-dd)");
+            throw new BadValueException(described(t, start, end) + " is not a DATE (yyyy-MM-dd)");
         }
         try {
             return LocalDate.of(year, month, day).toEpochDay();
         } catch (DateTimeException ex) {
-            throw new BadValueException(quote(t, start, end) + " is not a valid date");
+            throw new BadValueException(described(t, start, end) + " is not a valid date");
         }
     }
 
@@ -206,15 +206,15 @@ final class FieldValues {
     private static BadValueException notA(char[] t, int start, int end, DataType type) {
         String name = type.toString();
         String article = "AEIOU".indexOf(name.charAt(0)) >= 0 ? "an " : "a ";
-        return new BadValueException(quote(t, start, end) + " is not " + article + name);
+        return new BadValueException(described(t, start, end) + " is not " + article + name);
     }
 
     private static BadValueException outOfRange(char[] t, int start, int end, DataType type) {
-        return new BadValueException(quote(t, start, end) + " is out of range for " + type);
+        return new BadValueException(described(t, start, end) + " is out of range for " + type);
     }
 
     /** The field, not its text: a loaded file's contents stay out of error messages. */
-    private static String quote(char[] t, int start, int end) {
+    private static String described(char[] t, int start, int end) {
         int length = Character.codePointCount(t, start, end - start);
         return "a field of " + length + (length == 1 ? " character" : " characters");
     }
