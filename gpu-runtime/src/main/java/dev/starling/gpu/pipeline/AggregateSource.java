@@ -194,17 +194,18 @@ final class AggregateSource {
             for (int s = 0; s < slots.size(); s++) {
                 StarPipeline.Slot slot = slots.get(s);
                 String counts = counts(rows, slot, i);
+                if (counts.equals(CudaWriter.FALSE)) {
+                    continue;
+                }
                 String v = slot.register() < 0 ? null : rows.value[slot.register()][i];
                 String at = cloneSlots[s] + " + " + clone;
+                out.open(counts.equals(CudaWriter.TRUE) ? "" : "if (" + counts + ")");
                 switch (slot.kind()) {
-                    case COUNT -> out.where(counts, "foldCount(%s, 1);", at);
-                    case SUM_I -> out.where(counts, "foldSplitSum(%s, %s, %s);", at, states, v);
-                    case SUM_F -> out.where(counts, "foldSumDouble(%s, (long long)%s);", at, v);
-                    case MIN_I -> out.where(counts, "foldMin(%s, (long long)%s);", at, v);
-                    case MAX_I -> out.where(counts, "foldMax(%s, (long long)%s);", at, v);
-                    case MIN_F -> out.where(counts, "foldExtremeDouble<true>(%s, (long long)%s);", at, v);
-                    case MAX_F -> out.where(counts, "foldExtremeDouble<false>(%s, (long long)%s);", at, v);
+                    case COUNT -> fold(AggKind.COUNT, at, "1", null);
+                    case SUM_I -> out.line("foldSplitSum(%s, %s, %s);", at, states, v);
+                    default -> fold(slot.kind(), at, v, null);
                 }
+                out.close();
             }
         }
     }
