@@ -219,12 +219,12 @@ public final class ConfigLoader {
                 }
                 java.util.Set<String> names = new java.util.HashSet<>();
                 for (ServerConfig.User u : c.auth().users()) {
-                    if (u.name() != null && !names.add(u.name())) {
-                        throw new ConfigException("auth.users: user " + u.name() + " is listed twice");
-                    }
                     if (u.name() == null || u.passwordHash() == null) {
                         throw new ConfigException("auth.users: each user needs a name and a bcrypt password_hash "
                                 + "(bin/starling --hash-password makes one)");
+                    }
+                    if (!names.add(u.name())) {
+                        throw new ConfigException("auth.users: user " + u.name() + " is listed twice");
                     }
                     if (!BCRYPT.matcher(u.passwordHash()).matches()) {
                         throw new ConfigException("auth.users: the password_hash of user " + u.name() + " is not a "
