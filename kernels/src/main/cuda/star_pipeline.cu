@@ -80,10 +80,20 @@ extern "C" __global__ void key_bytes(const uint64_t* keys, long long n, uint64_t
         local[i] = 0;
     }
     __syncthreads();
-    for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x) {
-        uint64_t key = keys[i];
-        if ((key & mask) == prefix) {
-            atomicAdd(&local[(key >> shift) & 0xff], 1ull);
+    const unsigned lane = threadIdx.x & 31;
+    for (long long base = (long long)blockIdx.x * blockDim.x; base < n; base += (long long)gridDim.x * blockDim.x) {
+        long long i = base + threadIdx.x;
+        uint64_t key = i < n ? keys[i] : 0;
+        bool counted = i < n && (key & mask) == prefix;
+        unsigned counting = __ballot_sync(FULL_WARP, counted);
+        if (counted) {
+            // the lanes of one byte add once: keys crowd into few bytes (a column's leading ones, a
+            // selection's rows that failed), and one shared word's adds queue behind each other
+            unsigned digit = (unsigned)(key >> shift) & 0xff;
+            unsigned peers = __match_any_sync(counting, digit);
+            if (lane == __ffs(peers) - 1) {
+                atomicAdd(&local[digit], (unsigned long long)__popc(peers));
+            }
         }
     }
     __syncthreads();
