@@ -9,6 +9,7 @@
 #include "group_table.cuh"
 #include "distinct_set.cuh"
 #include "place.cuh"
+#include "order_key.cuh"
 
 // Copies a dense dimension's `range` group contributions into the block's shared memory.
 __device__ __forceinline__ void stageContributions(int32_t* staged, const int32_t* contributions, long long range) {

@@ -22,7 +22,10 @@ import org.junit.jupiter.params.provider.ValueSource;
  * sort's first key come back from the GPU (EXPLAIN says so), and the answers are the CPU backend's:
  * decimals, doubles with negatives and both zeros, dates, a computed key, either direction, an
  * offset, thousands of rows tied with the last one, keys alike in all but their last bytes, a
- * limit past the rows; a key that may be NULL takes no cut and still agrees.
+ * limit past the rows; a key that may be NULL takes no cut and still agrees. Where more rows pass
+ * than the kernel's first room (4M rows), the kernel writes their order keys alone and then only
+ * the rows that reach the first rows' key: the same answers, also with millions of rows tied with
+ * the last one (more than the room again) and with keys that are the lowest there are.
  */
 @Tag("gpu")
 class GpuFirstRowsTest {
@@ -58,6 +61,41 @@ class GpuFirstRowsTest {
             b.endRow();
         }
         c.put(b.build());
+        TableBuilder many = new TableBuilder(new TableSchema("many", List.of(
+                new ColumnSchema("id", DataType.BIGINT, false),
+                new ColumnSchema("amt", DataType.decimal(12, 2), false),
+                new ColumnSchema("d", DataType.DOUBLE, false),
+                new ColumnSchema("flag", DataType.INTEGER, false),
+                new ColumnSchema("top", DataType.BIGINT, false)), List.of(), List.of()), c);
+        for (int r = 0; r < MANY_ROWS; r++) {
+            many.setLong(0, r);
+            many.setLong(1, random.nextInt(20_000_000) - 10_000_000);
+            many.setDouble(2, r % 100_000 == 0 ? -0.0 : random.nextGaussian() * 1e6);
+            many.setLong(3, r % 10 == 0 ? 0 : 1);
+            many.setLong(4, r % 7 != 0 ? Long.MAX_VALUE : r);
+            many.endRow();
+        }
+        c.put(many.build());
+    }
+
+    /** More rows than the GPU's first room for a selection's rows (StarRowsRun's, 4M). */
+    private static final int MANY_ROWS = 5_000_000;
+
+    @ParameterizedTest
+    @ValueSource(strings = {
+        "SELECT id, amt FROM many ORDER BY amt DESC, id LIMIT 10",
+        "SELECT id, d, flag FROM many WHERE flag = 1 ORDER BY d, id LIMIT 100",
+        "SELECT id, d FROM many ORDER BY d DESC, id LIMIT 10",
+        // 4.5M rows tie with the tenth: more than the first room, again
+        "SELECT id, flag FROM many ORDER BY flag DESC, id LIMIT 10",
+        // 4.3M rows of Long.MAX_VALUE: ascending, the lowest key, that of the rows that fail
+        "SELECT id, top FROM many WHERE flag = 1 ORDER BY top, id LIMIT 20",
+        "SELECT id, top FROM many WHERE top = 9223372036854775807 ORDER BY top, id DESC LIMIT 10",
+        "SELECT id, top FROM many ORDER BY top DESC, id LIMIT 10",
+        "SELECT id, amt * flag AS x FROM many WHERE id % 8 <> 0 ORDER BY x, id LIMIT 10"
+    })
+    void pastTheFirstRoomTheKeysComeFirst(String sql) {
+        GpuResults.assertRunsOnGpuAsExplained(ENGINE.db(), ENGINE.gpu(), sql, "of its rows, only the first");
     }
 
     @ParameterizedTest

@@ -25,7 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The generated kernels of every SSB and TPC-H GPU pipeline and of the dimensions they build on
  * the GPU, of a hash join on values and of a foreign key's values read and grouped by, in each
- * accumulator mode, with and without NULL flags,
+ * accumulator mode, with and without NULL flags, selections cut by an order (keys, then rows),
  * their hash joins probing tables on the device, hybrid ones, or a partitioned join's matches:
  * CUDA C that, where CUDA's {@code nvcc} is installed, compiles against the kernels' headers for
  * the H100 without spilling registers (the GPU host compiles the same source with NVRTC).
@@ -162,6 +162,17 @@ class StarKernelSourceTest {
                     }
                 }
             }
+            int orderRegister = p.outputs().stream().filter(o -> o instanceof StarPipeline.Output.Value)
+                    .mapToInt(o -> ((StarPipeline.Output.Value) o).register()).findFirst().orElse(-1);
+            if (!(p.node() instanceof AggregateNode) && orderRegister >= 0) {
+                // a selection cut by an order: its keys' pass, and its rows' pass past a threshold
+                StarKernelInput rows = input(p, true, StarKernelInput.Accumulators.ROWS, false, -1, -1, false, List.of());
+                for (boolean floating : new boolean[] {false, true}) {
+                    StarKernelInput.OrderCut cut = new StarKernelInput.OrderCut(orderRegister, !floating, floating, 1L << 40);
+                    kernels.add(StarKernelSource.generate(ordered(rows, StarKernelInput.Accumulators.ORDER_KEYS, cut), 4));
+                    kernels.add(StarKernelSource.generate(ordered(rows, StarKernelInput.Accumulators.ROWS, cut), 4));
+                }
+            }
             if (p.dimensions().stream().anyMatch(StarPipeline.Dimension::hashed)) {
                 for (int items : StarKernelSource.ITEMS) {
                     kernels.add(StarKernelSource.generate(input(p, true, modes(p).get(0), true, -1, -1, false, List.of()), items));
@@ -257,8 +268,17 @@ class StarKernelSourceTest {
                 ? new StarKernelInput.GroupTable(1, 57, 256) : null;
         return new StarKernelInput(p.code(), p.constants().length, fact, keys, answers, dims, dimColumns, p.slots(), outputs, mode,
                 clones, table, StarPipeline.distincts(p.slots()).stream().map(d -> new StarKernelInput.PairSet(1, 40)).toList(),
-                byRow ? new StarKernelInput.RowWrites(1, wide, 3, digit, 7, at, 1000, marked, folds) : null, 1, 1, 1, 1000,
+                byRow ? new StarKernelInput.RowWrites(1, wide, 3, digit, 7, at, 1000, marked, folds) : null, null, 1, 1, 1, 1000,
                 p.keys().isEmpty() ? 1 : 128);
+    }
+
+    /** {@code rows}, a selection's input, as the pass of {@code mode} under {@code cut}: ORDER_KEYS writes the keys alone. */
+    private static StarKernelInput ordered(StarKernelInput rows, StarKernelInput.Accumulators mode, StarKernelInput.OrderCut cut) {
+        List<StarKernelInput.Output> outputs = mode == StarKernelInput.Accumulators.ORDER_KEYS
+                ? List.of(new StarKernelInput.Output(cut.register(), 1, 0, 8)) : rows.outputs();
+        return new StarKernelInput(rows.code(), rows.constantCount(), rows.fact(), rows.keys(), rows.answers(), rows.dimensions(),
+                rows.dimColumns(), rows.slots(), outputs, mode, null, null, List.of(), null, cut, rows.constants(), rows.status(),
+                rows.acc(), rows.rows(), rows.groups());
     }
 
     /**

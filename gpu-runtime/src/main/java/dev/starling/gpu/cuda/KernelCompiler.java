@@ -33,7 +33,8 @@ public final class KernelCompiler {
     private static final String SOURCES = "/dev/starling/kernels/";
     /** Every header the sources include; {@code KernelSourcesTest} checks this against the folder. */
     static final List<String> HEADERS = List.of("types.cuh", "hash.cuh", "load.cuh", "row.cuh", "probe.cuh",
-            "fold.cuh", "group_filter.cuh", "group_table.cuh", "distinct_set.cuh", "place.cuh", "star_pipeline.cuh");
+            "fold.cuh", "group_filter.cuh", "group_table.cuh", "distinct_set.cuh", "place.cuh", "order_key.cuh",
+            "star_pipeline.cuh");
 
     private final Nvrtc nvrtc;
     private final int computeCapability;

@@ -189,7 +189,7 @@ final class AggregateKernel implements AutoCloseable {
             StarKernelInput input = new StarKernelInput(pipeline.code(), constantValues.length, in.fact(), in.keys(), in.answers(),
                     dims, in.dimColumns(), pipeline.slots(), List.of(), mode, counters != null ? counters : cloned,
                     groupKeys == null ? null : new StarKernelInput.GroupTable(groupKeys.address(),
-                            Long.numberOfLeadingZeros(groups) + 1, guessed ? GUESSED_TABLE_PROBES : groups), pairSets, null,
+                            Long.numberOfLeadingZeros(groups) + 1, guessed ? GUESSED_TABLE_PROBES : groups), pairSets, null, null,
                     constants.address(), status.address(), states.address(), pipeline.fact().rowCount(), groups);
             StarKernelLauncher.Bound kernel = new StarKernelLauncher.Bound(device, StarKernelLauncher.compile(device, input),
                     input, (int) StarKernelInput.sharedBytes(dims, accBytes));

@@ -91,8 +91,7 @@ record GpuDimensionBuild(long contributions, List<StarKernelInput.Column> column
                             dim.valueDigit() == null ? -1 : dim.valueDigit().register(),
                             dim.valueDigit() == null ? 0 : dim.valueDigit().radix(), markedAt(dim), dim.range(), marked,
                             folds),
-                    constants.address(),
-                    status.address(), 0, build.fact().rowCount(), 0);
+                    null, constants.address(), status.address(), 0, build.fact().rowCount(), 0);
             StarKernelLauncher.launch(device, StarKernelLauncher.compile(device, input), input, 0);
             String met = KernelStatus.read(status);
             if (!met.isEmpty()) {

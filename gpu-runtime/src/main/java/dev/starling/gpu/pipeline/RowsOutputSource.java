@@ -6,8 +6,10 @@ import java.util.List;
  * A kernel's output rows, in CUDA C. A selection's: per tile item, the warp's surviving rows take
  * consecutive places ({@code reservePlace}, one atomic on the global row counter per warp) and
  * write their output values (8 bytes each, and a NULL flag byte); rows past the capacity are
- * counted but not written, so the host learns how much room a second run needs. A dimension built
- * on the GPU's: each surviving row at its own index.
+ * counted but not written, so the host learns how much room a second run needs. Under an order
+ * that cuts them, only rows whose order key reaches the threshold survive, and the pass before
+ * writes just those keys, each at its row's index. A dimension built on the GPU's: each surviving
+ * row at its own index.
  */
 final class RowsOutputSource {
     private final CudaWriter out;
@@ -18,14 +20,29 @@ final class RowsOutputSource {
         this.outputs = outputs;
     }
 
-    void write(RowProgramSource rows, String lane) {
+    /** {@code order}: the order whose threshold a row's key must reach to be written (null: every surviving row is). */
+    void write(RowProgramSource rows, String lane, StarKernelInput.OrderCut order) {
         for (int i = 0; i < rows.alive.length; i++) {
+            String kept = order == null ? rows.alive[i]
+                    : out.let("const bool", rows.alive[i] + " && " + key(rows, i, order) + " >= order_threshold");
             String place = out.let("long long",
-                    String.format("reservePlace(%s, (unsigned long long*)acc, %s)", rows.alive[i], lane));
-            out.open("if (%s && %s < groups)", rows.alive[i], place);
+                    String.format("reservePlace(%s, (unsigned long long*)acc, %s)", kept, lane));
+            out.open("if (%s && %s < groups)", kept, place);
             writeOutputs(rows, i, place);
             out.close();
         }
+    }
+
+    /** The pass before a cut: each surviving row's order key, at its own row index of the one output. */
+    void writeOrderKeys(RowProgramSource rows, StarKernelInput.OrderCut order) {
+        for (int i = 0; i < rows.alive.length; i++) {
+            out.line("if (%s) out0[%s] = (int64_t)%s;", rows.alive[i], rows.row[i], key(rows, i, order));
+        }
+    }
+
+    private static String key(RowProgramSource rows, int i, StarKernelInput.OrderCut order) {
+        return String.format("orderKey((uint64_t)%s, %s, %s)", rows.value[order.register()][i], order.descending(),
+                order.floating());
     }
 
     /**

@@ -9,7 +9,9 @@ import java.util.List;
  * device addresses and sizes passed as its parameters. Two inputs of the same shape share one
  * compiled kernel. An aggregation folds into {@code slots} at {@code acc}, {@code groups} groups;
  * a selection ({@link Accumulators#ROWS}) writes its surviving rows' {@code outputs}, counting
- * them at {@code acc}, room for {@code groups} rows; a dimension built on the GPU
+ * them at {@code acc}, room for {@code groups} rows, only those that reach {@code order}'s
+ * threshold where it is given ({@link Accumulators#ORDER_KEYS} writes their order keys first);
+ * a dimension built on the GPU
  * ({@link Accumulators#BY_ROW}) writes its {@code outputs} and {@code rowWrites} at each row that
  * passes. {@code clones}: the entries the {@link Accumulators#COUNTERS} fold counts at, or the
  * {@link Accumulators#CLONED} fold's clones of the group states (else null);
@@ -20,7 +22,7 @@ record StarKernelInput(int[] code, int constantCount, List<Column> fact, List<Ke
                        List<Dimension> dimensions,
                        List<Column> dimColumns, List<StarPipeline.Slot> slots, List<Output> outputs,
                        Accumulators accumulators, Clones clones, GroupTable groupTable, List<PairSet> distinctSets,
-                       RowWrites rowWrites, long constants, long status, long acc, long rows, long groups) {
+                       RowWrites rowWrites, OrderCut order, long constants, long status, long acc, long rows, long groups) {
 
     StarKernelInput {
         if ((accumulators == Accumulators.COUNTERS || accumulators == Accumulators.CLONED) != (clones != null)) {
@@ -35,6 +37,24 @@ record StarKernelInput(int[] code, int constantCount, List<Column> fact, List<Ke
         }
         if ((accumulators == Accumulators.BY_ROW) != (rowWrites != null)) {
             throw new IllegalArgumentException("a dimension built by row, and only it, writes group contributions");
+        }
+        if (accumulators == Accumulators.ORDER_KEYS ? order == null || outputs.size() != 1
+                : order != null && accumulators != Accumulators.ROWS) {
+            throw new IllegalArgumentException("the ORDER_KEYS pass writes one output, its keys; only it and a selection cut rows by an order");
+        }
+    }
+
+    /**
+     * A selection's order whose first rows alone are wanted ({@link RowOrder}), cut in two passes
+     * when many rows pass: the {@link Accumulators#ORDER_KEYS} pass writes each passing row's order
+     * key (of the value in {@code register}; {@code floating}: a double) at its own row index, the
+     * host finds the key the first rows reach from those ({@link KeyThreshold}), and the
+     * {@link Accumulators#ROWS} pass writes only the rows whose key is at least {@code threshold}
+     * ({@code order_key.cuh}), so that the other rows are never written.
+     */
+    record OrderCut(int register, boolean descending, boolean floating, long threshold) {
+        OrderCut withThreshold(long key) {
+            return new OrderCut(register, descending, floating, key);
         }
     }
 
@@ -238,6 +258,12 @@ record StarKernelInput(int[] code, int constantCount, List<Column> fact, List<Ke
         /** No aggregation: the rows that pass are written out, compacted, in no particular order. */
         ROWS,
         /**
+         * A selection's first pass under an order that cuts its rows ({@link OrderCut}): each row that
+         * passes writes its order key at its own row index, and nothing else; the others leave the
+         * key the host wrote there, 0, which comes after every row.
+         */
+        ORDER_KEYS,
+        /**
          * A dimension built on the GPU: each row that passes writes its outputs and its group
          * contribution at its own row index ({@link RowWrites}); the others are left as they were.
          */
@@ -335,6 +361,9 @@ record StarKernelInput(int[] code, int constantCount, List<Column> fact, List<Ke
         for (int d = 0; d < distinctSets.size(); d++) {
             out.add(new Parameter("distinct" + d, "unsigned long long* __restrict__", distinctSets.get(d).entries()));
             out.add(new Parameter("distinct" + d + "_shift", COUNT, distinctSets.get(d).shift()));
+        }
+        if (order != null && accumulators == Accumulators.ROWS) {
+            out.add(new Parameter("order_threshold", "unsigned long long", order.threshold()));
         }
         out.add(new Parameter("constants", "const int64_t* __restrict__", constants));
         out.add(new Parameter("status_word", "unsigned* __restrict__", status));

@@ -51,7 +51,7 @@ final class StarKernelSource {
                 sharedSlots = aggregates.counterBases("smem", "clone_entries");
                 aggregates.initCounters(sharedSlots, "clone_entries");
             }
-            case GLOBAL, HASHED, ROWS, BY_ROW -> { }
+            case GLOBAL, HASHED, ROWS, ORDER_KEYS, BY_ROW -> { }
         }
         out.open("for (long long base = first + blockIdx.x * tile; base < rows; base += gridDim.x * tile)");
         // a warp whose rows all died leaves the tile with break
@@ -71,7 +71,8 @@ final class StarKernelSource {
                     in.accumulators() == StarKernelInput.Accumulators.SHARED ? sharedSlots : globalSlots);
             case CLONED -> aggregates.foldRowsIntoClones(program, sharedSlots, "clone_entries", copies, "lane");
             case COUNTERS -> aggregates.foldCounters(program, sharedSlots, in.clones().remapped() ? "clone_slots" : null);
-            case ROWS -> new RowsOutputSource(out, in.outputs()).write(program, "lane");
+            case ROWS -> new RowsOutputSource(out, in.outputs()).write(program, "lane", in.order());
+            case ORDER_KEYS -> new RowsOutputSource(out, in.outputs()).writeOrderKeys(program, in.order());
             case BY_ROW -> new RowsOutputSource(out, in.outputs()).writeByRow(program, in.rowWrites());
         }
         out.close("while (false);");
@@ -82,7 +83,7 @@ final class StarKernelSource {
             case CLONED -> aggregates.mergeClones(sharedSlots, globalSlots, "groups", "clone_entries", copies);
             case COUNTERS -> aggregates.mergeCounters(sharedSlots, globalSlots, "clone_entries",
                     in.clones().remapped() ? "clone_map" : null);
-            case GLOBAL, HASHED, ROWS, BY_ROW -> { }
+            case GLOBAL, HASHED, ROWS, ORDER_KEYS, BY_ROW -> { }
         }
         out.line("if (status != 0) atomicOr(status_word, status);");
         return module(in, out.text());
