@@ -37,7 +37,7 @@ public final class GpuBenchMain implements Callable<Integer> {
     @Option(names = "--sf", description = "Scale factor (default: ${DEFAULT-VALUE}).")
     private double scaleFactor = 10;
 
-    @Option(names = "--workload", split = ",", description = "tpch, ssb or both (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--workload", split = ",", description = "tpch, ssb, topn (TPC-H's lineitem cut by ORDER BY ... LIMIT), or several (default: ${DEFAULT-VALUE}).")
     private List<Workload> workloads = List.of(Workload.SSB, Workload.TPCH);
 
     @Option(names = "--runs", description = "Measured runs per query after one warm-up (default: ${DEFAULT-VALUE}).")

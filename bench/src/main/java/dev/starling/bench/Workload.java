@@ -24,6 +24,30 @@ enum Workload {
             return queries;
         }
     },
+    /**
+     * The first rows of TPC-H's lineitem in an order (ORDER BY ... LIMIT over rows, no
+     * aggregation), which a GPU selection cuts on the device: by a decimal over every row, with
+     * wide rows and a filter, by a computed key, and by a date with millions of rows tied.
+     */
+    TOPN {
+        @Override
+        void generate(Catalog catalog, double scaleFactor) {
+            TpchGenerator.generate(catalog, scaleFactor, "");
+        }
+
+        @Override
+        Map<String, String> queries() {
+            Map<String, String> queries = new LinkedHashMap<>();
+            queries.put("T1", "SELECT l_orderkey, l_linenumber, l_extendedprice FROM lineitem "
+                    + "ORDER BY l_extendedprice DESC, l_orderkey, l_linenumber LIMIT 10");
+            queries.put("T2", "SELECT l_orderkey, l_linenumber, l_extendedprice, l_shipdate, l_comment FROM lineitem "
+                    + "WHERE l_shipdate >= DATE '1995-01-01' ORDER BY l_extendedprice DESC, l_orderkey, l_linenumber LIMIT 100");
+            queries.put("T3", "SELECT l_orderkey, l_linenumber, l_extendedprice * (1 - l_discount) AS rev FROM lineitem "
+                    + "WHERE l_quantity < 10 ORDER BY rev, l_orderkey, l_linenumber LIMIT 10");
+            queries.put("T4", "SELECT * FROM lineitem ORDER BY l_shipdate DESC, l_orderkey, l_linenumber LIMIT 10");
+            return queries;
+        }
+    },
     SSB {
         @Override
         void generate(Catalog catalog, double scaleFactor) {
