@@ -71,22 +71,33 @@ extern "C" __global__ void order_keys(const uint64_t* acc, long long groups, int
     }
 }
 
-// Counts into bins[0..255], by their byte at `shift`, the `n` keys that have the bits of `prefix`
-// where `mask` has them.
+// Counts into counts[0..255], by their byte at `shift`, the `n` keys that have the bits of `prefix`
+// where `mask` has them, and folds the least and greatest of them into counts[256] and
+// counts[257] (which the host sets to all ones and zero): the bytes those two share, every key
+// counted has, and the host skips their rounds.
 extern "C" __global__ void key_bytes(const uint64_t* keys, long long n, uint64_t prefix, uint64_t mask, int shift,
-                                     unsigned long long* bins) {
+                                     unsigned long long* counts) {
     __shared__ unsigned long long local[256];
+    __shared__ unsigned long long extremes[2];
     for (int i = threadIdx.x; i < 256; i += blockDim.x) {
         local[i] = 0;
     }
+    if (threadIdx.x == 0) {
+        extremes[0] = ~0ull;
+        extremes[1] = 0;
+    }
     __syncthreads();
     const unsigned lane = threadIdx.x & 31;
+    unsigned long long least = ~0ull;
+    unsigned long long greatest = 0;
     for (long long base = (long long)blockIdx.x * blockDim.x; base < n; base += (long long)gridDim.x * blockDim.x) {
         long long i = base + threadIdx.x;
         uint64_t key = i < n ? keys[i] : 0;
         bool counted = i < n && (key & mask) == prefix;
         unsigned counting = __ballot_sync(FULL_WARP, counted);
         if (counted) {
+            least = min(least, (unsigned long long)key);
+            greatest = max(greatest, (unsigned long long)key);
             // the lanes of one byte add once: keys crowd into few bytes (a column's leading ones, a
             // selection's rows that failed), and one shared word's adds queue behind each other
             unsigned digit = (unsigned)(key >> shift) & 0xff;
@@ -96,10 +107,18 @@ extern "C" __global__ void key_bytes(const uint64_t* keys, long long n, uint64_t
             }
         }
     }
+    if (least <= greatest) {
+        atomicMin(&extremes[0], least);
+        atomicMax(&extremes[1], greatest);
+    }
     __syncthreads();
     for (int i = threadIdx.x; i < 256; i += blockDim.x) {
         if (local[i] != 0) {
-            atomicAdd(&bins[i], local[i]);
+            atomicAdd(&counts[i], local[i]);
         }
+    }
+    if (threadIdx.x == 0 && extremes[0] <= extremes[1]) {
+        atomicMin(&counts[256], extremes[0]);
+        atomicMax(&counts[257], extremes[1]);
     }
 }

@@ -1,8 +1,10 @@
 package dev.starling.gpu.pipeline;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Arrays;
+import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 
@@ -10,8 +12,8 @@ import org.junit.jupiter.api.Test;
  * The cut of read-back groups to the first ones in a sort's order: the threshold found a byte at a
  * time from counts of the keys' bytes (here counted as the device's {@code key_bytes} counts them)
  * is the {@code count}-th best key, ties and either direction included, keys spread over the whole
- * 64-bit range or sharing all but their last bytes; it keeps every group when cutting would not
- * pay or a SUM passed 64 bits.
+ * 64-bit range or sharing all but their last bytes, the bytes every key shares found without a
+ * round of their own; it keeps every group when cutting would not pay or a SUM passed 64 bits.
  */
 class GroupOrderTest {
     @Test
@@ -44,6 +46,28 @@ class GroupOrderTest {
     }
 
     @Test
+    void theBytesAllKeysShareTakeNoRound() {
+        // prices in cents far below 2^63: five leading bytes alike, then the keys of rows that failed (0)
+        long[] keys = new Random(7).longs(10_000, 0, 1 << 24).map(v -> v ^ Long.MIN_VALUE).toArray();
+        long[] withFailed = Arrays.copyOf(keys, keys.length * 2);
+        // 8 rounds without the skip: the first counts all keys, then one for each of the last three bytes
+        // (and one more for the byte that parts the keys from those of failed rows)
+        for (long[] k : List.of(keys, withFailed)) {
+            int[] rounds = new int[1];
+            long threshold = KeyThreshold.of(10, counts(k, false, rounds));
+            long[] sorted = Arrays.stream(k).map(x -> x ^ Long.MIN_VALUE).sorted().toArray();
+            assertEquals(sorted[sorted.length - 10], Arrays.stream(sorted).filter(x -> x >= threshold).min().orElseThrow());
+            assertEquals(10, Arrays.stream(sorted).filter(x -> x >= threshold).count());
+            assertTrue(rounds[0] <= (k == keys ? 4 : 5), rounds[0] + " rounds");
+        }
+        int[] rounds = new int[1];
+        long[] equal = new long[100];
+        Arrays.fill(equal, 12345L ^ Long.MIN_VALUE);
+        assertEquals(12345L, KeyThreshold.of(10, counts(equal, false, rounds)), "every key alike");
+        assertEquals(1, rounds[0]);
+    }
+
+    @Test
     void everyGroupIsKeptWhenCuttingWouldNotPayOrASumPassed64Bits() {
         long[] words = new Random(5).longs(1_000).toArray();
         GroupOrder order = new GroupOrder(0, true, 251, "x");
@@ -54,16 +78,24 @@ class GroupOrderTest {
 
     /** The counts of {@code order}'s key bytes over {@code words}, as the device makes them; {@code overflow}: one SUM passed 64 bits. */
     private static KeyThreshold.ByteCounts counts(GroupOrder order, long[] words, boolean overflow) {
+        return counts(Arrays.stream(words).map(w -> order.key(w) ^ Long.MIN_VALUE).toArray(), overflow, new int[1]);
+    }
+
+    /** The counts of the bytes of {@code keys} (sign bits flipped), rounds counted at {@code rounds[0]}. */
+    private static KeyThreshold.ByteCounts counts(long[] keys, boolean overflow, int[] rounds) {
         return (prefix, mask, shift) -> {
-            long[] bins = new long[KeyThreshold.BINS];
-            for (long w : words) {
-                long key = order.key(w) ^ Long.MIN_VALUE;
+            rounds[0]++;
+            long[] bins = new long[256];
+            long least = -1;
+            long greatest = 0;
+            for (long key : keys) {
                 if ((key & mask) == prefix) {
                     bins[(int) ((key >>> shift) & 0xff)]++;
+                    least = Long.compareUnsigned(key, least) < 0 ? key : least;
+                    greatest = Long.compareUnsigned(key, greatest) > 0 ? key : greatest;
                 }
             }
-            bins[KeyThreshold.BINS - 1] = overflow ? 1 : 0;
-            return bins;
+            return new KeyThreshold.Counts(bins, least, greatest, overflow ? 1 : 0);
         };
     }
 }

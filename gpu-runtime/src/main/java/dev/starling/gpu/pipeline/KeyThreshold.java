@@ -11,12 +11,24 @@ import jcuda.Pointer;
  * sorting them. Keys are 64-bit words greater the earlier their item comes.
  */
 final class KeyThreshold {
-    /** The bins of a {@link ByteCounts} answer: one per byte value, then the items that must all come back (a SUM past 64 bits). */
-    static final int BINS = 257;
     /** The module of the {@code key_bytes} kernel. */
     private static final String SOURCE = "star_pipeline";
+    /** The words of a {@code key_bytes} answer: a count per byte value, then the least and greatest key counted. */
+    private static final int WORDS = 256 + 2;
 
     private KeyThreshold() { }
+
+    /**
+     * One round's counts: of the items whose key has given bits, how many have each value of one
+     * byte ({@code bins}, 256), the least and greatest of their keys (as unsigned numbers; the
+     * least above the greatest where none was counted), and the items, of any key, that force
+     * every item back ({@code overflowed}: a SUM past 64 bits).
+     */
+    record Counts(long[] bins, long least, long greatest, long overflowed) {
+        long total() {
+            return Arrays.stream(bins).sum();
+        }
+    }
 
     /**
      * How many items have each value of one byte of their order key, among those whose key has
@@ -25,12 +37,8 @@ final class KeyThreshold {
      */
     @FunctionalInterface
     interface ByteCounts {
-        /**
-         * {@link #BINS} counts: of the items whose key has the bits of {@code prefix} where
-         * {@code mask} has them, those with each value of the byte at {@code shift}; last, the
-         * items (of any key) that force every item back.
-         */
-        long[] count(long prefix, long mask, int shift);
+        /** The counts, by the byte at {@code shift}, of the items whose key has the bits of {@code prefix} where {@code mask} has them. */
+        Counts count(long prefix, long mask, int shift);
     }
 
     /** Whether keeping the first {@code count} of {@code items} pays: they are fewer than a quarter of them. */
@@ -42,20 +50,23 @@ final class KeyThreshold {
      * The least key an item must have to be kept: that of the {@code count}-th item, found a byte
      * at a time from the most significant, each round counting by their next byte the keys that
      * share the bytes found so far, and stopping early where every key of the byte found is kept.
-     * {@link Long#MIN_VALUE} keeps every item: cutting pays only where few of many items are kept
-     * (not a quarter of them or more), and an integer SUM past 64 bits must come back for the
-     * read-back to report it, as the CPU does for every group before its sort.
+     * The bytes that the least and greatest key counted share are those of every key counted, so
+     * the rounds for them are skipped: keys of values far smaller than 2^64 (prices, dates) share
+     * their leading bytes. {@link Long#MIN_VALUE} keeps every item: cutting pays only where few of
+     * many items are kept (not a quarter of them or more), and an integer SUM past 64 bits must come
+     * back for the read-back to report it, as the CPU does for every group before its sort.
      */
     static long of(long count, ByteCounts counts) {
         long prefix = 0;
         long mask = 0;
         long need = count;
         for (int shift = 56; shift >= 0; shift -= 8) {
-            long[] bins = counts.count(prefix, mask, shift);
-            if (shift == 56 && (bins[BINS - 1] > 0 || !pays(count, Arrays.stream(bins, 0, BINS - 1).sum()))) {
+            Counts c = counts.count(prefix, mask, shift);
+            if (shift == 56 && (c.overflowed() > 0 || !pays(count, c.total()))) {
                 return Long.MIN_VALUE;
             }
-            int b = BINS - 2;
+            long[] bins = c.bins();
+            int b = bins.length - 1;
             while (bins[b] < need) {
                 need -= bins[b--];
             }
@@ -63,6 +74,12 @@ final class KeyThreshold {
             mask |= 0xffL << shift;
             if (bins[b] == need) {
                 break;
+            }
+            int shared = Long.numberOfLeadingZeros(c.least() ^ c.greatest());
+            while (shift >= 8 && shift - 8 >= 64 - shared) {
+                shift -= 8;
+                prefix |= c.least() & (0xffL << shift);
+                mask |= 0xffL << shift;
             }
         }
         return prefix ^ Long.MIN_VALUE;
@@ -74,16 +91,17 @@ final class KeyThreshold {
      * round; {@code overflowed}: the items that force every one back.
      */
     static long onDevice(GpuDevice device, DeviceArrays scratch, DeviceBuffer keys, long n, long count, long overflowed) {
-        DeviceBuffer bins = scratch.allocate(256 * 8L, "order key byte counts");
+        DeviceBuffer words = scratch.allocate(WORDS * 8L, "order key byte counts");
+        long[] start = new long[WORDS];
+        start[256] = -1;
         return of(count, (prefix, mask, shift) -> {
-            bins.clear();
+            words.upload(Pointer.to(start), 0, WORDS * 8L);
             GridLaunch.run(device, SOURCE, "key_bytes", n, Pointer.to(keys.pointer()), Pointer.to(new long[] {n}),
                     Pointer.to(new long[] {prefix}), Pointer.to(new long[] {mask}), Pointer.to(new int[] {shift}),
-                    Pointer.to(bins.pointer()));
-            long[] byByte = new long[BINS];
-            bins.download(Pointer.to(byByte), 256 * 8L);
-            byByte[BINS - 1] = overflowed;
-            return byByte;
+                    Pointer.to(words.pointer()));
+            long[] counted = new long[WORDS];
+            words.download(Pointer.to(counted), WORDS * 8L);
+            return new Counts(Arrays.copyOf(counted, 256), counted[256], counted[257], overflowed);
         });
     }
 }
