@@ -23,9 +23,10 @@ import org.junit.jupiter.params.provider.ValueSource;
  * decimals, doubles with negatives and both zeros, dates, a computed key, either direction, an
  * offset, thousands of rows tied with the last one, keys alike in all but their last bytes, a
  * limit past the rows; a key that may be NULL takes no cut and still agrees. Where more rows pass
- * than the kernel's first room (4M rows), the kernel writes their order keys alone and then only
- * the rows that reach the first rows' key: the same answers, also with millions of rows tied with
- * the last one (more than the room again) and with keys that are the lowest there are.
+ * than the kernel's first room (4M rows), or the optimizer expects so, the kernel writes their
+ * order keys alone and then only the rows that reach the first rows' key: the same answers, also
+ * with millions of rows tied with the last one (more than the room again), with keys that are the
+ * lowest there are, and with fewer rows passing than the limit.
  */
 @Tag("gpu")
 class GpuFirstRowsTest {
@@ -78,21 +79,27 @@ class GpuFirstRowsTest {
         c.put(many.build());
     }
 
-    /** More rows than the GPU's first room for a selection's rows (StarRowsRun's, 4M). */
-    private static final int MANY_ROWS = 5_000_000;
+    /**
+     * More rows than the GPU's first room for a selection's rows (StarRowsRun's, 4M), and so many
+     * that the optimizer expects more than that room to pass a filter it knows nothing of (half).
+     */
+    private static final int MANY_ROWS = 9_000_000;
 
     @ParameterizedTest
     @ValueSource(strings = {
         "SELECT id, amt FROM many ORDER BY amt DESC, id LIMIT 10",
         "SELECT id, d, flag FROM many WHERE flag = 1 ORDER BY d, id LIMIT 100",
         "SELECT id, d FROM many ORDER BY d DESC, id LIMIT 10",
-        // 4.5M rows tie with the tenth: more than the first room, again
+        // 8.1M rows tie with the tenth: more than the first room, again
         "SELECT id, flag FROM many ORDER BY flag DESC, id LIMIT 10",
-        // 4.3M rows of Long.MAX_VALUE: ascending, the lowest key, that of the rows that fail
+        // 7.7M rows of Long.MAX_VALUE: ascending, the lowest key, that of the rows that fail
         "SELECT id, top FROM many WHERE flag = 1 ORDER BY top, id LIMIT 20",
-        "SELECT id, top FROM many WHERE top = 9223372036854775807 ORDER BY top, id DESC LIMIT 10",
+        "SELECT id, top FROM many WHERE id % 7 <> 0 ORDER BY top, id DESC LIMIT 10",
         "SELECT id, top FROM many ORDER BY top DESC, id LIMIT 10",
-        "SELECT id, amt * flag AS x FROM many WHERE id % 8 <> 0 ORDER BY x, id LIMIT 10"
+        "SELECT id, amt * flag AS x FROM many WHERE id % 8 <> 0 ORDER BY x, id LIMIT 10",
+        // millions of rows expected, so the keys come first, and none or one passes
+        "SELECT id, d FROM many WHERE d * 2.0 <> d + d OR id < 0 ORDER BY d, id LIMIT 10",
+        "SELECT id, d FROM many WHERE d * 2.0 <> d + d OR id = 5 ORDER BY d, id LIMIT 10"
     })
     void pastTheFirstRoomTheKeysComeFirst(String sql) {
         GpuResults.assertRunsOnGpuAsExplained(ENGINE.db(), ENGINE.gpu(), sql, "of its rows, only the first");

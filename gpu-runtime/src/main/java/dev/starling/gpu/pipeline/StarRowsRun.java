@@ -29,8 +29,9 @@ import jcuda.Pointer;
  * table's rows there). The output room starts at {@link #FIRST_CAPACITY} rows;
  * when more pass, the kernel runs once more with room for exactly as many. With an order
  * ({@link RowOrder}), only the first rows in it come back: gathered on the device from those the
- * kernel wrote when they fit the first room, else written alone by a second pass that the keys of
- * a pass between, written at each row's index, cut ({@link StarKernelInput.OrderCut}).
+ * kernel wrote when they fit the first room, else (or from the start, where the optimizer expects
+ * more rows than that room) written alone by a pass that the keys of a pass before, written at
+ * each row's index, cut ({@link StarKernelInput.OrderCut}).
  */
 public final class StarRowsRun extends PipelineRun<Batch> {
     static final long FIRST_CAPACITY = 1 << 22;
@@ -63,16 +64,16 @@ public final class StarRowsRun extends PipelineRun<Batch> {
                 List<StarKernelInput.Dimension> dims = StarKernelInput.stage(in.dims(), 0);
                 Pass pass = new Pass(in, dims, constants, status);
                 long capacity = Math.min(pipeline.fact().rowCount(), FIRST_CAPACITY);
-                StarKernelInput.OrderCut cut = null;
-                long cutNanos = 0;
-                float millis = 0;
+                // where more rows are expected than the first room, a pass writing them would only count them: keys first
+                boolean cutTried = order != null && order.expectedRows() > capacity;
+                StarKernelInput.OrderCut cut = cutTried ? pass.cut() : null;
                 while (true) {
                     long passed;
                     try (DeviceArrays out = new DeviceArrays(device.memory())) {
                         counter.clear();
                         List<Written> written = outputBuffers(out, capacity);
-                        millis += pass.launch(written.stream().map(Written::output).toList(), StarKernelInput.Accumulators.ROWS,
-                                cut, counter.address(), capacity);
+                        pass.launch(written.stream().map(Written::output).toList(), StarKernelInput.Accumulators.ROWS, cut,
+                                counter.address(), capacity);
                         declined = KernelStatus.read(status);
                         if (!declined.isEmpty()) {
                             return Optional.empty();
@@ -84,19 +85,16 @@ public final class StarRowsRun extends PipelineRun<Batch> {
                             long t3 = System.nanoTime();
                             Kept kept = cut == null ? first(written, passed, out) : new Kept(written, passed);
                             Batch rows = decode(kept.written(), Math.toIntExact(kept.rows()), dimRows, in, inputs.catalog());
-                            stats = new RunStats(inputs.buildMillis() + ms(t1 - t0), 0, ms(t2 - t1), millis,
-                                    ms(System.nanoTime() - t3 + cutNanos), in.placeMillis(), in.factBytes(), in.uploadedBytes(),
-                                    kept.rows(), in.hostTableBytes(), in.partitionedJoins(), in.spilledBytes(), 0,
-                                    pipeline.fact().chunkCount());
+                            stats = new RunStats(inputs.buildMillis() + ms(t1 - t0), 0, ms(t2 - t1), pass.kernelMillis,
+                                    ms(System.nanoTime() - t3 + pass.cutNanos), in.placeMillis(), in.factBytes(),
+                                    in.uploadedBytes(), kept.rows(), in.hostTableBytes(), in.partitionedJoins(),
+                                    in.spilledBytes(), 0, pipeline.fact().chunkCount());
                             return Optional.of(rows);
                         }
                     }
-                    if (cut == null && order != null) {
-                        long t = System.nanoTime();
-                        float[] keysMillis = new float[1];
-                        cut = cut(pass, keysMillis);
-                        millis += keysMillis[0];
-                        cutNanos += System.nanoTime() - t - (long) (keysMillis[0] * 1e6);
+                    if (!cutTried && order != null) {
+                        cutTried = true;
+                        cut = pass.cut();
                         if (cut != null) {
                             continue;
                         }
@@ -110,12 +108,17 @@ public final class StarRowsRun extends PipelineRun<Batch> {
         }
     }
 
-    /** Launches of the pipeline's kernel over its uploaded inputs, with one output or another. */
+    /**
+     * Launches of the pipeline's kernel over its uploaded inputs, with one output or another, and
+     * the time they take: the kernels' and, apart, the host's search for an order's cut.
+     */
     private final class Pass {
         private final PipelineInputs in;
         private final List<StarKernelInput.Dimension> dims;
         private final DeviceBuffer constants;
         private final DeviceBuffer status;
+        private float kernelMillis;
+        private long cutNanos;
 
         Pass(PipelineInputs in, List<StarKernelInput.Dimension> dims, DeviceBuffer constants, DeviceBuffer status) {
             this.in = in;
@@ -124,39 +127,42 @@ public final class StarRowsRun extends PipelineRun<Batch> {
             this.status = status;
         }
 
-        /** Runs the kernel over every fact row; returns its milliseconds. */
-        float launch(List<StarKernelInput.Output> outputs, StarKernelInput.Accumulators mode, StarKernelInput.OrderCut cut,
-                     long counter, long capacity) {
+        /** Runs the kernel over every fact row. */
+        void launch(List<StarKernelInput.Output> outputs, StarKernelInput.Accumulators mode, StarKernelInput.OrderCut cut,
+                    long counter, long capacity) {
             StarKernelInput input = new StarKernelInput(pipeline.code(), pipeline.constants().length, in.fact(),
                     in.keys(), in.answers(), dims, in.dimColumns(), List.of(), outputs, mode, null, null, List.of(), null,
                     cut, constants.address(), status.address(), counter, pipeline.fact().rowCount(), capacity);
-            return StarKernelLauncher.launch(device, StarKernelLauncher.compile(device, input), input,
+            kernelMillis += StarKernelLauncher.launch(device, StarKernelLauncher.compile(device, input), input,
                     (int) StarKernelInput.sharedBytes(dims, 0));
         }
-    }
 
-    /**
-     * The order's cut, for when more rows passed than the first room held: each passing row's order
-     * key written at its row index (the {@link StarKernelInput.Accumulators#ORDER_KEYS} pass, rows
-     * that fail keeping key 0, which comes after every row), then the key the first
-     * {@code order.count()} of them reach found from those ({@link KeyThreshold}), for the next pass
-     * to write only the rows at or past it instead of every row. Null where the cut does not pay,
-     * or without device memory for the keys: the next pass then writes every row. A status the
-     * pass sets shows in the next pass's.
-     */
-    private StarKernelInput.OrderCut cut(Pass pass, float[] millis) {
-        int register = ((StarPipeline.Output.Value) pipeline.outputs().get(order.output())).register();
-        StarKernelInput.OrderCut cut = new StarKernelInput.OrderCut(register, order.descending(), order.floating(), 0);
-        long n = pipeline.fact().rowCount();
-        try (DeviceArrays scratch = new DeviceArrays(device.memory())) {
-            DeviceBuffer keys = scratch.allocate(n * 8, "row order keys");
-            keys.clear();
-            millis[0] = pass.launch(List.of(new StarKernelInput.Output(register, keys.address(), 0, 8)),
-                    StarKernelInput.Accumulators.ORDER_KEYS, cut, 0, n);
-            long threshold = KeyThreshold.onDevice(device, scratch, keys, n, order.count(), 0);
-            return threshold == Long.MIN_VALUE ? null : cut.withThreshold(threshold ^ Long.MIN_VALUE);
-        } catch (GpuOutOfMemoryException e) {
-            return null;
+        /**
+         * The order's cut, for a pass that is to write only the first rows: each passing row's order
+         * key written at its row index (the {@link StarKernelInput.Accumulators#ORDER_KEYS} pass,
+         * rows that fail keeping key 0, which comes after every row), then the key the first
+         * {@code order.count()} of them reach found from those ({@link KeyThreshold}). Null where
+         * the cut does not pay, or without device memory for the keys: the next pass then writes
+         * every row. A status this pass sets shows in the next pass's.
+         */
+        StarKernelInput.OrderCut cut() {
+            long t = System.nanoTime();
+            float before = kernelMillis;
+            int register = ((StarPipeline.Output.Value) pipeline.outputs().get(order.output())).register();
+            StarKernelInput.OrderCut cut = new StarKernelInput.OrderCut(register, order.descending(), order.floating(), 0);
+            long n = pipeline.fact().rowCount();
+            try (DeviceArrays scratch = new DeviceArrays(device.memory())) {
+                DeviceBuffer keys = scratch.allocate(n * 8, "row order keys");
+                keys.clear();
+                launch(List.of(new StarKernelInput.Output(register, keys.address(), 0, 8)),
+                        StarKernelInput.Accumulators.ORDER_KEYS, cut, 0, n);
+                long threshold = KeyThreshold.onDevice(device, scratch, keys, n, order.count(), 0);
+                return threshold == Long.MIN_VALUE ? null : cut.withThreshold(threshold ^ Long.MIN_VALUE);
+            } catch (GpuOutOfMemoryException e) {
+                return null;
+            } finally {
+                cutNanos += System.nanoTime() - t - (long) ((kernelMillis - before) * 1e6);
+            }
         }
     }
 

@@ -165,7 +165,7 @@ public final class GpuPlanner implements Placer {
         } catch (Unsupported e) {
             return Placement.cpu("the GPU cannot run " + e.getMessage());
         }
-        RowOrder order = RowOrder.of(pipeline, first).orElse(null);
+        RowOrder order = RowOrder.of(pipeline, first, estimates.rows(top)).orElse(null);
         OptionalDouble back = order == null || estimates.rows(top).isEmpty() ? estimates.rows(top)
                 : OptionalDouble.of(Math.min(estimates.rows(top).getAsDouble(), order.count()));
         GpuPlacement.Verdict verdict = GpuPlacement.placeRows(pipeline, settings.backend(), resident, back);
