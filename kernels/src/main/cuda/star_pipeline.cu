@@ -52,7 +52,7 @@ __device__ __forceinline__ bool sumPassed64Bits(const uint64_t* acc, long long g
 // passed 64 bits: the host then reads every group. The key is slot `slot`'s state word (its
 // complement for an ascending order) with its sign bit flipped: keys then compare as unsigned
 // numbers in the order's sense, and the host finds the key of the n-th group a byte at a time from
-// counts of their bytes (key_bytes, GroupOrder.threshold), over the keys alone, not the table.
+// counts of their bytes (key_bytes, KeyThreshold.of), over the keys alone, not the table.
 extern "C" __global__ void order_keys(const uint64_t* acc, long long groups, int slot, int descending,
                                       const GroupTerm* terms, int termCount, uint64_t sumSlots,
                                       unsigned long long* counts, uint64_t* keys, long long room) {

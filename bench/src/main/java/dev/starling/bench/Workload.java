@@ -26,13 +26,13 @@ enum Workload {
     },
     /**
      * The first rows of TPC-H's lineitem in an order (ORDER BY ... LIMIT over rows, no
-     * aggregation), which a GPU selection cuts on the device: by a decimal over every row, with
-     * wide rows and a filter, by a computed key, and by a date with millions of rows tied.
+     * aggregation), which a GPU selection cuts on the device: by a decimal over every row, the same
+     * with a filter and a string column, by a computed key, and every column by a date.
      */
     TOPN {
         @Override
         void generate(Catalog catalog, double scaleFactor) {
-            TpchGenerator.generate(catalog, scaleFactor, "");
+            TPCH.generate(catalog, scaleFactor);
         }
 
         @Override

@@ -30,6 +30,12 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 @Tag("gpu")
 class GpuFirstRowsTest {
+    /**
+     * More rows than the GPU's first room for a selection's rows (StarRowsRun's, 4M), and so many
+     * that the optimizer expects more than that room to pass a filter it knows nothing of (half).
+     */
+    private static final int MANY_ROWS = 9_000_000;
+
     @RegisterExtension
     static final GpuEngine ENGINE = new GpuEngine();
 
@@ -78,12 +84,6 @@ class GpuFirstRowsTest {
         }
         c.put(many.build());
     }
-
-    /**
-     * More rows than the GPU's first room for a selection's rows (StarRowsRun's, 4M), and so many
-     * that the optimizer expects more than that room to pass a filter it knows nothing of (half).
-     */
-    private static final int MANY_ROWS = 9_000_000;
 
     @ParameterizedTest
     @ValueSource(strings = {

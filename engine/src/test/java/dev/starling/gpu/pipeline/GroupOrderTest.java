@@ -50,8 +50,8 @@ class GroupOrderTest {
         // prices in cents far below 2^63: five leading bytes alike, then the keys of rows that failed (0)
         long[] keys = new Random(7).longs(10_000, 0, 1 << 24).map(v -> v ^ Long.MIN_VALUE).toArray();
         long[] withFailed = Arrays.copyOf(keys, keys.length * 2);
-        // 8 rounds without the skip: the first counts all keys, then one for each of the last three bytes
-        // (and one more for the byte that parts the keys from those of failed rows)
+        // without the skip 8 rounds; with it the first, one for each of the last three bytes, and one
+        // more where the first only parts the keys from those of failed rows
         for (long[] k : List.of(keys, withFailed)) {
             int[] rounds = new int[1];
             long threshold = KeyThreshold.of(10, counts(k, false, rounds));

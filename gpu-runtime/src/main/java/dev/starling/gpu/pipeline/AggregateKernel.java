@@ -334,7 +334,7 @@ final class AggregateKernel implements AutoCloseable {
     }
 
     /**
-     * {@code having} and, where cutting pays ({@link GroupOrder#threshold}), a term that keeps only
+     * {@code having} and, where cutting pays ({@link KeyThreshold#of}), a term that keeps only
      * the groups {@code order} puts first: the order keys of the groups that pass {@code having}
      * are gathered on the device ({@code order_keys}), whose bytes it then counts
      * ({@code key_bytes}) for the threshold's search, one pass over the table and a few over the

@@ -7,9 +7,9 @@ import java.util.List;
  * consecutive places ({@code reservePlace}, one atomic on the global row counter per warp) and
  * write their output values (8 bytes each, and a NULL flag byte); rows past the capacity are
  * counted but not written, so the host learns how much room a second run needs. Under an order
- * that cuts them, only rows whose order key reaches the threshold survive, and the pass before
- * writes just those keys, each at its row's index. A dimension built on the GPU's: each surviving
- * row at its own index.
+ * that cuts them, only rows whose order key reaches the threshold survive; the pass before writes
+ * every surviving row's key alone, at its row's index, for the host to find the threshold. A
+ * dimension built on the GPU's: each surviving row at its own index.
  */
 final class RowsOutputSource {
     private final CudaWriter out;

@@ -260,7 +260,7 @@ record StarKernelInput(int[] code, int constantCount, List<Column> fact, List<Ke
         /**
          * A selection's first pass under an order that cuts its rows ({@link OrderCut}): each row that
          * passes writes its order key at its own row index, and nothing else; the others leave the
-         * key the host wrote there, 0, which comes after every row.
+         * key the host wrote there, 0, the least, which a threshold found above it never lets through.
          */
         ORDER_KEYS,
         /**

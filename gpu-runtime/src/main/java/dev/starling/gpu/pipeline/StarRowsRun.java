@@ -62,10 +62,11 @@ public final class StarRowsRun extends PipelineRun<Batch> {
                 DeviceBuffer status = arrays.upload(new int[] {0}, "status");
                 DeviceBuffer counter = arrays.allocate(8, "output row counter");
                 List<StarKernelInput.Dimension> dims = StarKernelInput.stage(in.dims(), 0);
-                Pass pass = new Pass(in, dims, constants, status);
+                KernelPasses pass = new KernelPasses(in, dims, constants, status);
                 long capacity = Math.min(pipeline.fact().rowCount(), FIRST_CAPACITY);
                 // where more rows are expected than the first room, a pass writing them would only count them: keys first
-                boolean cutTried = order != null && order.expectedRows() > capacity;
+                boolean cutTried = order != null && pipeline.fact().rowCount() > FIRST_CAPACITY
+                        && order.expectedRows() > FIRST_CAPACITY;
                 StarKernelInput.OrderCut cut = cutTried ? pass.cut() : null;
                 while (true) {
                     long passed;
@@ -86,7 +87,7 @@ public final class StarRowsRun extends PipelineRun<Batch> {
                             Kept kept = cut == null ? first(written, passed, out) : new Kept(written, passed);
                             Batch rows = decode(kept.written(), Math.toIntExact(kept.rows()), dimRows, in, inputs.catalog());
                             stats = new RunStats(inputs.buildMillis() + ms(t1 - t0), 0, ms(t2 - t1), pass.kernelMillis,
-                                    ms(System.nanoTime() - t3 + pass.cutNanos), in.placeMillis(), in.factBytes(),
+                                    ms(System.nanoTime() - t3 + pass.searchNanos), in.placeMillis(), in.factBytes(),
                                     in.uploadedBytes(), kept.rows(), in.hostTableBytes(), in.partitionedJoins(),
                                     in.spilledBytes(), 0, pipeline.fact().chunkCount());
                             return Optional.of(rows);
@@ -110,17 +111,17 @@ public final class StarRowsRun extends PipelineRun<Batch> {
 
     /**
      * Launches of the pipeline's kernel over its uploaded inputs, with one output or another, and
-     * the time they take: the kernels' and, apart, the host's search for an order's cut.
+     * the time they take: the kernels' and, apart, the host's search for an order's threshold.
      */
-    private final class Pass {
+    private final class KernelPasses {
         private final PipelineInputs in;
         private final List<StarKernelInput.Dimension> dims;
         private final DeviceBuffer constants;
         private final DeviceBuffer status;
         private float kernelMillis;
-        private long cutNanos;
+        private long searchNanos;
 
-        Pass(PipelineInputs in, List<StarKernelInput.Dimension> dims, DeviceBuffer constants, DeviceBuffer status) {
+        KernelPasses(PipelineInputs in, List<StarKernelInput.Dimension> dims, DeviceBuffer constants, DeviceBuffer status) {
             this.in = in;
             this.dims = dims;
             this.constants = constants;
@@ -139,29 +140,32 @@ public final class StarRowsRun extends PipelineRun<Batch> {
 
         /**
          * The order's cut, for a pass that is to write only the first rows: each passing row's order
-         * key written at its row index (the {@link StarKernelInput.Accumulators#ORDER_KEYS} pass,
-         * rows that fail keeping key 0, which comes after every row), then the key the first
-         * {@code order.count()} of them reach found from those ({@link KeyThreshold}). Null where
-         * the cut does not pay, or without device memory for the keys: the next pass then writes
-         * every row. A status this pass sets shows in the next pass's.
+         * key written at its row index (the {@link StarKernelInput.Accumulators#ORDER_KEYS} pass;
+         * a row that fails leaves the 0 written before, the least key, which a threshold found
+         * above it never lets through), then the key the first {@code order.count()} of them reach
+         * found from those ({@link KeyThreshold}). Null where the cut does not pay (a quarter of
+         * the rows or more wanted, or fewer rows passing than wanted), or without device memory
+         * for the keys: the next pass then writes every row. A status this pass sets shows in the
+         * next pass's.
          */
         StarKernelInput.OrderCut cut() {
-            long t = System.nanoTime();
-            float before = kernelMillis;
+            long n = pipeline.fact().rowCount();
+            if (!KeyThreshold.pays(order.count(), n)) {
+                return null;
+            }
             int register = ((StarPipeline.Output.Value) pipeline.outputs().get(order.output())).register();
             StarKernelInput.OrderCut cut = new StarKernelInput.OrderCut(register, order.descending(), order.floating(), 0);
-            long n = pipeline.fact().rowCount();
             try (DeviceArrays scratch = new DeviceArrays(device.memory())) {
                 DeviceBuffer keys = scratch.allocate(n * 8, "row order keys");
                 keys.clear();
                 launch(List.of(new StarKernelInput.Output(register, keys.address(), 0, 8)),
                         StarKernelInput.Accumulators.ORDER_KEYS, cut, 0, n);
+                long t = System.nanoTime();
                 long threshold = KeyThreshold.onDevice(device, scratch, keys, n, order.count(), 0);
+                searchNanos += System.nanoTime() - t;
                 return threshold == Long.MIN_VALUE ? null : cut.withThreshold(threshold ^ Long.MIN_VALUE);
             } catch (GpuOutOfMemoryException e) {
                 return null;
-            } finally {
-                cutNanos += System.nanoTime() - t - (long) ((kernelMillis - before) * 1e6);
             }
         }
     }
