@@ -94,6 +94,12 @@ public record Settings(BackendMode backend, CloneChoice clones, double cloneBudg
         }
     }
 
+    /** A length of time as {@link #duration} reads it, in the largest of ms, s and min that keeps it whole. */
+    public static String describe(Duration d) {
+        long ms = d.toMillis();
+        return ms % 1000 != 0 ? ms + " ms" : ms % 60_000 != 0 || ms == 0 ? ms / 1000 + " s" : ms / 60_000 + " min";
+    }
+
     /** A length of time: seconds, or a number with a unit (ms, s, min, h). */
     public static Duration duration(String name, String v) {
         Matcher m = DURATION.matcher(v.trim().toLowerCase(Locale.ROOT));

@@ -2,8 +2,10 @@ package dev.starling.server.flight;
 
 import dev.starling.engine.PreparedQuery;
 import dev.starling.engine.data.DataStatement;
+import dev.starling.exec.Settings;
 import dev.starling.server.config.Role;
 import dev.starling.server.config.ServerConfig;
+import java.time.Duration;
 import java.util.Map;
 import java.util.stream.Collectors;
 import org.apache.arrow.flight.CallStatus;
@@ -11,23 +13,29 @@ import org.apache.arrow.flight.CallStatus;
 /**
  * Who may run what: each configured user has a role; where the server asks for no passwords
  * (loopback only) every client is an administrator. A reader's queries and its own session's SET
- * run; a statement that changes tables, data or what the server keeps is refused before it runs.
+ * run, but its {@code query_timeout} stays within the server's {@code query.timeout}; a statement
+ * that changes tables, data or what the server keeps is refused before it runs.
  */
 final class Privileges {
     private final Map<String, Role> roles;
     private final boolean passwords;
+    private final Duration queryLimit;
 
-    private Privileges(Map<String, Role> roles, boolean passwords) {
+    private Privileges(Map<String, Role> roles, boolean passwords, Duration queryLimit) {
         this.roles = roles;
         this.passwords = passwords;
+        this.queryLimit = queryLimit;
     }
 
-    /** The roles of {@code auth}'s users (validated: {@code ConfigLoader.validate}); none where it asks for no passwords. */
-    static Privileges of(ServerConfig.Auth auth) {
+    /**
+     * The roles of {@code auth}'s users (validated: {@code ConfigLoader.validate}), none where it
+     * asks for no passwords; {@code queryLimit}: the server's {@code query.timeout} (zero: none).
+     */
+    static Privileges of(ServerConfig.Auth auth, Duration queryLimit) {
         return auth.required()
                 ? new Privileges(auth.users().stream().collect(Collectors.toUnmodifiableMap(ServerConfig.User::name,
-                        u -> Role.of(u.role(), u.name()))), true)
-                : new Privileges(Map.of(), false);
+                        u -> Role.of(u.role(), u.name()))), true, queryLimit)
+                : new Privileges(Map.of(), false, queryLimit);
     }
 
     /** Whether {@code user} is an administrator (every client is, where the server asks for no passwords). */
@@ -40,12 +48,40 @@ final class Privileges {
      * what and who may, where not.
      */
     void check(String user, PreparedQuery q) {
-        if (!q.isUpdate() || q.isSet() || administers(user)) {
+        if (!q.isUpdate() || administers(user)) {
             return;
         }
-        throw CallStatus.UNAUTHORIZED.withDescription("user " + user + " (role " + roles.getOrDefault(user, Role.READER).key()
-                + ") may not run " + verb(q.update()) + ": only an administrator may (auth.users: role admin)")
-                .toRuntimeException();
+        if (q.isSet()) {
+            checkTimeout(user, (DataStatement.SetOption) q.update());
+            return;
+        }
+        throw refused(user, "run " + verb(q.update()));
+    }
+
+    /**
+     * A reader may shorten its session's {@code query_timeout}, not lengthen it past the server's
+     * limit nor lift it (0): the limit is what keeps one user's query from holding the server's
+     * workers. A value that does not parse is left to SET, which says what it takes.
+     */
+    private void checkTimeout(String user, DataStatement.SetOption set) {
+        if (queryLimit.isZero() || !set.name().equalsIgnoreCase("query_timeout")) {
+            return;
+        }
+        Duration asked;
+        try {
+            asked = Settings.duration(set.name(), set.value());
+        } catch (IllegalArgumentException e) {
+            return;
+        }
+        if (asked.isZero() || asked.compareTo(queryLimit) > 0) {
+            throw refused(user, "SET query_timeout to " + (asked.isZero() ? "no limit" : set.value().trim())
+                    + ", past the server's query.timeout of " + Settings.describe(queryLimit));
+        }
+    }
+
+    private RuntimeException refused(String user, String what) {
+        return CallStatus.UNAUTHORIZED.withDescription("user " + user + " (role " + roles.getOrDefault(user, Role.READER).key()
+                + ") may not " + what + ": only an administrator may (auth.users: role admin)").toRuntimeException();
     }
 
     /** What a statement is called in a refusal. */

@@ -28,8 +28,8 @@ import org.junit.jupiter.api.Test;
 /**
  * A server with passwords and TLS (a test certificate for localhost): the right password over a
  * verified TLS connection answers, a wrong one or none is refused, and a call without the bearer
- * token is UNAUTHENTICATED; a reader queries and sets its session's settings but changes nothing,
- * an administrator changes tables and data, LOAD reads only under the load directories and
+ * token is UNAUTHENTICATED; a reader queries and sets its session's settings (its query_timeout
+ * within the server's) but changes nothing, an administrator changes tables and data, LOAD reads only under the load directories and
  * GENERATE stays within the largest scale factor.
  */
 class FlightSecurityTest {
@@ -49,7 +49,8 @@ class FlightSecurityTest {
                 new ServerConfig.Auth("password", List.of(
                         new ServerConfig.User("analyst", FlightSqlServer.hashPassword("s3cret".toCharArray())),
                         new ServerConfig.User("ops", FlightSqlServer.hashPassword("r00t".toCharArray()), "admin")), 5),
-                new ServerConfig.Tls(CERT, KEY), null, null, null, null, new ServerConfig.Load(List.of(imports)),
+                new ServerConfig.Tls(CERT, KEY), null, null, null, new ServerConfig.Query("30s"),
+                new ServerConfig.Load(List.of(imports)),
                 new ServerConfig.Generate(0.002));
         server = FlightSqlServer.start(db, config);
     }
@@ -115,6 +116,14 @@ class FlightSecurityTest {
     void aReaderQueriesAndChangesNothing() throws Exception {
         try (Connection c = connect("analyst", "s3cret"); Statement st = c.createStatement()) {
             st.executeUpdate("SET backend = 'cpu'");
+            // within the server's query.timeout (30 s), not past it nor without a limit
+            st.executeUpdate("SET query_timeout = '10s'");
+            for (String longer : List.of("SET query_timeout = '2min'", "SET query_timeout = 0")) {
+                SQLException e = assertThrows(SQLException.class, () -> st.executeUpdate(longer), longer);
+                assertTrue(e.getMessage().contains("user analyst (role reader) may not SET query_timeout to "
+                        + (longer.endsWith("0") ? "no limit" : "2min") + ", past the server's query.timeout of 30 s: "
+                        + "only an administrator may"), e.getMessage());
+            }
             try (ResultSet rs = st.executeQuery("SELECT count(*) FROM region")) {
                 assertTrue(rs.next());
                 assertEquals(5, rs.getLong(1));
@@ -138,6 +147,7 @@ class FlightSecurityTest {
     @Test
     void anAdministratorLoadsOnlyFromTheLoadDirectoriesAndGeneratesWithinTheLimit() throws Exception {
         try (Connection c = connect("ops", "r00t"); Statement st = c.createStatement()) {
+            st.executeUpdate("SET query_timeout = 0");
             st.executeUpdate("CREATE TABLE lands (r_regionkey INTEGER NOT NULL, r_name VARCHAR(25), r_comment VARCHAR(152))");
             assertEquals(1, st.executeUpdate("LOAD INTO lands FROM 'regions.tbl'"));
             assertEquals(1, st.executeUpdate("LOAD INTO lands FROM '" + imports.resolve("regions.tbl") + "'"));
