@@ -16,9 +16,12 @@ public enum Role {
         return name().toLowerCase(Locale.ROOT);
     }
 
-    /** The role the configuration names {@code key}; an unknown one is a {@link ConfigException} naming the user. */
+    /**
+     * The role the configuration names {@code key}, in any case ("Admin" from an environment
+     * variable is an administrator); an unknown one is a {@link ConfigException} naming the user.
+     */
     public static Role of(String key, String user) {
-        return Arrays.stream(values()).filter(r -> r.key().equals(key)).findFirst()
+        return Arrays.stream(values()).filter(r -> r.key().equalsIgnoreCase(key.trim())).findFirst()
                 .orElseThrow(() -> new ConfigException("auth.users: the role of user " + user + " must be "
                         + Arrays.stream(values()).map(Role::key).collect(Collectors.joining(" or ")) + ", not '" + key + "'"));
     }

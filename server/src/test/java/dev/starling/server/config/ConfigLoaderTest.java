@@ -156,6 +156,7 @@ class ConfigLoaderTest {
         ConfigException role = assertThrows(ConfigException.class, () -> ConfigLoader.validate(ConfigLoader.load(null,
                 Map.of("STARLING_AUTH", "password", "STARLING_AUTH_USERS", "ann:" + hash + ":root"))));
         assertEquals("auth.users: the role of user ann must be admin or reader, not 'root'", role.getMessage());
+        assertEquals(Role.ADMIN, Role.of(" Admin", "ann"), "a role in any case");
         ConfigException twice = assertThrows(ConfigException.class, () -> ConfigLoader.validate(ConfigLoader.load(null,
                 Map.of("STARLING_AUTH", "password", "STARLING_AUTH_USERS", "ann:" + hash + ",ann:" + hash + ":admin"))));
         assertEquals("auth.users: user ann is listed twice", twice.getMessage());
