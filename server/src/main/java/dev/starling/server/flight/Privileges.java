@@ -61,18 +61,13 @@ final class Privileges {
     /**
      * A reader may shorten its session's {@code query_timeout}, not lengthen it past the server's
      * limit nor lift it (0): the limit is what keeps one user's query from holding the server's
-     * workers. A value that does not parse is left to SET, which says what it takes.
+     * workers. The parser has checked the value ({@code DataStatementParser}).
      */
     private void checkTimeout(String user, DataStatement.SetOption set) {
         if (queryLimit.isZero() || !set.name().equalsIgnoreCase("query_timeout")) {
             return;
         }
-        Duration asked;
-        try {
-            asked = Settings.duration(set.name(), set.value());
-        } catch (IllegalArgumentException e) {
-            return;
-        }
+        Duration asked = Settings.duration(set.name(), set.value());
         if (asked.isZero() || asked.compareTo(queryLimit) > 0) {
             throw refused(user, "SET query_timeout to " + (asked.isZero() ? "no limit" : set.value().trim())
                     + ", past the server's query.timeout of " + Settings.describe(queryLimit));
