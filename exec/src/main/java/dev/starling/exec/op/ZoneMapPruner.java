@@ -86,6 +86,9 @@ final class ZoneMapPruner {
         }
         if (c.op() == Call.Op.IN && c.args().get(0) instanceof ColumnRef ref) {
             DataType t = prunable(scan, ref);
+            if (t == null) {
+                return null;
+            }
             BigDecimal lo = null;
             BigDecimal hi = null;
             for (Expr item : c.args().subList(1, c.args().size())) {
@@ -96,7 +99,7 @@ final class ZoneMapPruner {
                 lo = lo == null ? v : lo.min(v);
                 hi = hi == null ? v : hi.max(v);
             }
-            return t == null || lo == null ? null : new Range(ref.index(), t, lo, hi);
+            return lo == null ? null : new Range(ref.index(), t, lo, hi);
         }
         if (c.args().size() != 2) {
             return null;
