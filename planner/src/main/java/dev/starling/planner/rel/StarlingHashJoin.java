@@ -155,8 +155,9 @@ public final class StarlingHashJoin extends Join implements StarlingRel {
             codeColumns[i] = side.codes()[field] < 0 ? -1 : side.codes()[field] + offset;
         }
         if (dense && kind == JoinKind.INNER && probe.values()[probeKeys.get(0)] < 0) {
-            // The probe scan read only the foreign key's code; a match has the dimension's equal key.
-            values[probeKeys.get(0) + (swap ? leftCount : 0)] = build.values()[buildKeys.get(0)] + (swap ? 0 : probe.width());
+            // The probe scan read only the foreign key's code; a match has the dimension's equal key,
+            // which lies among the build's columns, after the probe's, whichever side each was.
+            values[probeKeys.get(0) + (swap ? leftCount : 0)] = build.values()[buildKeys.get(0)] + probe.width();
         }
         List<Field> combined = new ArrayList<>(probe.node().output());
         combined.addAll(build.node().output());
