@@ -62,6 +62,9 @@ final class DenseProbeRotationRule extends RelRule<RuleConfig> {
             for (int xSide = 0; xSide < 2; xSide++) {
                 RelNode x = inner.getInput(xSide);
                 RelNode y = inner.getInput(1 - xSide);
+                if (looksUp(inner, 1 - xSide, xSide)) {
+                    continue;
+                }
                 int xOffset = innerOffset + (xSide == 0 ? 0 : innerLeftWidth);
                 int yOffset = innerOffset + (xSide == 0 ? innerLeftWidth : 0);
                 Layout layout = new Layout(top.getRowType().getFieldCount(), probe, probeOffset, x, xOffset, y, yOffset);
@@ -129,25 +132,60 @@ final class DenseProbeRotationRule extends RelRule<RuleConfig> {
 
     /** {@code p = x} of P's dense foreign key and X's primary key it references. */
     private static boolean isDenseKey(RexNode conjunct, Layout layout) {
-        if (conjunct.getKind() != SqlKind.EQUALS
-                || !(((RexCall) conjunct).getOperands().get(0) instanceof RexInputRef a)
-                || !(((RexCall) conjunct).getOperands().get(1) instanceof RexInputRef b)) {
+        if (!(equalityOfFields(conjunct) instanceof int[] fields)) {
             return false;
         }
-        int p = Math.min(a.getIndex(), b.getIndex());
-        int x = Math.max(a.getIndex(), b.getIndex());
-        if (p >= layout.probeWidth() || x < layout.probeWidth() || x >= layout.lowerWidth()) {
-            return false;
+        int p = Math.min(fields[0], fields[1]);
+        int x = Math.max(fields[0], fields[1]);
+        return p < layout.probeWidth() && x >= layout.probeWidth() && x < layout.lowerWidth()
+                && isDenseKey(layout.probe(), p, layout.x(), x - layout.probeWidth());
+    }
+
+    /**
+     * Whether join {@code join}'s input {@code probeSide} already looks its input {@code dimSide}
+     * up by a dense foreign key. Rotating that dimension under another probe P would only move the
+     * lookup from one side to the other, and with P and that side alike (two orders joined through
+     * their customer) the rotation would undo itself for ever.
+     */
+    private static boolean looksUp(LogicalJoin join, int probeSide, int dimSide) {
+        int leftWidth = join.getLeft().getRowType().getFieldCount();
+        for (RexNode c : RelOptUtil.conjunctions(join.getCondition())) {
+            if (equalityOfFields(c) instanceof int[] fields) {
+                int probeField = side(fields[0], leftWidth) == probeSide ? fields[0] : fields[1];
+                int dimField = probeField == fields[0] ? fields[1] : fields[0];
+                if (side(probeField, leftWidth) == probeSide && side(dimField, leftWidth) == dimSide
+                        && isDenseKey(join.getInput(probeSide), probeField - (probeSide == 0 ? 0 : leftWidth),
+                        join.getInput(dimSide), dimField - (dimSide == 0 ? 0 : leftWidth))) {
+                    return true;
+                }
+            }
         }
-        Optional<StoredColumn> fk = StoredColumn.of(layout.probe(), p, true);
-        Optional<StoredColumn> pk = StoredColumn.of(layout.x(), x - layout.probeWidth(), true);
+        return false;
+    }
+
+    private static int side(int field, int leftWidth) {
+        return field < leftWidth ? 0 : 1;
+    }
+
+    /** The two fields an equality of two fields compares, else null. */
+    private static int[] equalityOfFields(RexNode conjunct) {
+        return conjunct.getKind() == SqlKind.EQUALS
+                && ((RexCall) conjunct).getOperands().get(0) instanceof RexInputRef a
+                && ((RexCall) conjunct).getOperands().get(1) instanceof RexInputRef b
+                ? new int[] {a.getIndex(), b.getIndex()} : null;
+    }
+
+    /** Whether field {@code p} of {@code probe} is a dense foreign key to the primary key that field {@code x} of {@code dim} is. */
+    private static boolean isDenseKey(RelNode probe, int p, RelNode dim, int x) {
+        Optional<StoredColumn> fk = StoredColumn.of(probe, p, true);
+        Optional<StoredColumn> pk = StoredColumn.of(dim, x, true);
         if (fk.isEmpty() || pk.isEmpty() || !fk.get().column().isDenseCoded()) {
             return false;
         }
         Column.DenseReference ref = fk.get().column().denseReference();
-        Table dim = pk.get().table();
+        Table table = pk.get().table();
         String key = pk.get().column().name();
-        return ref.table().equals(dim.name()) && ref.keyColumn().equals(key) && dim.schema().primaryKey().equals(List.of(key));
+        return ref.table().equals(table.name()) && ref.keyColumn().equals(key) && table.schema().primaryKey().equals(List.of(key));
     }
 
     /**
