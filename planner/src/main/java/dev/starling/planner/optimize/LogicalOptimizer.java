@@ -70,12 +70,20 @@ public final class LogicalOptimizer {
         return Programs.sequence(
                 hep(new HepProgramBuilder().addRuleInstance(ExistsToSemiJoinRule.INSTANCE).build()),
                 hep(new HepProgramBuilder().addRuleCollection(List.of(
+                        CoreRules.AGGREGATE_PROJECT_PULL_UP_CONSTANTS,
                         CoreRules.FILTER_SUB_QUERY_TO_CORRELATE,
                         CoreRules.PROJECT_SUB_QUERY_TO_CORRELATE,
                         CoreRules.JOIN_SUB_QUERY_TO_CORRELATE)).build()),
                 (planner, rel, traits, materializations, lattices) ->
                         RelDecorrelator.decorrelateQuery(rel, builder(rel)),
                 (planner, rel, traits, materializations, lattices) -> ImpliedDisjuncts.apply(rel),
+                // Conditions reduced, from the leaves up, before they move into joins: a comparison
+                // with a CASE or NULL that folds to NULL would otherwise reach the predicates of the
+                // operators above as a comparison with NULL, which Calcite's metadata rejects with an
+                // AssertionError.
+                hep(new HepProgramBuilder().addMatchOrder(HepMatchOrder.BOTTOM_UP)
+                        .addRuleCollection(List.of(CoreRules.FILTER_REDUCE_EXPRESSIONS,
+                                CoreRules.PROJECT_REDUCE_EXPRESSIONS)).build()),
                 hep(new HepProgramBuilder().addRuleCollection(SIMPLIFY).build()),
                 hep(new HepProgramBuilder()
                         .addMatchOrder(HepMatchOrder.BOTTOM_UP)
