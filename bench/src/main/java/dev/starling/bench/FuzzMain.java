@@ -91,10 +91,11 @@ public final class FuzzMain implements Callable<Integer> {
 
     private List<String> fuzz(Workload workload) throws Exception {
         List<String> failed = new ArrayList<>();
-        try (Starling db = Starling.inMemory(); Connection duck = DriverManager.getConnection("jdbc:duckdb:")) {
+        try (Starling db = Starling.inMemory();
+             Connection duck = oracle == Oracle.DUCKDB ? DriverManager.getConnection("jdbc:duckdb:") : null) {
             workload.generate(db.catalog(), scaleFactor);
             Engine reference;
-            if (oracle == Oracle.DUCKDB) {
+            if (duck != null) {
                 DuckDbMirror.copy(db.catalog(), duck);
                 reference = Engine.duckDb(duck);
             } else {
