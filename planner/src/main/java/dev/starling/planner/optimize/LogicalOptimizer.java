@@ -77,13 +77,12 @@ public final class LogicalOptimizer {
                 (planner, rel, traits, materializations, lattices) ->
                         RelDecorrelator.decorrelateQuery(rel, builder(rel)),
                 (planner, rel, traits, materializations, lattices) -> ImpliedDisjuncts.apply(rel),
-                // Conditions reduced, from the leaves up, before they move into joins: a comparison
+                // Filters reduced, from the leaves up, before they move into joins: a comparison
                 // with a CASE or NULL that folds to NULL would otherwise reach the predicates of the
                 // operators above as a comparison with NULL, which Calcite's metadata rejects with an
                 // AssertionError.
                 hep(new HepProgramBuilder().addMatchOrder(HepMatchOrder.BOTTOM_UP)
-                        .addRuleCollection(List.of(CoreRules.FILTER_REDUCE_EXPRESSIONS,
-                                CoreRules.PROJECT_REDUCE_EXPRESSIONS)).build()),
+                        .addRuleInstance(CoreRules.FILTER_REDUCE_EXPRESSIONS).build()),
                 hep(new HepProgramBuilder().addRuleCollection(SIMPLIFY).build()),
                 hep(new HepProgramBuilder()
                         .addMatchOrder(HepMatchOrder.BOTTOM_UP)
