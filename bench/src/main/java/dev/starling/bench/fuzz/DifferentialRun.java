@@ -78,6 +78,16 @@ public final class DifferentialRun {
         return List.copyOf(failures);
     }
 
+    /** Each query that did not pass, its number, outcome, text and what went wrong, one after another. */
+    public String report() {
+        StringBuilder sb = new StringBuilder();
+        for (Failure f : failures) {
+            sb.append(f.number()).append(' ').append(f.outcome()).append(": ").append(f.sql()).append('\n')
+                    .append(f.detail()).append('\n');
+        }
+        return sb.toString();
+    }
+
     private static String message(Throwable e) {
         String m = e.getMessage() == null ? "" : e.getMessage().lines().findFirst().orElse("");
         return e instanceof Error || e.getMessage() == null ? e.getClass().getName() + ": " + m : m;

@@ -13,7 +13,6 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.time.Duration;
 import java.util.function.Consumer;
-import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -46,9 +45,7 @@ class FuzzSliceTest {
             for (int n = 0; n < QUERIES; n++) {
                 run.check(n, generator.query(n));
             }
-            assertTrue(run.failures().isEmpty(), run.failures().size() + " of " + QUERIES + " queries failed:\n"
-                    + run.failures().stream().map(f -> f.number() + " " + f.outcome() + ": " + f.sql() + "\n" + f.detail())
-                    .collect(Collectors.joining("\n")));
+            assertTrue(run.failures().isEmpty(), run.failures().size() + " of " + QUERIES + " queries failed:\n" + run.report());
             assertTrue(run.tally().get(Outcome.AGREE) > QUERIES * 9 / 10, "most queries are answered: " + run.tally());
         }
     }

@@ -10,7 +10,6 @@ import dev.starling.gpu.GpuBackend;
 import dev.starling.storage.gen.SsbGenerator;
 import dev.starling.storage.gen.TpchGenerator;
 import java.time.Duration;
-import java.util.stream.Collectors;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -41,9 +40,7 @@ class GpuFuzzSliceTest {
             for (int n = 0; n < QUERIES; n++) {
                 run.check(n, generator.query(n));
             }
-            assertTrue(run.failures().isEmpty(), run.failures().size() + " of " + QUERIES + " queries failed:\n"
-                    + run.failures().stream().map(f -> f.number() + " " + f.outcome() + ": " + f.sql() + "\n" + f.detail())
-                    .collect(Collectors.joining("\n")));
+            assertTrue(run.failures().isEmpty(), run.failures().size() + " of " + QUERIES + " queries failed:\n" + run.report());
             assertEquals(baseline, gpu.device().memory().used() - gpu.columnCache().heldBytes(),
                     "device memory outside the column cache back to its baseline");
         }
