@@ -37,19 +37,19 @@ final class Expressions {
         };
     }
 
-    /** A column of the scope, of the kinds {@code numeric} asks (true: numbers, false: the others). */
-    Sql column(boolean numeric) {
-        List<Sql> columns = scope.columns(c -> c.numeric() == numeric);
+    /** A numeric column of the scope, or null. */
+    private Sql numericColumn() {
+        List<Sql> columns = scope.columns(FuzzColumn::numeric);
         return columns.isEmpty() ? null : pick(columns);
     }
 
-    Sql column(Kind kind) {
+    private Sql column(Kind kind) {
         List<Sql> columns = scope.columns(c -> c.type().kind() == kind);
         return columns.isEmpty() ? null : pick(columns);
     }
 
     Sql numeric(int depth) {
-        Sql column = column(true);
+        Sql column = numericColumn();
         if (depth <= 0 || random.nextInt(10) < 4) {
             return column != null ? column : Sql.of("CHAR_LENGTH(" + string(0) + ")", Kind.INTEGER, false);
         }

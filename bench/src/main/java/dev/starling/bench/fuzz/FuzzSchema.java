@@ -56,7 +56,7 @@ public record FuzzSchema(List<FuzzTable> tables) {
             }
             columns.add(new FuzzColumn(c.name(), c.type(), c.nullable(), samples.stream().distinct().toList()));
         }
-        return new FuzzTable(table.name(), columns, table.schema().primaryKey(), table.schema().foreignKeys(),
+        return new FuzzTable(table.name(), columns, table.schema().foreignKeys(),
                 table.rowCount());
     }
 

@@ -70,11 +70,8 @@ public final class QueryGenerator {
                 keys.add(key);
                 select.add(key + " AS c" + select.size());
             }
-            List<String> aggregates = new ArrayList<>();
             for (int i = 0, n = 1 + random.nextInt(4); i < n; i++) {
-                String aggregate = aggregateCall(x);
-                aggregates.add(aggregate);
-                select.add(aggregate + " AS c" + select.size());
+                select.add(aggregateCall(x) + " AS c" + select.size());
             }
             StringBuilder sql = new StringBuilder("SELECT ").append(String.join(", ", select)).append(" FROM ").append(from)
                     .append(where);
@@ -82,7 +79,7 @@ public final class QueryGenerator {
                 sql.append(" GROUP BY ").append(String.join(", ", keys));
             }
             if (random.nextInt(10) < 3) {
-                sql.append(" HAVING ").append(having(x, aggregates));
+                sql.append(" HAVING ").append(having(x));
             }
             return withOrder(sql, select.size());
         }
@@ -99,7 +96,7 @@ public final class QueryGenerator {
             };
         }
 
-        private String having(Expressions x, List<String> aggregates) {
+        private String having(Expressions x) {
             if (random.nextBoolean()) {
                 return "COUNT(*) > " + random.nextInt(5);
             }

@@ -11,13 +11,6 @@ record Sql(String text, DataType.Kind kind, boolean nullable, FuzzColumn column)
         return new Sql(text, kind, nullable, null);
     }
 
-    boolean numeric() {
-        return switch (kind) {
-            case INTEGER, BIGINT, DECIMAL, DOUBLE -> true;
-            default -> false;
-        };
-    }
-
     boolean integral() {
         return kind == DataType.Kind.INTEGER || kind == DataType.Kind.BIGINT;
     }
