@@ -71,6 +71,7 @@ public final class LogicalOptimizer {
                 hep(new HepProgramBuilder().addRuleInstance(ExistsToSemiJoinRule.INSTANCE).build()),
                 hep(new HepProgramBuilder().addRuleCollection(List.of(
                         CoreRules.AGGREGATE_PROJECT_PULL_UP_CONSTANTS,
+                        ConstantGroupingRule.INSTANCE,
                         CoreRules.FILTER_SUB_QUERY_TO_CORRELATE,
                         CoreRules.PROJECT_SUB_QUERY_TO_CORRELATE,
                         CoreRules.JOIN_SUB_QUERY_TO_CORRELATE)).build()),
