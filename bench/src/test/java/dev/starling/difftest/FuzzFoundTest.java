@@ -50,6 +50,11 @@ class FuzzFoundTest {
             // key and answered one row from an input without rows.
             "SELECT DISTINCT 1 AS c0 FROM customer t0 WHERE t0.c_custkey < 0 AND t0.c_acctbal > (SELECT 0.5 * "
                     + "AVG(t1.n_regionkey) FROM nation t1 WHERE t1.n_nationkey = t0.c_nationkey)",
+            // A DECIMAL and a BIGINT in one value were typed DECIMAL(18,0): 0.08 came back as 0.
+            "SELECT l_orderkey AS c0, l_linenumber AS c1, CASE WHEN l_linenumber > 2 THEN l_tax ELSE l_orderkey END AS "
+                    + "c2 FROM lineitem WHERE l_orderkey < 40",
+            "SELECT COALESCE(l_tax, l_orderkey) AS c0, COUNT(*) AS c1 FROM lineitem GROUP BY COALESCE(l_tax, "
+                    + "l_orderkey)",
     })
     void sameAnswerAsDuckDb(String sql) throws Exception {
         DATA.at(0.01).assertSameAnswer(sql);

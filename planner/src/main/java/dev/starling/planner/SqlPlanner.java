@@ -8,6 +8,7 @@ import dev.starling.planner.rel.StarlingRel;
 import dev.starling.planner.schema.CatalogSchema;
 import dev.starling.planner.stats.StarlingMetadata;
 import dev.starling.planner.translate.PlanTranslator;
+import dev.starling.planner.type.StarlingTypeFactory;
 import dev.starling.planner.type.StarlingTypeSystem;
 import dev.starling.storage.Catalog;
 import dev.starling.planner.sql.StarlingOperators;
@@ -22,7 +23,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
 import org.apache.calcite.jdbc.CalciteSchema;
-import org.apache.calcite.jdbc.JavaTypeFactoryImpl;
+import org.apache.calcite.adapter.java.JavaTypeFactory;
+import org.apache.calcite.prepare.PlannerImpl;
 import org.apache.calcite.prepare.CalciteCatalogReader;
 import org.apache.calcite.rel.type.RelDataTypeField;
 import org.apache.calcite.sql.util.SqlOperatorTables;
@@ -106,7 +108,7 @@ public final class SqlPlanner {
     public record Plan(RelNode physical, PlanNode plan, PlanEstimates estimates) { }
 
     public Plan plan(String sql) {
-        Planner planner = Frameworks.getPlanner(config());
+        Planner planner = new TypedPlanner(config());
         try {
             SqlNode parsed = ViewExpansion.expand(ResultColumnNames.name(sql, WideIntegerLiterals.rewrite(parse(planner, sql))),
                     catalog, SqlPlanner::parseView);
@@ -151,7 +153,7 @@ public final class SqlPlanner {
                     .replaceAll(" at line \\d+, column \\d+\\.?$", ""),
                     pos == null ? 0 : pos.getLineNum(), pos == null ? 0 : pos.getColumnNum(), e);
         }
-        JavaTypeFactoryImpl types = new JavaTypeFactoryImpl(StarlingTypeSystem.INSTANCE);
+        JavaTypeFactory types = new StarlingTypeFactory();
         CalciteCatalogReader reader = new CalciteCatalogReader(CalciteSchema.from(config.getDefaultSchema()).root(),
                 List.of(CatalogSchema.NAME), types, CONNECTION_CONFIG);
         SqlValidator validator = SqlValidatorUtil.newValidator(
@@ -235,6 +237,23 @@ public final class SqlPlanner {
     /** The parser configuration queries are read with (for tools that read query texts as Starling does). */
     public static SqlParser.Config parserConfig() {
         return PARSER;
+    }
+
+    /**
+     * Calcite's planner with Starling's type factory: {@code Frameworks.getPlanner} makes its own
+     * from the type system, whose common type of exact numerics Starling must replace.
+     */
+    private static final class TypedPlanner extends PlannerImpl {
+        private final JavaTypeFactory types = new StarlingTypeFactory();
+
+        TypedPlanner(FrameworkConfig config) {
+            super(config);
+        }
+
+        @Override
+        public JavaTypeFactory getTypeFactory() {
+            return types;
+        }
     }
 
     private FrameworkConfig config() {
