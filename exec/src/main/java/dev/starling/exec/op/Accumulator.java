@@ -245,9 +245,12 @@ final class Accumulator {
         }
         if (type.kind() == DataType.Kind.DOUBLE) {
             double[] out = new double[groups];
+            // An exact sum is divided once, by the count and its scale together: the double
+            // nearest the true average, where dividing by each in turn rounds twice.
+            double unit = isDouble ? 1 : Decimals.pow10(scale());
             for (int g = 0; g < groups; g++) {
-                double v = isDouble ? doubles[g] : longs[g] / (double) Decimals.pow10(scale());
-                out[g] = nulls[g] ? 0 : function == Function.AVG ? v / count[g] : v;
+                double v = isDouble ? doubles[g] : longs[g];
+                out[g] = nulls[g] ? 0 : v / (function == Function.AVG ? count[g] * unit : unit);
             }
             return Vector.ofDoubles(out, n);
         }
