@@ -61,6 +61,15 @@ class FuzzFoundTest {
                     + "* 0.5)) AS c2, AVG(-(t1.l_partkey)) AS c3, COUNT(*) AS c5 FROM part t0 JOIN lineitem t1 ON t0.p_partkey = "
                     + "t1.l_partkey JOIN part t2 ON t1.l_partkey = t2.p_partkey GROUP BY CASE WHEN t0.p_name IS NULL THEN "
                     + "t0.p_partkey END, t0.p_comment ORDER BY c0 DESC NULLS LAST, c2 DESC NULLS FIRST, c3 NULLS LAST",
+            // An OR Calcite knows to be always false has no disjuncts: the implied-disjuncts pass failed on it.
+            "SELECT k AS c0, COUNT(*) AS c1, SUM(m) AS c2 FROM (SELECT UPPER(t0.p_name) AS k, ABS(t0.p_size) AS m FROM "
+                    + "part t0 JOIN partsupp t1 ON t0.p_partkey = t1.ps_partkey WHERE ((t1.ps_partkey BETWEEN 870 AND "
+                    + "-2147483648 AND (t0.p_size IS NULL OR t1.ps_availqty IS NULL))) UNION ALL SELECT UPPER(t0.p_name) AS k, "
+                    + "ABS(t0.p_size) AS m FROM part t0 JOIN partsupp t1 ON t0.p_partkey = t1.ps_partkey WHERE NOT "
+                    + "((t1.ps_partkey BETWEEN 870 AND -2147483648 AND (t0.p_size IS NULL OR t1.ps_availqty IS NULL))) UNION ALL "
+                    + "SELECT UPPER(t0.p_name) AS k, ABS(t0.p_size) AS m FROM part t0 JOIN partsupp t1 ON t0.p_partkey = "
+                    + "t1.ps_partkey WHERE ((t1.ps_partkey BETWEEN 870 AND -2147483648 AND (t0.p_size IS NULL OR t1.ps_availqty "
+                    + "IS NULL))) IS NULL) u GROUP BY k",
     })
     void sameAnswerAsDuckDb(String sql) throws Exception {
         DATA.at(0.01).assertSameAnswer(sql);

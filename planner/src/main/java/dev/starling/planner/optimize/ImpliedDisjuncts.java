@@ -47,6 +47,10 @@ final class ImpliedDisjuncts {
                 continue;
             }
             List<List<RexNode>> branches = RelOptUtil.disjunctions(c).stream().map(RelOptUtil::conjunctions).toList();
+            if (branches.isEmpty()) {
+                // an OR Calcite knows to be always false has no disjunctions: it implies nothing more
+                continue;
+            }
             ImmutableBitSet all = RelOptUtil.InputFinder.bits(c);
             for (RexNode first : branches.get(0)) {
                 ImmutableBitSet columns = RelOptUtil.InputFinder.bits(first);
