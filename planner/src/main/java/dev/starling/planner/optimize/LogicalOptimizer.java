@@ -48,7 +48,7 @@ public final class LogicalOptimizer {
             CoreRules.AGGREGATE_PROJECT_MERGE,
             CoreRules.AGGREGATE_REMOVE,
             CoreRules.FILTER_REDUCE_EXPRESSIONS,
-            CoreRules.PROJECT_REDUCE_EXPRESSIONS,
+            ProjectReduceRule.INSTANCE,
             CoreRules.JOIN_REDUCE_EXPRESSIONS,
             CoreRules.UNION_TO_DISTINCT,
             CoreRules.UNION_MERGE,
