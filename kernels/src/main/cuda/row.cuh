@@ -92,6 +92,11 @@ __device__ __forceinline__ void checkInt(long long v, bool counts, unsigned& sta
     flagIf(v != (long long)(int)v, counts, STATUS_OVERFLOW, status);
 }
 
+// Overflow when the unscaled v reaches limit (10^p) in magnitude: outside a DECIMAL(p, s).
+__device__ __forceinline__ void checkDigits(long long v, long long limit, bool counts, unsigned& status) {
+    flagIf(v >= limit || v <= -limit, counts, STATUS_OVERFLOW, status);
+}
+
 // -v; overflow for the one value whose negation does not fit.
 __device__ __forceinline__ long long negateChecked(long long v, bool counts, unsigned& status) {
     return subtractChecked(0, v, counts, status);

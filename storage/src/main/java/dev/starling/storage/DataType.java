@@ -60,6 +60,29 @@ public record DataType(Kind kind, int precision, int scale) {
         return limit;
     }
 
+    /** For an exact number: the most digits a value of this type can have before the decimal point. */
+    public int wholeDigits() {
+        return switch (kind) {
+            case INTEGER -> 10;
+            case BIGINT -> 19;
+            case DECIMAL -> precision - scale;
+            default -> throw new IllegalStateException(this + " is not an exact number");
+        };
+    }
+
+    /**
+     * For a DECIMAL: whether every value of {@code from} cast to it fits its precision. An exact
+     * value fits when it has no more whole digits, and one fewer where rounding to a smaller scale
+     * may carry into a new digit (99.95 is 100.0 as DECIMAL(3,1)); a double or a boolean may not.
+     */
+    public boolean holdsEveryCastOf(DataType from) {
+        if (!from.isExactNumeric()) {
+            return false;
+        }
+        int fromScale = from.kind == Kind.DECIMAL ? from.scale : 0;
+        return from.wholeDigits() + (fromScale > scale ? 1 : 0) <= wholeDigits();
+    }
+
     public boolean isIntegral() {
         return kind == Kind.INTEGER || kind == Kind.BIGINT;
     }

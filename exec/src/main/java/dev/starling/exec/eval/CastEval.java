@@ -63,7 +63,13 @@ final class CastEval extends VecExpr {
                 case INTEGER -> (long) Integer.parseInt(s);
                 case BIGINT -> Long.parseLong(s);
                 case DOUBLE -> Double.parseDouble(s);
-                case DECIMAL -> new BigDecimal(s).setScale(to.scale(), RoundingMode.HALF_UP).unscaledValue().longValueExact();
+                case DECIMAL -> {
+                    BigDecimal d = new BigDecimal(s).setScale(to.scale(), RoundingMode.HALF_UP);
+                    if (d.precision() - d.scale() > to.wholeDigits()) {
+                        throw Numbers.outOfRange(d.toPlainString(), to);
+                    }
+                    yield d.unscaledValue().longValueExact();
+                }
                 case DATE -> LocalDate.parse(s).toEpochDay();
                 case BOOLEAN -> switch (s.toLowerCase(Locale.ROOT)) {
                     case "true", "t", "1" -> 1L;
@@ -72,6 +78,8 @@ final class CastEval extends VecExpr {
                 };
                 case VARCHAR -> text;
             };
+        } catch (InvalidCastException e) {
+            throw e;
         } catch (RuntimeException e) {
             throw new InvalidCastException("cannot cast '" + text + "' to " + to, e);
         }

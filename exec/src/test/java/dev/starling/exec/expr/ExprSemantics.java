@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.starling.exec.expr.Call.Op;
+import dev.starling.exec.InvalidCastException;
 import dev.starling.exec.vector.Vector;
 import dev.starling.storage.DataType;
 import java.math.BigDecimal;
@@ -223,6 +224,25 @@ public abstract class ExprSemantics {
         Vector e = exact(DataType.decimal(12, 3), 1_245L, -1_245L, 1_244L);
         assertEquals(List.of(dec("1.25"), dec("-1.25"), dec("1.24")), eval(call(Op.CAST, DEC2, col(0, DataType.decimal(12, 3))), e));
         assertEquals(List.of(1.245, -1.245, 1.244), eval(call(Op.CAST, DataType.DOUBLE, col(0, DataType.decimal(12, 3))), e));
+    }
+
+    @Test
+    void castsToADecimalFailPastItsPrecision() {
+        DataType narrow = DataType.decimal(3, 1);
+        DataType wide = DataType.decimal(4, 2);
+        assertEquals(List.of(dec("99.9"), dec("-99.9")), eval(call(Op.CAST, narrow, col(0, wide)), exact(wide, 9_994L, -9_994L)));
+        // rounding to the smaller scale carries into a third whole digit: 99.95 is 100.0
+        InvalidCastException carried = assertThrows(InvalidCastException.class,
+                () -> eval(call(Op.CAST, narrow, col(0, wide)), exact(wide, 1L, -9_995L)));
+        assertTrue(carried.getMessage().contains("-99.95") && carried.getMessage().contains("DECIMAL(3,1)"),
+                carried.getMessage());
+        // 10^16 has 17 whole digits, one more than DECIMAL(18,2) holds
+        Vector big = Vector.ofLongs(DataType.BIGINT, new long[] {9_999_999_999_999_999L, 10_000_000_000_000_000L}, null);
+        assertThrows(InvalidCastException.class, () -> eval(call(Op.CAST, DataType.decimal(18, 2), col(0, DataType.BIGINT)), big));
+        assertThrows(InvalidCastException.class, () -> eval(call(Op.CAST, DataType.decimal(18, 2), col(0, DataType.BIGINT)),
+                Vector.ofLongs(DataType.BIGINT, new long[] {Long.MIN_VALUE}, null)));
+        assertThrows(InvalidCastException.class, () -> eval(call(Op.CAST, narrow, col(0, DataType.DOUBLE)),
+                Vector.ofDoubles(new double[] {99.9, 100.0}, null)));
     }
 
     @Test

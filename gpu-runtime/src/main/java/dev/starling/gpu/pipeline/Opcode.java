@@ -61,6 +61,8 @@ enum Opcode {
     SELECT,
     /** Gives the pipeline back to the CPU when a is outside the 32-bit range. */
     CHECK_INT,
+    /** Gives the pipeline back to the CPU when a, unscaled, reaches 10^imm in magnitude (a DECIMAL(imm, s)'s range). */
+    CHECK_DIGITS,
     /** dst = a unless NULL, else b. */
     COALESCE
 }

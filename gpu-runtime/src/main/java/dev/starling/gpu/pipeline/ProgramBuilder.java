@@ -386,6 +386,8 @@ final class ProgramBuilder {
         int out = isDouble(from) ? emit(Opcode.F2I, fresh(), r, 0, to.scale()) : rescale(r, exact(from).scale(), to.scale());
         if (to.kind() == DataType.Kind.INTEGER) {
             emit(Opcode.CHECK_INT, 0, out, 0, 0);
+        } else if (to.kind() == DataType.Kind.DECIMAL && !to.holdsEveryCastOf(from)) {
+            emit(Opcode.CHECK_DIGITS, 0, out, 0, to.precision());
         }
         return out;
     }

@@ -186,6 +186,8 @@ final class RowProgramSource {
             case IS_NOT_FALSE -> bool(d, i, CudaWriter.not(isFalse(a, i)), null);
             case SELECT -> select(d, isTrue(imm, i), a, b, i);
             case CHECK_INT -> out.line("checkInt(%s, %s, status);", value[a][i], counts(nulls[a][i], i));
+            case CHECK_DIGITS -> out.line("checkDigits(%s, %dll, %s, status);", value[a][i], Decimals.pow10(imm),
+                    counts(nulls[a][i], i));
             case COALESCE -> {
                 if (nulls[a][i] == null) {
                     value[d][i] = value[a][i];

@@ -332,6 +332,10 @@ class FlightSqlJdbcTest {
             SQLException cast = assertThrows(SQLException.class, () -> drain(st, "SELECT CAST(o_comment AS INTEGER) FROM orders"));
             assertTrue(cast.getMessage().contains("cannot cast '") && cast.getMessage().contains("' to INTEGER")
                     && !cast.getMessage().contains("java."), cast.getMessage());
+            SQLException range = assertThrows(SQLException.class, () -> drain(st,
+                    "SELECT CAST(o_totalprice AS DECIMAL(4,1)) FROM orders"));
+            assertTrue(range.getMessage().contains(" to DECIMAL(4,1): out of range (at most 3 digits before the decimal point)")
+                    && !range.getMessage().contains("java."), range.getMessage());
         }
     }
 
