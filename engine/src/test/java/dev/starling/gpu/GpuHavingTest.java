@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 
 import dev.starling.exec.BackendMode;
+import dev.starling.exec.InvalidCastException;
 import dev.starling.storage.Catalog;
 import dev.starling.storage.ColumnSchema;
 import dev.starling.storage.DataType;
@@ -98,14 +99,14 @@ class GpuHavingTest {
 
     @Test
     void aValueItsComparisonsCastTakesPast64BitsIsReportedNotFilteredAway() {
-        // MAX(big) (about 2.3e18) is cast to scale 2 to meet MIN(amt): past 64 bits on the CPU, so
-        // the device must send the groups back for the host to fail as the CPU does
+        // MAX(big) (about 2.3e18) is cast to scale 2 to meet MIN(amt): past DECIMAL(18,2)'s range on
+        // the CPU, so the device must send the groups back for the host to fail as the CPU does
         String sql = "SELECT grp, MAX(big) FROM g GROUP BY grp HAVING MAX(big) < (SELECT MIN(amt) FROM g)";
         for (BackendMode mode : List.of(BackendMode.CPU, BackendMode.GPU)) {
             ENGINE.db().setBackendMode(mode);
             try {
-                ArithmeticException e = assertThrows(ArithmeticException.class, () -> ENGINE.db().query(sql), mode.name());
-                assertTrue(e.getMessage().contains("numeric overflow"), e.getMessage());
+                InvalidCastException e = assertThrows(InvalidCastException.class, () -> ENGINE.db().query(sql), mode.name());
+                assertTrue(e.getMessage().contains("to DECIMAL(18,2): out of range"), e.getMessage());
             } finally {
                 ENGINE.db().setBackendMode(BackendMode.AUTO);
             }
