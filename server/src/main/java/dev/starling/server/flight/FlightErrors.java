@@ -11,6 +11,7 @@ import org.apache.arrow.flight.FlightRuntimeException;
 import org.apache.arrow.memory.OutOfMemoryException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.slf4j.MDC;
 
 /**
  * Maps failures to Flight statuses: the user's mistakes (bad SQL, with its position; arithmetic
@@ -39,9 +40,21 @@ final class FlightErrors {
                     "the result buffers passed memory.result_buffer_bytes: " + m.getMessage()).toRuntimeException();
             default -> {
                 LOG.error("internal error", e);
-                yield CallStatus.INTERNAL.withDescription(e.toString()).withCause(e).toRuntimeException();
+                yield CallStatus.INTERNAL.withDescription(internal(e)).withCause(e).toRuntimeException();
             }
         };
+    }
+
+    /**
+     * What the client hears of a fault of Starling's: one line naming the query (when known) and
+     * what failed; the stack trace, and the rest of a message that may dump a whole plan, are in
+     * the log.
+     */
+    static String internal(Throwable e) {
+        String query = MDC.get("query");
+        String message = e.getMessage() == null ? "" : ": " + e.getMessage().lines().findFirst().orElse("");
+        return "internal error" + (query == null ? "" : " in query " + query) + " (" + e.getClass().getSimpleName()
+                + message + "), a fault of Starling's and not of the query; the server's log has the details";
     }
 
     /** How a query that failed with {@code e} ended. */
