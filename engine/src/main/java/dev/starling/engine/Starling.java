@@ -233,7 +233,7 @@ public final class Starling implements AutoCloseable {
                             List.of());
                 }
                 case DataStatement.Describe d -> {
-                    return new PreparedQuery(sql, CatalogListing.COLUMN_FIELDS, null, CatalogListing.columns(catalog, d),
+                    return new PreparedQuery(sql, CatalogListing.COLUMN_FIELDS, null, CatalogListing.columns(catalog, d, this::viewColumns),
                             null, List.of());
                 }
                 case DataStatement.ShowSchemas s -> {
@@ -351,10 +351,11 @@ public final class Starling implements AutoCloseable {
         executor.run(placedFor(q, ctx.settings()).graph(), ctx, sink);
     }
 
-    /** The result columns of query {@code sql}, validated and not planned (nothing is cached). */
-    public List<Field> resultColumns(String sql) {
-        return planner.signature(StatementText.of(sql)).fields();
+    /** The columns of {@code view}, as its query's result columns under the view's names. */
+    public List<Field> viewColumns(View view) {
+        return planner.viewColumns(view);
     }
+
 
     /** A context for one query with this engine's current settings. */
     public QueryContext newContext() {

@@ -8,6 +8,7 @@ import dev.starling.planner.sql.StarlingSqlException;
 import dev.starling.storage.gen.TpchGenerator;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -94,6 +95,19 @@ class ViewsTest {
                             + "ORDER BY table_name").rows());
             assertEquals(List.of(List.of("named", "SELECT name FROM t WHERE id > 1")),
                     db.query("SELECT table_name, view_definition FROM information_schema.views").rows());
+            // a query's strings have no declared length
+            assertEquals(List.of(Arrays.asList("named", "n", 1, "VARCHAR", null), Arrays.asList("t", "id", 1, "INTEGER", null),
+                            List.of("t", "name", 2, "VARCHAR", 10)),
+                    db.query("SELECT table_name, column_name, ordinal_position, data_type, character_maximum_length "
+                            + "FROM information_schema.columns ORDER BY table_name, ordinal_position").rows());
+            assertEquals(List.of(Arrays.asList("n", "VARCHAR", true, null)), db.query("DESCRIBE named").rows());
+            // a view over information_schema.columns lists its own columns too, its query planned once for them
+            db.query("CREATE VIEW described AS SELECT table_name, column_name FROM information_schema.columns");
+            assertEquals(List.of(List.of("described", "column_name"), List.of("described", "table_name"),
+                            List.of("named", "n"), List.of("t", "id"), List.of("t", "name")),
+                    db.query("SELECT * FROM described ORDER BY 1, 2").rows());
+            assertEquals(2, db.query("SELECT count(*) FROM information_schema.columns WHERE table_name = 'described'")
+                    .rows().get(0).get(0) instanceof Long n ? n.intValue() : -1);
         }
     }
 

@@ -11,6 +11,7 @@ import dev.starling.planner.translate.PlanTranslator;
 import dev.starling.planner.type.StarlingTypeFactory;
 import dev.starling.planner.type.StarlingTypeSystem;
 import dev.starling.storage.Catalog;
+import dev.starling.storage.CatalogNames;
 import dev.starling.planner.sql.StarlingOperators;
 import dev.starling.planner.sql.StarlingTypeCoercion;
 import dev.starling.planner.sql.ResultColumnNames;
@@ -176,6 +177,17 @@ public final class SqlPlanner {
         }
     }
 
+    /** The columns of view {@code view}: its query's result columns, under the view's names for them. */
+    public List<Field> viewColumns(dev.starling.storage.View view) {
+        String schema = CatalogNames.schemaOf(view.name());
+        return signature("SELECT * FROM " + (schema.isEmpty() ? "" : quoted(schema) + ".")
+                + quoted(CatalogNames.tableOf(view.name()))).fields();
+    }
+
+    private static String quoted(String name) {
+        return '"' + name.replace("\"", "\"\"") + '"';
+    }
+
     /**
      * The words the SQL parser reserves or treats as keywords that SQL:2003 does not, as JDBC's
      * {@code DatabaseMetaData.getSQLKeywords} lists them.
@@ -258,7 +270,7 @@ public final class SqlPlanner {
 
     private FrameworkConfig config() {
         SchemaPlus root = Frameworks.createRootSchema(false);
-        SchemaPlus schema = root.add(CatalogSchema.NAME, new CatalogSchema(catalog));
+        SchemaPlus schema = root.add(CatalogSchema.NAME, new CatalogSchema(catalog, this::viewColumns));
         return Frameworks.newConfigBuilder()
                 .parserConfig(PARSER)
                 .sqlValidatorConfig(SqlValidator.Config.DEFAULT

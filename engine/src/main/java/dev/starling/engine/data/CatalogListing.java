@@ -8,14 +8,18 @@ import dev.starling.storage.DataType;
 import dev.starling.storage.ForeignKey;
 import dev.starling.storage.Table;
 import dev.starling.storage.TableSchema;
+import dev.starling.storage.View;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * Answers {@code SHOW TABLES} (each table's schema, name and rows, in name order) and
- * {@code DESCRIBE t} (each column's name, type, whether it may be NULL, and the key it belongs to)
+ * {@code DESCRIBE t} (each column's name, type, whether it may be NULL, and the key it belongs to;
+ * a view's columns as its query answers them)
  * from the catalog, as read at the statement; {@code SHOW SCHEMAS} is a query of
  * {@code information_schema}.
  */
@@ -42,9 +46,17 @@ public final class CatalogListing {
         return rows;
     }
 
-    public static List<List<Object>> columns(Catalog catalog, DataStatement.Describe d) {
-        TableSchema schema = DataStatementRunner.existing(catalog, d.table()).schema();
+    /** {@code DESCRIBE}: a table's columns, or a view's ({@code viewColumns}: its query's result columns, without keys). */
+    public static List<List<Object>> columns(Catalog catalog, DataStatement.Describe d, Function<View, List<Field>> viewColumns) {
+        Optional<View> view = catalog.table(d.table()).isPresent() ? Optional.empty() : catalog.view(d.table());
         List<List<Object>> rows = new ArrayList<>();
+        if (view.isPresent()) {
+            for (Field f : viewColumns.apply(view.get())) {
+                rows.add(Arrays.asList(f.name(), f.type().toString(), f.nullable(), null));
+            }
+            return rows;
+        }
+        TableSchema schema = DataStatementRunner.existing(catalog, d.table()).schema();
         for (ColumnSchema c : schema.columns()) {
             rows.add(Arrays.asList(c.name(), c.type().toString(), c.nullable(), key(schema, c.name())));
         }

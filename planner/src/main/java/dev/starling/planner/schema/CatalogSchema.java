@@ -1,11 +1,14 @@
 package dev.starling.planner.schema;
 
+import dev.starling.exec.plan.Field;
 import dev.starling.storage.Catalog;
 import dev.starling.storage.CatalogNames;
+import dev.starling.storage.View;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 import org.apache.calcite.schema.Schema;
 import org.apache.calcite.schema.Table;
 import org.apache.calcite.schema.impl.AbstractSchema;
@@ -25,7 +28,8 @@ public final class CatalogSchema extends AbstractSchema {
     private final Map<String, Table> tables = new HashMap<>();
     private final Map<String, Schema> subSchemas = new HashMap<>();
 
-    public CatalogSchema(Catalog catalog) {
+    /** {@code viewColumns}: a view's columns, as its query's result columns (for {@code information_schema}). */
+    public CatalogSchema(Catalog catalog, Function<View, List<Field>> viewColumns) {
         Map<String, Map<String, Table>> nested = new HashMap<>();
         for (dev.starling.storage.Table t : catalog.tables()) {
             String sub = CatalogNames.schemaOf(t.name());
@@ -41,7 +45,7 @@ public final class CatalogSchema extends AbstractSchema {
             byCatalogName.put(t.name(), table);
         }
         nested.forEach((name, subTables) -> subSchemas.put(name, new Namespace(subTables)));
-        subSchemas.put(InformationSchema.NAME, new Described(catalog, this));
+        subSchemas.put(InformationSchema.NAME, new Described(catalog, viewColumns, this));
     }
 
     @Override
@@ -61,11 +65,13 @@ public final class CatalogSchema extends AbstractSchema {
     /** The tables of {@code information_schema}, built from the catalog the first time a query looks one up. */
     private static final class Described extends AbstractSchema {
         private final Catalog catalog;
+        private final Function<View, List<Field>> viewColumns;
         private final CatalogSchema owner;
         private Map<String, Table> tables;
 
-        Described(Catalog catalog, CatalogSchema owner) {
+        Described(Catalog catalog, Function<View, List<Field>> viewColumns, CatalogSchema owner) {
             this.catalog = catalog;
+            this.viewColumns = viewColumns;
             this.owner = owner;
         }
 
@@ -73,7 +79,7 @@ public final class CatalogSchema extends AbstractSchema {
         protected synchronized Map<String, Table> getTableMap() {
             if (tables == null) {
                 tables = new HashMap<>();
-                for (dev.starling.storage.Table t : InformationSchema.tables(catalog)) {
+                for (dev.starling.storage.Table t : InformationSchema.tables(catalog, viewColumns)) {
                     String name = t.name().substring(InformationSchema.NAME.length() + 1);
                     tables.put(name, new StarlingTable(t, List.of(NAME, InformationSchema.NAME, name), owner));
                 }

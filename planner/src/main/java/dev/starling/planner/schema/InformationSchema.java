@@ -1,5 +1,6 @@
 package dev.starling.planner.schema;
 
+import dev.starling.exec.plan.Field;
 import dev.starling.storage.Catalog;
 import dev.starling.storage.CatalogNames;
 import dev.starling.storage.ColumnSchema;
@@ -8,13 +9,16 @@ import dev.starling.storage.Table;
 import dev.starling.storage.TableBuilder;
 import dev.starling.storage.TableSchema;
 import dev.starling.storage.View;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Optional;
 import java.util.TreeSet;
+import java.util.function.Function;
 
 /**
  * The SQL standard's {@code information_schema} over a catalog, as read when a query is planned:
- * {@code schemata}, {@code tables} (views too), {@code columns} and {@code views}, tables built from the catalog's schemas
+ * {@code schemata}, {@code tables} and {@code columns} (views too), and {@code views}, tables built from the catalog's schemas
  * (never stored in it) that queries scan like any other, names split as {@link CatalogNames} does.
  */
 final class InformationSchema {
@@ -26,13 +30,45 @@ final class InformationSchema {
 
     private InformationSchema() { }
 
-    /** Its tables over {@code catalog}'s, named {@code information_schema.<table>}. */
-    static List<Table> tables(Catalog catalog) {
+    /**
+     * Its tables over {@code catalog}'s, named {@code information_schema.<table>}; a view's columns
+     * are {@code viewColumns}' answer for it (its query's result columns), none for a view that
+     * no longer plans or whose query reads {@code information_schema} itself.
+     */
+    static List<Table> tables(Catalog catalog, Function<View, List<Field>> viewColumns) {
         List<Table> user = catalog.tables().stream().filter(t -> !CatalogNames.schemaOf(t.name()).equals(NAME))
                 .sorted(Comparator.comparing(Table::name)).toList();
         List<View> views = catalog.views().stream().sorted(Comparator.comparing(View::name)).toList();
-        return List.of(schemata(catalog, user, views), tables(catalog, user, views), columns(catalog, user),
+        List<TableSchema> described = new ArrayList<>();
+        user.forEach(t -> described.add(t.schema()));
+        if (!DESCRIBING_VIEWS.get()) {
+            DESCRIBING_VIEWS.set(true);
+            try {
+                views.forEach(v -> columnsOf(v, viewColumns).ifPresent(described::add));
+            } finally {
+                DESCRIBING_VIEWS.set(false);
+            }
+        }
+        return List.of(schemata(catalog, user, views), tables(catalog, user, views), columns(catalog, described),
                 views(catalog, views));
+    }
+
+    /**
+     * Whether this thread is planning views' queries for their columns: a view that reads
+     * {@code information_schema} would otherwise describe itself without end.
+     */
+    private static final ThreadLocal<Boolean> DESCRIBING_VIEWS = ThreadLocal.withInitial(() -> false);
+
+    private static Optional<TableSchema> columnsOf(View v, Function<View, List<Field>> viewColumns) {
+        List<Field> fields;
+        try {
+            fields = viewColumns.apply(v);
+        } catch (RuntimeException broken) {
+            return Optional.empty();
+        }
+        List<ColumnSchema> columns = new ArrayList<>();
+        fields.forEach(f -> columns.add(new ColumnSchema(f.name(), f.type(), f.nullable())));
+        return Optional.of(new TableSchema(v.name(), columns, List.of(), List.of()));
     }
 
     /** Each view's schema, name and query, as its creator wrote it. */
@@ -82,15 +118,15 @@ final class InformationSchema {
         b.endRow();
     }
 
-    private static Table columns(Catalog catalog, List<Table> user) {
+    private static Table columns(Catalog catalog, List<TableSchema> described) {
         TableBuilder b = builder(catalog, "columns", List.of(TABLE_CATALOG, TABLE_SCHEMA, TABLE_NAME,
                 text("column_name"),
                 new ColumnSchema("ordinal_position", DataType.INTEGER, false), text("data_type"), text("is_nullable"),
                 new ColumnSchema("character_maximum_length", DataType.INTEGER, true),
                 new ColumnSchema("numeric_precision", DataType.INTEGER, true),
                 new ColumnSchema("numeric_scale", DataType.INTEGER, true)));
-        for (Table t : user) {
-            List<ColumnSchema> columns = t.schema().columns();
+        for (TableSchema t : described) {
+            List<ColumnSchema> columns = t.columns();
             for (int c = 0; c < columns.size(); c++) {
                 ColumnSchema column = columns.get(c);
                 DataType type = column.type();

@@ -7,7 +7,6 @@ import com.google.common.cache.CacheBuilder;
 import com.google.protobuf.Message;
 import dev.starling.engine.PreparedQuery;
 import dev.starling.engine.Starling;
-import dev.starling.storage.CatalogNames;
 import dev.starling.planner.SqlPlanner;
 import dev.starling.planner.explain.PlanExplainer;
 import dev.starling.exec.Settings;
@@ -125,9 +124,7 @@ public final class StarlingFlightSqlProducer extends NoOpFlightSqlProducer {
         this.allocator = allocator;
         this.queries = queries;
         this.streamer = new ResultStreamer(db, allocator, queries);
-        this.metadata = new CatalogMetadata(db.catalog(), allocator, view -> db.resultColumns("SELECT * FROM "
-                + (CatalogNames.schemaOf(view.name()).isEmpty() ? "" : quoted(CatalogNames.schemaOf(view.name())) + ".")
-                + quoted(CatalogNames.tableOf(view.name()))));
+        this.metadata = new CatalogMetadata(db.catalog(), allocator, db::viewColumns);
         this.keys = new KeyMetadata(db.catalog(), allocator);
         this.types = new TypeMetadata(allocator);
         this.sqlInfo = new SqlInfoBuilder()
@@ -271,11 +268,6 @@ public final class StarlingFlightSqlProducer extends NoOpFlightSqlProducer {
     private String planHash(PreparedQuery q) {
         return q.plan() == null ? null
                 : planHashes.computeIfAbsent(q, k -> String.format("%08x", PlanExplainer.explain(k.plan()).hashCode()));
-    }
-
-    /** {@code name} as a quoted identifier. */
-    private static String quoted(String name) {
-        return '"' + name.replace("\"", "\"\"") + '"';
     }
 
     /** The name the caller logged in with, or {@code anonymous} where the server asks for none. */
