@@ -1,6 +1,7 @@
 package dev.starling.bench;
 
 import dev.starling.bench.fuzz.DifferentialRun;
+import dev.starling.bench.fuzz.DuckDbOracle;
 import dev.starling.bench.fuzz.Engine;
 import dev.starling.bench.fuzz.FuzzSchema;
 import dev.starling.bench.fuzz.Outcome;
@@ -11,8 +12,6 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -90,34 +89,34 @@ public final class FuzzMain implements Callable<Integer> {
     }
 
     private List<String> fuzz(Workload workload) throws Exception {
-        List<String> failed = new ArrayList<>();
-        try (Starling db = Starling.inMemory();
-             Connection duck = oracle == Oracle.DUCKDB ? DriverManager.getConnection("jdbc:duckdb:") : null) {
+        try (Starling db = Starling.inMemory()) {
             workload.generate(db.catalog(), scaleFactor);
-            Engine reference;
-            if (duck != null) {
-                DuckDbMirror.copy(db.catalog(), duck);
-                reference = Engine.duckDb(duck);
-            } else {
-                reference = Engine.starling(db, BackendMode.CPU, Duration.ofSeconds(timeoutSeconds));
+            try (DuckDbOracle duck = oracle == Oracle.DUCKDB ? new DuckDbOracle(db.catalog()) : null) {
+                return fuzz(workload, db, duck != null ? duck
+                        : Engine.starling(db, BackendMode.CPU, Duration.ofSeconds(timeoutSeconds)));
             }
-            QueryGenerator generator = new QueryGenerator(FuzzSchema.of(db), seed);
-            for (BackendMode backend : backends) {
-                DifferentialRun run = new DifferentialRun(
-                        Engine.starling(db, backend, Duration.ofSeconds(timeoutSeconds)), reference);
-                long start = System.nanoTime();
-                for (long n = first; n < first + queries; n++) {
-                    run.check(n, generator.query(n));
-                }
-                var t = run.tally();
-                System.out.printf("| %s | %s | %d | %d | %d | %d | %d | %d | %.1f |%n", workload.name().toLowerCase(Locale.ROOT),
-                        backend.name().toLowerCase(Locale.ROOT), queries, t.get(Outcome.AGREE), t.get(Outcome.BOTH_REFUSED),
-                        t.get(Outcome.MISMATCH), t.get(Outcome.REFUSED), t.get(Outcome.ANSWERED_REFUSED),
-                        (System.nanoTime() - start) / 1e9);
-                for (DifferentialRun.Failure f : run.failures()) {
-                    failed.add(String.format("-- %s %s query %d (seed %d): %s%n%s%n%s", workload.name().toLowerCase(Locale.ROOT),
-                            backend.name().toLowerCase(Locale.ROOT), f.number(), seed, f.outcome(), f.sql(), f.detail()));
-                }
+        }
+    }
+
+    /** Each backend's run of the workload's queries against {@code reference}: the failures, described. */
+    private List<String> fuzz(Workload workload, Starling db, Engine reference) {
+        List<String> failed = new ArrayList<>();
+        QueryGenerator generator = new QueryGenerator(FuzzSchema.of(db), seed);
+        for (BackendMode backend : backends) {
+            DifferentialRun run = new DifferentialRun(
+                    Engine.starling(db, backend, Duration.ofSeconds(timeoutSeconds)), reference);
+            long start = System.nanoTime();
+            for (long n = first; n < first + queries; n++) {
+                run.check(n, generator.query(n));
+            }
+            var t = run.tally();
+            System.out.printf("| %s | %s | %d | %d | %d | %d | %d | %d | %.1f |%n", workload.name().toLowerCase(Locale.ROOT),
+                    backend.name().toLowerCase(Locale.ROOT), queries, t.get(Outcome.AGREE), t.get(Outcome.BOTH_REFUSED),
+                    t.get(Outcome.MISMATCH), t.get(Outcome.REFUSED), t.get(Outcome.ANSWERED_REFUSED),
+                    (System.nanoTime() - start) / 1e9);
+            for (DifferentialRun.Failure f : run.failures()) {
+                failed.add(String.format("-- %s %s query %d (seed %d): %s%n%s%n%s", workload.name().toLowerCase(Locale.ROOT),
+                        backend.name().toLowerCase(Locale.ROOT), f.number(), seed, f.outcome(), f.sql(), f.detail()));
             }
         }
         return failed;

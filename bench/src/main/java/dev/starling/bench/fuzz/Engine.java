@@ -4,29 +4,14 @@ import dev.starling.difftest.ResultRows;
 import dev.starling.engine.Starling;
 import dev.starling.exec.BackendMode;
 import dev.starling.exec.Settings;
-import java.sql.Connection;
 import java.time.Duration;
 
-/** An engine that answers a generated query: DuckDB, or Starling under one backend. */
+/** An engine that answers a generated query: DuckDB ({@link DuckDbOracle}), or Starling under one backend. */
 public interface Engine {
     String name();
 
     /** The answer to {@code sql}; any failure is thrown. */
     ResultRows answer(String sql) throws Exception;
-
-    static Engine duckDb(Connection duck) {
-        return new Engine() {
-            @Override
-            public String name() {
-                return "DuckDB";
-            }
-
-            @Override
-            public ResultRows answer(String sql) throws Exception {
-                return ResultRows.query(duck, sql);
-            }
-        };
-    }
 
     /**
      * Starling's embedded API under {@code backend}; a query stops after {@code timeout}, so that
