@@ -8,9 +8,12 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Function;
 import org.apache.calcite.schema.Schema;
 import org.apache.calcite.schema.Table;
+import org.apache.calcite.schema.lookup.CompatibilityLookup;
+import org.apache.calcite.schema.lookup.Lookup;
 import org.apache.calcite.schema.impl.AbstractSchema;
 
 /**
@@ -62,12 +65,16 @@ public final class CatalogSchema extends AbstractSchema {
         return byCatalogName.get(catalogName);
     }
 
-    /** The tables of {@code information_schema}, built from the catalog the first time a query looks one up. */
+    /**
+     * The tables of {@code information_schema}, each built from the catalog the first time a query
+     * looks it up: {@code columns} plans every view's query, which a query of the others need not wait for.
+     */
     private static final class Described extends AbstractSchema {
         private final Catalog catalog;
         private final Function<View, List<Field>> viewColumns;
         private final CatalogSchema owner;
-        private Map<String, Table> tables;
+        private final Map<String, Table> built = new HashMap<>();
+        private final Lookup<Table> lookup = new CompatibilityLookup<>(this::table, () -> Set.copyOf(InformationSchema.TABLES));
 
         Described(Catalog catalog, Function<View, List<Field>> viewColumns, CatalogSchema owner) {
             this.catalog = catalog;
@@ -76,15 +83,16 @@ public final class CatalogSchema extends AbstractSchema {
         }
 
         @Override
-        protected synchronized Map<String, Table> getTableMap() {
-            if (tables == null) {
-                tables = new HashMap<>();
-                for (dev.starling.storage.Table t : InformationSchema.tables(catalog, viewColumns)) {
-                    String name = t.name().substring(InformationSchema.NAME.length() + 1);
-                    tables.put(name, new StarlingTable(t, List.of(NAME, InformationSchema.NAME, name), owner));
-                }
+        public Lookup<Table> tables() {
+            return lookup;
+        }
+
+        private synchronized Table table(String name) {
+            if (!InformationSchema.TABLES.contains(name)) {
+                return null;
             }
-            return tables;
+            return built.computeIfAbsent(name, n -> new StarlingTable(InformationSchema.table(n, catalog, viewColumns),
+                    List.of(NAME, InformationSchema.NAME, n), owner));
         }
     }
 

@@ -30,15 +30,30 @@ final class InformationSchema {
 
     private InformationSchema() { }
 
+    /** Its tables' names. */
+    static final List<String> TABLES = List.of("schemata", "tables", "columns", "views");
+
     /**
-     * Its tables over {@code catalog}'s, named {@code information_schema.<table>}; a view's columns
-     * are {@code viewColumns}' answer for it (its query's result columns), none for a view that
-     * no longer plans or whose query reads {@code information_schema} itself.
+     * Its table {@code name} (one of {@link #TABLES}) over {@code catalog}'s, named
+     * {@code information_schema.<name>}; in {@code columns} a view's columns are {@code viewColumns}'
+     * answer for it (its query's result columns), none for a view that no longer plans or that is
+     * read while views' queries are planned for their columns.
      */
-    static List<Table> tables(Catalog catalog, Function<View, List<Field>> viewColumns) {
+    static Table table(String name, Catalog catalog, Function<View, List<Field>> viewColumns) {
         List<Table> user = catalog.tables().stream().filter(t -> !CatalogNames.schemaOf(t.name()).equals(NAME))
                 .sorted(Comparator.comparing(Table::name)).toList();
         List<View> views = catalog.views().stream().sorted(Comparator.comparing(View::name)).toList();
+        return switch (name) {
+            case "schemata" -> schemata(catalog, user, views);
+            case "tables" -> tables(catalog, user, views);
+            case "columns" -> columns(catalog, described(user, views, viewColumns));
+            case "views" -> views(catalog, views);
+            default -> throw new IllegalArgumentException("information_schema has no table " + name);
+        };
+    }
+
+    /** The schemas {@code columns} lists: the tables', then the views' as their queries answer them. */
+    private static List<TableSchema> described(List<Table> user, List<View> views, Function<View, List<Field>> viewColumns) {
         List<TableSchema> described = new ArrayList<>();
         user.forEach(t -> described.add(t.schema()));
         if (!DESCRIBING_VIEWS.get()) {
@@ -49,8 +64,7 @@ final class InformationSchema {
                 DESCRIBING_VIEWS.set(false);
             }
         }
-        return List.of(schemata(catalog, user, views), tables(catalog, user, views), columns(catalog, described),
-                views(catalog, views));
+        return described;
     }
 
     /**
