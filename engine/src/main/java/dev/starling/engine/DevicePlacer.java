@@ -8,6 +8,7 @@ import dev.starling.exec.Settings;
 import dev.starling.exec.plan.AggregateNode;
 import dev.starling.exec.plan.PlanEstimates;
 import dev.starling.exec.plan.PlanNode;
+import dev.starling.exec.plan.SortNode;
 import dev.starling.gpu.GpuBackend;
 import dev.starling.gpu.cuda.DeviceProfile;
 import dev.starling.gpu.plan.GpuPlanner;
@@ -48,9 +49,9 @@ final class DevicePlacer implements Placer {
     }
 
     @Override
-    public Placement rows(PlanNode top, GroupsWanted.First first, PlanEstimates estimates, Settings settings) {
+    public Placement rows(PlanNode top, SortNode sort, PlanEstimates estimates, Settings settings) {
         Placement cpu = withoutGpu(settings);
-        return cpu != null ? cpu : gpu.rows(top, first, estimates, settings);
+        return cpu != null ? cpu : gpu.rows(top, sort, estimates, settings);
     }
 
     /** The CPU placement that stands for every pipeline when the GPU's planner is not asked; else null. */

@@ -166,21 +166,26 @@ class GpuPlanTest {
 
     /**
      * A sort with a limit over a selection's rows: the GPU picks the first rows by the sort's first
-     * key, unless that key's order is not its values' (a string's codes) or it may be NULL.
+     * key, unless that key's order is not its values' (a string's codes) or it may be NULL; with a
+     * limit or without, the GPU sorts the rows it sends back, the pipeline the sort tops shown where
+     * the sort ran.
      */
     @Test
-    void aSortWithALimitOverRowsTakesOnlyItsFirstRowsFromTheGpu() {
+    void aSortOverRowsRunsOnTheGpuWhichPicksTheFirstRowsOfALimit() {
         PipelineGraph byPrice = tpch.prepare("SELECT l_orderkey, l_extendedprice FROM lineitem "
                 + "ORDER BY l_extendedprice DESC, l_orderkey LIMIT 10", GPU).graph();
         Pipeline rows = byPrice.pipelines().stream().filter(p -> p.role() == Role.SORT_INPUT).findFirst().orElseThrow();
         assertTrue(rows.placement().accelerated()
                 && rows.placement().reason().endsWith("of its rows, only the first 10 by l_extendedprice DESC (and ties) "
-                + "come back"), describe(byPrice));
+                + "come back; its rows sorted on the GPU, the first 10 coming back"), describe(byPrice));
         for (String sql : List.of("SELECT l_orderkey, l_comment FROM lineitem ORDER BY l_comment LIMIT 10",
                 "SELECT l_orderkey, l_extendedprice FROM lineitem ORDER BY l_extendedprice DESC")) {
             PipelineGraph graph = tpch.prepare(sql, GPU).graph();
             assertTrue(graph.pipelines().stream().noneMatch(p -> p.placement().reason().contains("of its rows")),
                     describe(graph));
+            assertTrue(graph.sortedOnDevice(graph.root()), describe(graph));
+            assertEquals("sorted on the GPU by pipeline 1, which hands its rows on in order",
+                    graph.pipelines().get(0).placement().reason(), describe(graph));
         }
     }
 

@@ -13,6 +13,7 @@ import dev.starling.engine.Starling;
 import dev.starling.exec.BackendMode;
 import dev.starling.exec.plan.AggregateNode;
 import dev.starling.exec.plan.PlanNode;
+import dev.starling.exec.plan.SortNode;
 import dev.starling.gpu.pipeline.StarPipeline;
 import dev.starling.gpu.pipeline.StarPipelineCompiler;
 import dev.starling.gpu.pipeline.Unsupported;
@@ -143,11 +144,15 @@ class GpuPipelineCoverageTest {
             assertEquals("backend=cpu (~1199969 result rows: the GPU hands rows back whole, the CPU streams them)",
                     resident.rows(all.plan(), null, all.estimates(), Settings.DEFAULT).describe());
             assertTrue(resident.rows(all.plan(), null, all.estimates(), Settings.DEFAULT.withBackend(BackendMode.GPU)).accelerated());
-            // ... unless a sort with a limit keeps only the first of them, which the GPU picks
-            String first = resident.rows(all.plan(), new GroupsWanted.First(1, true, 10), all.estimates(), Settings.DEFAULT)
-                    .describe();
-            assertTrue(first.startsWith("backend=gpu") && first.endsWith(
-                    "of its rows, only the first 10 by l_extendedprice DESC (and ties) come back)"), first);
+            // ... unless a sort with a limit keeps only the first of them, which the GPU picks and sorts
+            SortNode top10 = new SortNode(all.plan(), List.of(new SortNode.SortKey(1, true, true)), 0, 10);
+            String first = resident.rows(all.plan(), top10, all.estimates(), Settings.DEFAULT).describe();
+            assertTrue(first.startsWith("backend=gpu") && first.endsWith("of its rows, only the first 10 by l_extendedprice "
+                    + "DESC (and ties) come back; its rows sorted on the GPU, the first 10 coming back)"), first);
+            // ... or a sort the GPU applies, which would hold them all on the CPU too
+            SortNode sorted = new SortNode(all.plan(), List.of(new SortNode.SortKey(1, false, false)), 0, -1);
+            String whole = resident.rows(all.plan(), sorted, all.estimates(), Settings.DEFAULT).describe();
+            assertTrue(whole.startsWith("backend=gpu") && whole.endsWith("; its rows sorted on the GPU)"), whole);
         }
     }
 

@@ -20,7 +20,7 @@ final class GpuResults {
     /**
      * Runs {@code sql} with the CPU backend, then forcing the GPU; checks that the answers agree
      * (row order only where the query orders, doubles to a relative 1e-9: the GPU adds in another
-     * order) and that per-query device memory returned to its baseline. Returns whether a GPU
+     * order; NaN equals NaN) and that per-query device memory returned to its baseline. Returns whether a GPU
      * pipeline ran.
      */
     static boolean assertSameOnGpu(Starling db, GpuBackend gpu, String label, String sql) {
@@ -104,7 +104,7 @@ final class GpuResults {
 
     private static boolean same(Object e, Object a) {
         if (e instanceof Double x && a instanceof Double y) {
-            return Math.abs(x - y) <= 1e-9 * Math.max(1, Math.max(Math.abs(x), Math.abs(y)));
+            return x.equals(y) || Math.abs(x - y) <= 1e-9 * Math.max(1, Math.max(Math.abs(x), Math.abs(y)));
         }
         if (e instanceof BigDecimal x && a instanceof BigDecimal y) {
             return x.compareTo(y) == 0;

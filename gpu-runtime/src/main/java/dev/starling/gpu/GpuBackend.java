@@ -165,7 +165,8 @@ public final class GpuBackend implements Accelerator, AutoCloseable {
     @Override
     public Optional<Batch> rows(PlanNode top, DevicePlan plan, DeviceInputs inputs, QueryContext ctx) {
         GpuPipelinePlan p = (GpuPipelinePlan) plan;
-        return runOnDevice(new StarRowsRun(device, cache, p.pipeline(), p.rowOrder(), ctx.settings().oversizedJoin()),
+        return runOnDevice(new StarRowsRun(device, cache, p.pipeline(), p.rowOrder(), p.rowSort(),
+                ctx.settings().oversizedJoin()),
                 inputs, ctx);
     }
 

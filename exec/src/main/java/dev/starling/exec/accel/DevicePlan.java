@@ -27,4 +27,12 @@ public interface DevicePlan {
     default Optional<String> deviceBuild(PlanNode build) {
         return Optional.empty();
     }
+
+    /**
+     * Whether the pipeline's rows come back in the order of the sort they feed, cut to its offset
+     * and limit, so that the sort has nothing left to do.
+     */
+    default boolean sortsRows() {
+        return false;
+    }
 }

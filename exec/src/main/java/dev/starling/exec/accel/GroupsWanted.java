@@ -2,6 +2,7 @@ package dev.starling.exec.accel;
 
 import dev.starling.exec.expr.Expr;
 import dev.starling.exec.plan.PlanNode;
+import dev.starling.exec.plan.SortNode;
 
 /**
  * What the plan above an aggregation keeps of its groups, which an accelerator may use to send
@@ -21,5 +22,15 @@ public record GroupsWanted(Expr having, PlanNode scalar, First first) {
      * or not) of the rows below a sort with a limit (an aggregation's groups, or a selection's
      * rows) are kept: a row that has {@code count} others strictly before it is not wanted.
      */
-    public record First(int column, boolean descending, long count) { }
+    public record First(int column, boolean descending, long count) {
+        /** The first rows {@code sort} keeps of its input: by its first key, its offset and limit; null without a limit or keys. */
+        public static First of(SortNode sort) {
+            if (sort.limit() < 0 || sort.keys().isEmpty()) {
+                return null;
+            }
+            SortNode.SortKey key = sort.keys().get(0);
+            return new First(key.column(), key.descending(),
+                    sort.offset() > Long.MAX_VALUE - sort.limit() ? Long.MAX_VALUE : sort.offset() + sort.limit());
+        }
+    }
 }

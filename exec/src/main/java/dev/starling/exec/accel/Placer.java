@@ -4,6 +4,7 @@ import dev.starling.exec.Settings;
 import dev.starling.exec.plan.AggregateNode;
 import dev.starling.exec.plan.PlanEstimates;
 import dev.starling.exec.plan.PlanNode;
+import dev.starling.exec.plan.SortNode;
 
 /**
  * Decides, before a query runs, where each pipeline that an accelerator could take runs: an
@@ -21,10 +22,11 @@ public interface Placer {
 
     /**
      * Where the pipeline producing {@code top}'s rows (no aggregation in it) runs under {@code settings},
-     * and why; {@code first}: the first rows a sort with a limit keeps of them (null: all are kept),
-     * which the accelerator may pick before they come back; {@code estimates} as for {@link #aggregate}.
+     * and why; {@code sort}: the sort they feed (null: none), which the accelerator may apply before
+     * they come back, or of which it may pick the first rows its limit keeps ({@link DevicePlan#sortsRows});
+     * {@code estimates} as for {@link #aggregate}.
      */
-    Placement rows(PlanNode top, GroupsWanted.First first, PlanEstimates estimates, Settings settings);
+    Placement rows(PlanNode top, SortNode sort, PlanEstimates estimates, Settings settings);
 
     /** Everything on the CPU, for {@code reason} (empty: none worth showing). */
     static Placer cpu(String reason) {
@@ -37,7 +39,7 @@ public interface Placer {
             }
 
             @Override
-            public Placement rows(PlanNode top, GroupsWanted.First first, PlanEstimates estimates, Settings settings) {
+            public Placement rows(PlanNode top, SortNode sort, PlanEstimates estimates, Settings settings) {
                 return cpu;
             }
         };

@@ -72,6 +72,8 @@ public final class PipelineGraph {
     private final Set<PlanNode> rowsOnDevice = Collections.newSetFromMap(new IdentityHashMap<>());
     /** Aggregation inputs inside a join build side that the accelerator builds itself ({@link #runsWhere}). */
     private final Set<PlanNode> withinDeviceBuilds = Collections.newSetFromMap(new IdentityHashMap<>());
+    /** Sorts whose input's rows come back from the accelerator sorted ({@link #sortedOnDevice}). */
+    private final Set<PlanNode> sortedOnDevice = Collections.newSetFromMap(new IdentityHashMap<>());
 
     private PipelineGraph(PlanNode root, PlanEstimates estimates, Settings settings) {
         this.root = root;
@@ -128,7 +130,7 @@ public final class PipelineGraph {
                     yield within;
                 }
                 case AggregateNode a -> placer.aggregate(a, wanted, estimates, settings);
-                case SortNode s -> placer.rows(input, wantedOfInput(s, GroupsWanted.ALL).first(), estimates, settings);
+                case SortNode s -> placer.rows(input, s, estimates, settings);
                 case UnionNode u -> placer.rows(input, null, estimates, settings);
                 case HashJoinNode j when j.markProbe() -> orRowsOnDevice(input, builtOnDevice(j.build(), within,
                         first ? MARKED_ON_GPU : MARKING_ON_GPU), within, placer);
@@ -146,7 +148,26 @@ public final class PipelineGraph {
             if (role != null) {
                 add(input, role, placement);
             }
+            if (node instanceof SortNode s && placement.accelerated() && placement.plan().sortsRows()) {
+                sortedOnDevice(s, placement);
+            }
             cut(input, placer, role == null ? within : placement, first ? wantedOfInputs : GroupsWanted.ALL);
+        }
+    }
+
+    /**
+     * Records that sort {@code s}'s input rows come back from the accelerator sorted (placed
+     * {@code input}); the pipeline the sort tops, if it tops one, then only hands them on, so it is
+     * shown where the sort ran.
+     */
+    private void sortedOnDevice(SortNode s, Placement input) {
+        sortedOnDevice.add(s);
+        Pipeline p = byTop.get(s);
+        if (p != null) {
+            Pipeline sorted = new Pipeline(p.id(), s, p.role(), Placement.gpu("sorted on the GPU by pipeline "
+                    + byTop.get(s.input()).id() + ", which hands its rows on in order", input.plan()));
+            pipelines.set(p.id(), sorted);
+            byTop.put(s, sorted);
         }
     }
 
@@ -161,9 +182,7 @@ public final class PipelineGraph {
             case FilterNode f -> new GroupsWanted(f.condition(), null, null);
             case HashJoinNode j when j.kind() == JoinKind.INNER && !j.markProbe() && atMostOneRow(j.build()) ->
                     new GroupsWanted(condition(j), j.build(), null);
-            case SortNode s when s.limit() >= 0 && !s.keys().isEmpty() -> new GroupsWanted(null, null,
-                    new GroupsWanted.First(s.keys().get(0).column(), s.keys().get(0).descending(),
-                            s.offset() > Long.MAX_VALUE - s.limit() ? Long.MAX_VALUE : s.offset() + s.limit()));
+            case SortNode s when GroupsWanted.First.of(s) != null -> new GroupsWanted(null, null, GroupsWanted.First.of(s));
             case ProjectNode p when wanted.first() != null
                     && p.expressions().get(wanted.first().column()) instanceof ColumnRef ref -> new GroupsWanted(null,
                     null, new GroupsWanted.First(ref.index(), wanted.first().descending(), wanted.first().count()));
@@ -241,11 +260,16 @@ public final class PipelineGraph {
      * a join input itself or aggregating.
      */
     public boolean rowsOnDevice(Pipeline p) {
-        return p.placement().accelerated() && switch (p.role()) {
+        return p.placement().accelerated() && !sortedOnDevice(p.top()) && switch (p.role()) {
             case RESULT, SORT_INPUT, UNION_INPUT -> true;
             case AGGREGATE_INPUT -> false;
             case JOIN_BUILD, MARKED_PROBE, MARKING_BUILD -> rowsOnDevice.contains(p.top());
         };
+    }
+
+    /** Whether {@code node} is a sort whose input's rows come back from the accelerator sorted, cut to its offset and limit. */
+    public boolean sortedOnDevice(PlanNode node) {
+        return sortedOnDevice.contains(node);
     }
 
     /**

@@ -100,15 +100,43 @@ public final class PlanCompiler {
      */
     private Stream pipelineRows(PlanNode node, PipelineGraph.Role role, BitSet needed, List<DenseKeyFilter.Pushed> pushed) {
         PipelineGraph.Pipeline p = graph.pipeline(node, role);
-        boolean onDevice = graph.rowsOnDevice(p);
-        Optional<Batch> accelerated = onDevice
-                ? accelerator(p).rows(node, p.placement().plan(), inputs(p.placement().plan()), ctx) : Optional.empty();
-        ctx.ran(p.id(), onDevice ? ranOn(p.placement(), accelerated.isPresent()) : "cpu");
-        if (accelerated.isPresent()) {
+        if (graph.rowsOnDevice(p)) {
+            Optional<Batch> rows = deviceRows(p, node);
+            if (rows.isPresent()) {
+                return Stream.of(new MaterializedSource(rows.get()), node.output(), false);
+            }
+        } else if (!graph.sortedOnDevice(node)) {
+            ctx.ran(p.id(), "cpu");
+        }
+        return compile(node, needed, pushed);
+    }
+
+    /** Pipeline {@code p}'s rows (those of {@code node}) from the accelerator, or empty when it handed them back. */
+    private Optional<Batch> deviceRows(PipelineGraph.Pipeline p, PlanNode node) {
+        Optional<Batch> rows = accelerator(p).rows(node, p.placement().plan(), inputs(p.placement().plan()), ctx);
+        ctx.ran(p.id(), ranOn(p.placement(), rows.isPresent()));
+        if (rows.isPresent()) {
             ranDeviceBuilds(p.placement().plan());
         }
-        return accelerated.map(b -> Stream.of(new MaterializedSource(b), node.output(), false))
-                .orElseGet(() -> compile(node, needed, pushed));
+        return rows;
+    }
+
+    /**
+     * Sort {@code s}'s rows: from the accelerator in its order when the graph placed its input there
+     * to be sorted (the pipeline the sort tops ran where they were sorted), else sorted here.
+     */
+    private Stream sorted(SortNode s) {
+        if (graph.sortedOnDevice(s)) {
+            Optional<Batch> rows = deviceRows(graph.pipeline(s.input(), PipelineGraph.Role.SORT_INPUT), s.input());
+            graph.topping(s).ifPresent(p -> ctx.ran(p.id(), rows.isPresent() ? "gpu" : HANDED_BACK));
+            if (rows.isPresent()) {
+                return Stream.of(new MaterializedSource(rows.get()), s.output(), true);
+            }
+        }
+        SortSink sink = new SortSink(s);
+        runner.run(graph.sortedOnDevice(s) ? compile(s.input(), all(s.input()), List.of()) : top(s.input(), all(s.input())),
+                sink, ctx);
+        return Stream.of(new MaterializedSource(sink.result()), s.output(), true);
     }
 
     /** The accelerator that runs pipeline {@code p}, placed on it. */
@@ -163,11 +191,7 @@ public final class PlanCompiler {
             }
             case AggregateNode a -> Stream.of(new MaterializedSource(accelerate(a).orElseGet(() -> aggregateOnCpu(a))),
                     a.output(), false);
-            case SortNode s -> {
-                SortSink sink = new SortSink(s);
-                runner.run(top(s.input(), all(s.input())), sink, ctx);
-                yield Stream.of(new MaterializedSource(sink.result()), s.output(), true);
-            }
+            case SortNode s -> sorted(s);
             case LimitNode l -> {
                 Stream in = compile(l.input(), needed, List.of());
                 LimitOperator.Budget budget = new LimitOperator.Budget(l.offset(), l.limit());

@@ -14,6 +14,7 @@ import dev.starling.exec.Settings;
 import dev.starling.exec.plan.AggregateNode;
 import dev.starling.exec.plan.PlanEstimates;
 import dev.starling.exec.plan.PlanNode;
+import dev.starling.exec.plan.SortNode;
 import dev.starling.exec.vector.Batch;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -50,7 +51,7 @@ abstract class SharingAccelerator implements Accelerator {
             }
 
             @Override
-            public Placement rows(PlanNode top, GroupsWanted.First first, PlanEstimates estimates, Settings settings) {
+            public Placement rows(PlanNode top, SortNode sort, PlanEstimates estimates, Settings settings) {
                 return Placement.cpu("test");
             }
         };

@@ -25,6 +25,7 @@ import dev.starling.exec.plan.HashJoinNode;
 import dev.starling.exec.plan.JoinKind;
 import dev.starling.exec.plan.PlanEstimates;
 import dev.starling.exec.plan.PlanNode;
+import dev.starling.exec.plan.SortNode;
 import dev.starling.exec.plan.ScanNode;
 import dev.starling.exec.vector.Batch;
 import dev.starling.storage.Catalog;
@@ -148,7 +149,7 @@ class ScalarComparedGroupsTest {
                 }
 
                 @Override
-                public Placement rows(PlanNode top, GroupsWanted.First first, PlanEstimates estimates, Settings settings) {
+                public Placement rows(PlanNode top, SortNode sort, PlanEstimates estimates, Settings settings) {
                     return Placement.cpu("test");
                 }
             };

@@ -394,7 +394,7 @@ public final class StarPipelineCompiler {
             case AggregateNode a -> throw new Unsupported("a pipeline that reads another pipeline's groups: "
                     + "GPU pipelines start at a table scan");
             case SortNode o -> throw new Unsupported("a pipeline that reads another pipeline's sorted rows: "
-                    + "GPU pipelines start at a table scan, and sorts run on the CPU");
+                    + "GPU pipelines start at a table scan");
             default -> throw new Unsupported(node.describe().split(" ")[0] + " inside the pipeline");
         };
     }

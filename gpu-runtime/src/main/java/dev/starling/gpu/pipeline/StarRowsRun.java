@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import jcuda.Pointer;
+import jcuda.driver.CUdeviceptr;
 
 /**
  * Runs a selection ({@link StarPipeline} with outputs) on the GPU: the kernel writes the rows that
@@ -31,19 +32,26 @@ import jcuda.Pointer;
  * ({@link RowOrder}), only the first rows in it come back: gathered on the device from those the
  * kernel wrote when they fit the first room, else (or from the start, where the optimizer expects
  * more rows than that room) written alone by a pass that the keys of a pass before, written at
- * each row's index, cut ({@link StarKernelInput.OrderCut}).
+ * each row's index, cut ({@link StarKernelInput.OrderCut}). With a sort ({@link RowSort}), the
+ * rows kept are then sorted on the device and only the sort's offset and limit of them come back,
+ * in its order; without device memory for that, the pipeline is handed back.
  */
 public final class StarRowsRun extends PipelineRun<Batch> {
     static final long FIRST_CAPACITY = 1 << 22;
     private static final String ORDER_SOURCE = "row_order";
 
     private final RowOrder order;
+    private final RowSort sort;
 
-    /** {@code order}: the order whose first rows alone come back (null: every row does). */
-    public StarRowsRun(GpuDevice device, GpuColumnCache cache, StarPipeline pipeline, RowOrder order,
+    /**
+     * {@code order}: the order whose first rows alone come back (null: every row does);
+     * {@code sort}: the order the rows come back in, and which of them (null: as the kernel wrote them).
+     */
+    public StarRowsRun(GpuDevice device, GpuColumnCache cache, StarPipeline pipeline, RowOrder order, RowSort sort,
                        OversizedJoin oversized) {
         super(device, cache, pipeline, oversized);
         this.order = order;
+        this.sort = sort;
     }
 
     @Override
@@ -85,6 +93,14 @@ public final class StarRowsRun extends PipelineRun<Batch> {
                         if (passed <= capacity) {
                             long t3 = System.nanoTime();
                             Kept kept = cut == null ? first(written, passed, out) : new Kept(written, passed);
+                            if (sort != null) {
+                                try {
+                                    kept = sorted(kept, out);
+                                } catch (GpuOutOfMemoryException e) {
+                                    declined = "no device memory to sort its rows";
+                                    return Optional.empty();
+                                }
+                            }
                             Batch rows = decode(kept.written(), Math.toIntExact(kept.rows()), dimRows, in, inputs.catalog());
                             stats = new RunStats(inputs.buildMillis() + ms(t1 - t0), 0, ms(t2 - t1), pass.kernelMillis,
                                     ms(System.nanoTime() - t3 + pass.searchNanos), in.placeMillis(), in.factBytes(),
@@ -187,9 +203,7 @@ public final class StarRowsRun extends PipelineRun<Batch> {
         if (order == null || !KeyThreshold.pays(order.count(), n)) {
             return new Kept(written, n);
         }
-        long orderColumn = pipeline.outputs().subList(0, order.output()).stream()
-                .filter(o -> !(o instanceof StarPipeline.Output.Constant)).count();
-        DeviceBuffer values = written.get((int) orderColumn).values();
+        DeviceBuffer values = written.get(writtenIndex(order.output())).values();
         try {
             DeviceBuffer keys = out.allocate(n * 8, "row order keys");
             GridLaunch.run(device, ORDER_SOURCE, "row_order_keys", n, Pointer.to(values.pointer()),
@@ -208,19 +222,48 @@ public final class StarRowsRun extends PipelineRun<Batch> {
                     Pointer.to(kept.pointer()));
             long[] m = new long[1];
             counter.download(Pointer.to(m), 8);
-            List<Written> gathered = new ArrayList<>();
-            for (Written w : written) {
-                DeviceBuffer v = out.allocate(Math.max(8, m[0] * 8), "kept output column");
-                DeviceBuffer nulls = out.allocate(Math.max(1, m[0]), "kept output NULL flags");
-                GridLaunch.run(device, ORDER_SOURCE, "gather_rows", n, Pointer.to(w.values().pointer()),
-                        Pointer.to(w.nulls().pointer()), Pointer.to(kept.pointer()), Pointer.to(new long[] {m[0]}),
-                        Pointer.to(v.pointer()), Pointer.to(nulls.pointer()));
-                gathered.add(new Written(w.output(), v, nulls));
-            }
-            return new Kept(gathered, m[0]);
+            return gather(written, kept.pointer(), m[0], out);
         } catch (GpuOutOfMemoryException e) {
             return new Kept(written, n);
         }
+    }
+
+    /**
+     * The kept rows in the sort's order, and of those only its offset and limit, gathered into
+     * buffers of {@code out} ({@link DeviceRowSort}); string keys are sorted by the ranks of their
+     * dictionary's strings.
+     */
+    private Kept sorted(Kept kept, DeviceArrays out) {
+        List<DeviceRowSort.Column> columns = new ArrayList<>();
+        for (RowSort.Key key : sort.keys()) {
+            Written w = kept.written().get(writtenIndex(key.output()));
+            int[] ranks = pipeline.outputs().get(key.output()) instanceof StarPipeline.Output.Codes c
+                    ? StrDict.of(pipeline.fact().column(c.factColumn()).dictionary()).ranks() : null;
+            columns.add(new DeviceRowSort.Column(key, w.values(), w.nulls(), ranks));
+        }
+        long n = kept.rows();
+        DeviceBuffer order = DeviceRowSort.sort(device, out, columns, n);
+        return gather(kept.written(), order.pointer().withByteOffset(8 * sort.first(n)), sort.count(n), out);
+    }
+
+    /** The {@code m} rows whose indexes {@code rows} holds, of every written output, gathered into buffers of {@code out}. */
+    private Kept gather(List<Written> written, CUdeviceptr rows, long m, DeviceArrays out) {
+        List<Written> gathered = new ArrayList<>();
+        for (Written w : written) {
+            DeviceBuffer v = out.allocate(Math.max(8, m * 8), "kept output column");
+            DeviceBuffer nulls = out.allocate(Math.max(1, m), "kept output NULL flags");
+            GridLaunch.run(device, ORDER_SOURCE, "gather_rows", m, Pointer.to(w.values().pointer()),
+                    Pointer.to(w.nulls().pointer()), Pointer.to(rows), Pointer.to(new long[] {m}),
+                    Pointer.to(v.pointer()), Pointer.to(nulls.pointer()));
+            gathered.add(new Written(w.output(), v, nulls));
+        }
+        return new Kept(gathered, m);
+    }
+
+    /** The index among the written outputs (constants are not written) of output {@code output}. */
+    private int writtenIndex(int output) {
+        return (int) pipeline.outputs().subList(0, output).stream()
+                .filter(o -> !(o instanceof StarPipeline.Output.Constant)).count();
     }
 
     /** Room for {@code capacity} rows of every output the kernel writes (constants it does not). */

@@ -6,6 +6,7 @@ import dev.starling.gpu.pipeline.CloneChoice;
 import dev.starling.gpu.pipeline.GroupFilter;
 import dev.starling.gpu.pipeline.GroupOrder;
 import dev.starling.gpu.pipeline.RowOrder;
+import dev.starling.gpu.pipeline.RowSort;
 import dev.starling.gpu.pipeline.StarPipeline;
 import dev.starling.exec.plan.PlanNode;
 import dev.starling.exec.plan.ProjectNode;
@@ -18,14 +19,15 @@ import java.util.Optional;
  * pipeline compiled from the plan, whether a clone layout serves it, the HAVING terms its groups
  * must pass to come back (null: none), the order in which only its first groups are decoded (null:
  * all are), for a selection the order in which only its first rows come back ({@code rowOrder};
- * null: all do), the groups the optimizer expects ({@link StarPipeline#NO_ESTIMATE}: no estimate, or
+ * null: all do) and the order they come back in, and which of them ({@code rowSort}; null: in no
+ * order, all of them), the groups the optimizer expects ({@link StarPipeline#NO_ESTIMATE}: no estimate, or
  * not an aggregation), and, when it shares its fact rows with the CPU workers, the
  * dimensions whose hash tables are built once in host memory for both. The CPU runs the build
  * sides of the dimensions the GPU does not build.
  */
 public record GpuPipelinePlan(String target, StarPipeline pipeline, CloneChoice clones, GroupFilter having,
                               GroupOrder order, long expectedGroups, List<Integer> sharedTables,
-                              RowOrder rowOrder) implements DevicePlan {
+                              RowOrder rowOrder, RowSort rowSort) implements DevicePlan {
     public GpuPipelinePlan {
         sharedTables = List.copyOf(sharedTables);
     }
@@ -48,6 +50,11 @@ public record GpuPipelinePlan(String target, StarPipeline pipeline, CloneChoice 
             inputs.add(having.scalar());
         }
         return inputs;
+    }
+
+    @Override
+    public boolean sortsRows() {
+        return rowSort != null;
     }
 
     /** The HAVING terms bound to the scalar they compare with, run among {@code inputs}; null when there are none. */

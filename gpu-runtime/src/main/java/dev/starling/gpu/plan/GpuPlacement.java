@@ -93,12 +93,13 @@ final class GpuPlacement {
     /**
      * Where a pipeline of result rows (compiled for the GPU) runs under {@code mode} (GPU or auto):
      * under auto as an aggregation's would, and only when the optimizer expects at most
-     * {@link #AUTO_MAX_RESULT_ROWS} of them ({@code estimatedRows}; none: the CPU).
+     * {@link #AUTO_MAX_RESULT_ROWS} of them ({@code estimatedRows}; none: the CPU), unless the GPU
+     * sorts them ({@code sorted}): the CPU holds the rows of a sort whole too.
      */
     static Verdict placeRows(StarPipeline pipeline, BackendMode mode, Predicate<Column> resident,
-                             OptionalDouble estimatedRows) {
+                             OptionalDouble estimatedRows, boolean sorted) {
         Verdict verdict = place(pipeline, mode, resident, false, OptionalDouble.empty());
-        if (mode != BackendMode.AUTO || !verdict.gpu()) {
+        if (mode != BackendMode.AUTO || !verdict.gpu() || sorted) {
             return verdict;
         }
         if (estimatedRows.isEmpty() || estimatedRows.getAsDouble() > AUTO_MAX_RESULT_ROWS) {

@@ -10,12 +10,14 @@ import dev.starling.exec.plan.AggregateNode;
 import dev.starling.exec.plan.PlanEstimates;
 import dev.starling.exec.plan.PlanNode;
 import dev.starling.exec.plan.Quantities;
+import dev.starling.exec.plan.SortNode;
 import dev.starling.gpu.hybrid.OversizedJoinModel;
 import dev.starling.gpu.pipeline.CloneChoice;
 import dev.starling.gpu.pipeline.DimensionHashTable;
 import dev.starling.gpu.pipeline.GroupFilter;
 import dev.starling.gpu.pipeline.GroupOrder;
 import dev.starling.gpu.pipeline.RowOrder;
+import dev.starling.gpu.pipeline.RowSort;
 import dev.starling.gpu.pipeline.StarPipeline;
 import dev.starling.gpu.pipeline.StarPipelineCompiler;
 import dev.starling.gpu.pipeline.Unsupported;
@@ -151,10 +153,11 @@ public final class GpuPlanner implements Placer {
     /**
      * Result rows go to the GPU only when the session asks for it, since how many rows pass, and so
      * cross back over the link, is not known in advance, unless a sort with a limit keeps only the
-     * first of them, which the GPU then picks ({@link RowOrder}).
+     * first of them, which the GPU then picks ({@link RowOrder}), or they feed a sort the GPU can
+     * apply ({@link RowSort}), which would hold them all on the CPU too.
      */
     @Override
-    public Placement rows(PlanNode top, GroupsWanted.First first, PlanEstimates estimates, Settings settings) {
+    public Placement rows(PlanNode top, SortNode sort, PlanEstimates estimates, Settings settings) {
         if (settings.backend() != BackendMode.GPU && settings.backend() != BackendMode.AUTO) {
             return Placement.cpu(settings.backend() == BackendMode.CPU ? "session backend is cpu"
                     : "result rows go to the GPU under SET backend = 'gpu' or 'auto'");
@@ -165,21 +168,32 @@ public final class GpuPlanner implements Placer {
         } catch (Unsupported e) {
             return Placement.cpu("the GPU cannot run " + e.getMessage());
         }
-        RowOrder order = RowOrder.of(pipeline, first, estimates.rows(top)).orElse(null);
+        RowOrder order = RowOrder.of(pipeline, sort == null ? null : GroupsWanted.First.of(sort), estimates.rows(top))
+                .orElse(null);
+        RowSort rowSort = sort == null ? null : RowSort.of(pipeline, sort).orElse(null);
         OptionalDouble back = order == null || estimates.rows(top).isEmpty() ? estimates.rows(top)
                 : OptionalDouble.of(Math.min(estimates.rows(top).getAsDouble(), order.count()));
-        GpuPlacement.Verdict verdict = GpuPlacement.placeRows(pipeline, settings.backend(), resident, back);
+        GpuPlacement.Verdict verdict = GpuPlacement.placeRows(pipeline, settings.backend(), resident, back,
+                rowSort != null);
         if (!verdict.gpu()) {
             return Placement.cpu(verdict.reason());
         }
         GpuPipelinePlan plan = new GpuPipelinePlan(profile.name(), pipeline, CloneChoice.NONE, null, null,
-                StarPipeline.NO_ESTIMATE, List.of(), order);
-        return Placement.gpu(order == null ? verdict.reason() : verdict.reason() + "; " + order.describe(), plan);
+                StarPipeline.NO_ESTIMATE, List.of(), order, rowSort);
+        List<String> why = new ArrayList<>(List.of(verdict.reason()));
+        if (order != null) {
+            why.add(order.describe());
+        }
+        if (rowSort != null) {
+            why.add(rowSort.describe());
+        }
+        return Placement.gpu(String.join("; ", why), plan);
     }
 
     private GpuPipelinePlan plan(StarPipeline pipeline, CloneChoice clones, GroupFilter having, GroupOrder order,
                                  long expectedGroups, List<Integer> sharedTables) {
-        return new GpuPipelinePlan(profile.name(), pipeline, clones, having, order, expectedGroups, sharedTables, null);
+        return new GpuPipelinePlan(profile.name(), pipeline, clones, having, order, expectedGroups, sharedTables, null,
+                null);
     }
 
     /**

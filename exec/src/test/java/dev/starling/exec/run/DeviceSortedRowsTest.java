@@ -1,0 +1,163 @@
+package dev.starling.exec.run;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.starling.exec.QueryContext;
+import dev.starling.exec.QueryResult;
+import dev.starling.exec.Settings;
+import dev.starling.exec.accel.Accelerator;
+import dev.starling.exec.accel.DeviceInputs;
+import dev.starling.exec.accel.DevicePlan;
+import dev.starling.exec.accel.GroupsWanted;
+import dev.starling.exec.accel.Placement;
+import dev.starling.exec.accel.Placer;
+import dev.starling.exec.plan.AggregateNode;
+import dev.starling.exec.plan.PlanEstimates;
+import dev.starling.exec.plan.PlanNode;
+import dev.starling.exec.plan.ScanNode;
+import dev.starling.exec.plan.SortNode;
+import dev.starling.exec.vector.Batch;
+import dev.starling.exec.vector.BatchBuffer;
+import dev.starling.storage.Catalog;
+import dev.starling.storage.ColumnSchema;
+import dev.starling.storage.DataType;
+import dev.starling.storage.Table;
+import dev.starling.storage.TableBuilder;
+import dev.starling.storage.TableSchema;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A sort whose input rows an accelerator sorts: the placer learns the sort, the pipeline the sort
+ * tops is shown and recorded where the sort ran, and the sort is not run again over the rows that
+ * come back; when the accelerator hands the rows back, the CPU computes and sorts them, and the
+ * answer is the same.
+ */
+class DeviceSortedRowsTest {
+    private static SortNode sort;
+
+    @BeforeAll
+    static void plan() {
+        TableBuilder b = new TableBuilder(new TableSchema("t", List.of(new ColumnSchema("k", DataType.BIGINT, false),
+                new ColumnSchema("v", DataType.BIGINT, false)), List.of(), List.of()), Catalog.inMemory());
+        for (int r = 0; r < 3 * Table.CHUNK_ROWS; r++) {
+            b.setLong(0, r);
+            b.setLong(1, (r * 31L) % 997);
+            b.endRow();
+        }
+        ScanNode scan = new ScanNode(b.build(), List.of(ScanNode.ScanColumn.value(0), ScanNode.ScanColumn.value(1)), null);
+        sort = new SortNode(scan, List.of(new SortNode.SortKey(1, true, false), new SortNode.SortKey(0, false, false)),
+                5, 20);
+    }
+
+    @Test
+    void rowsSortedOnTheDeviceAreNotSortedAgain() {
+        Sorting accelerator = new Sorting(false);
+        PipelineGraph graph = PipelineGraph.of(sort, accelerator.placer(), Settings.DEFAULT);
+        assertSame(sort, accelerator.told);
+        assertTrue(graph.sortedOnDevice(sort));
+        assertEquals("backend=gpu (sorted on the GPU by pipeline 1, which hands its rows on in order)",
+                graph.pipelines().get(0).placement().describe());
+
+        QueryContext ctx = new QueryContext(Settings.DEFAULT);
+        List<List<Object>> rows = rows(graph, accelerator, ctx);
+        assertEquals(rows(PipelineGraph.cpu(sort), null, new QueryContext(Settings.DEFAULT)), rows);
+        assertEquals(20, rows.size());
+        assertEquals(1, accelerator.runs);
+        assertEquals(Map.of(0, "gpu", 1, "gpu"), ctx.ranOn());
+    }
+
+    @Test
+    void rowsHandedBackAreSortedOnTheCpu() {
+        Sorting accelerator = new Sorting(true);
+        PipelineGraph graph = PipelineGraph.of(sort, accelerator.placer(), Settings.DEFAULT);
+        QueryContext ctx = new QueryContext(Settings.DEFAULT);
+        assertEquals(rows(PipelineGraph.cpu(sort), null, new QueryContext(Settings.DEFAULT)), rows(graph, accelerator, ctx));
+        assertEquals(1, accelerator.runs);
+        assertEquals(Map.of(0, PlanCompiler.HANDED_BACK, 1, PlanCompiler.HANDED_BACK), ctx.ranOn());
+    }
+
+    private static List<List<Object>> rows(PipelineGraph graph, Accelerator accelerator, QueryContext ctx) {
+        try (Executor executor = new Executor(2, null, accelerator)) {
+            QueryResult r = executor.collect(graph, ctx);
+            return r.rows();
+        }
+    }
+
+    /**
+     * Places the rows of a sort's input on the "device" to be sorted there, and runs them by sorting
+     * them on the CPU with the sort it was told (or hands them back).
+     */
+    private static final class Sorting implements Accelerator {
+        private final boolean handBack;
+        SortNode told;
+        int runs;
+
+        Sorting(boolean handBack) {
+            this.handBack = handBack;
+        }
+
+        Placer placer() {
+            return new Placer() {
+                @Override
+                public Placement aggregate(AggregateNode node, GroupsWanted w, PlanEstimates estimates, Settings settings) {
+                    return Placement.cpu("test");
+                }
+
+                @Override
+                public Placement rows(PlanNode top, SortNode s, PlanEstimates estimates, Settings settings) {
+                    if (s == null) {
+                        return Placement.cpu("test");
+                    }
+                    told = s;
+                    return Placement.gpu("test", new DevicePlan() {
+                        @Override
+                        public String target() {
+                            return "test";
+                        }
+
+                        @Override
+                        public List<PlanNode> inputs() {
+                            return List.of();
+                        }
+
+                        @Override
+                        public boolean sortsRows() {
+                            return true;
+                        }
+                    });
+                }
+            };
+        }
+
+        @Override
+        public Optional<Batch> aggregate(AggregateNode node, DevicePlan plan, DeviceInputs inputs, QueryContext ctx) {
+            throw new AssertionError("no aggregation is placed on the accelerator");
+        }
+
+        @Override
+        public Optional<SharedPart> share(AggregateNode node, DevicePlan plan, DeviceInputs inputs, QueryContext ctx) {
+            throw new AssertionError("nothing is shared");
+        }
+
+        @Override
+        public Optional<Batch> rows(PlanNode top, DevicePlan plan, DeviceInputs inputs, QueryContext ctx) {
+            assertSame(told.input(), top);
+            runs++;
+            if (handBack) {
+                return Optional.empty();
+            }
+            List<Batch> batches = new ArrayList<>();
+            try (Executor cpu = new Executor(1)) {
+                cpu.run(PipelineGraph.cpu(told), new QueryContext(Settings.DEFAULT), batches::add);
+            }
+            return Optional.of(BatchBuffer.concat(told.output(), batches));
+        }
+    }
+}
