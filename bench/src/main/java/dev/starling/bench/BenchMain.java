@@ -31,7 +31,7 @@ public final class BenchMain implements Callable<Integer> {
     @Option(names = "--sf", description = "Scale factor (default: ${DEFAULT-VALUE}).")
     private double scaleFactor = 1;
 
-    @Option(names = "--workload", split = ",", description = "tpch, ssb, topn (TPC-H's lineitem cut by ORDER BY ... LIMIT), or several (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--workload", split = ",", description = "tpch, ssb, topn (TPC-H's lineitem cut by ORDER BY ... LIMIT), sort (millions of its rows sorted), or several (default: ${DEFAULT-VALUE}).")
     private List<Workload> workloads = List.of(Workload.TPCH, Workload.SSB);
 
     @Option(names = "--runs", description = "Measured runs per query after one warm-up (default: ${DEFAULT-VALUE}).")

@@ -48,6 +48,29 @@ enum Workload {
             return queries;
         }
     },
+    /**
+     * Millions of TPC-H lineitem rows in an order (ORDER BY over rows, no aggregation), which a GPU
+     * selection sorts on the device: by a decimal, by a string and two more keys, and by a date
+     * with an offset and a limit of a hundred thousand rows.
+     */
+    SORT {
+        @Override
+        void generate(Catalog catalog, double scaleFactor) {
+            TPCH.generate(catalog, scaleFactor);
+        }
+
+        @Override
+        Map<String, String> queries() {
+            Map<String, String> queries = new LinkedHashMap<>();
+            queries.put("S1", "SELECT l_orderkey, l_linenumber, l_extendedprice FROM lineitem "
+                    + "WHERE l_shipdate >= DATE '1998-01-01' ORDER BY l_extendedprice DESC, l_orderkey, l_linenumber");
+            queries.put("S2", "SELECT l_orderkey, l_linenumber, l_shipmode, l_quantity FROM lineitem WHERE l_quantity < 3 "
+                    + "ORDER BY l_shipmode, l_quantity DESC, l_orderkey, l_linenumber");
+            queries.put("S3", "SELECT l_orderkey, l_linenumber, l_shipdate FROM lineitem WHERE l_discount = 0.10 "
+                    + "ORDER BY l_shipdate, l_orderkey, l_linenumber LIMIT 100000 OFFSET 1000");
+            return queries;
+        }
+    },
     SSB {
         @Override
         void generate(Catalog catalog, double scaleFactor) {
