@@ -54,6 +54,12 @@ final class DevicePlacer implements Placer {
         return cpu != null ? cpu : gpu.rows(top, sort, estimates, settings);
     }
 
+    @Override
+    public Placement sort(SortNode node, PlanEstimates estimates, Settings settings) {
+        Placement cpu = withoutGpu(settings);
+        return cpu != null ? cpu : gpu.sort(node, estimates, settings);
+    }
+
     /** The CPU placement that stands for every pipeline when the GPU's planner is not asked; else null. */
     private Placement withoutGpu(Settings settings) {
         if (settings.backend() == BackendMode.CPU) {

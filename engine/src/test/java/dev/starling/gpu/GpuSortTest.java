@@ -21,7 +21,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * kind (decimals, doubles with both zeros and NaN, dates, integers with many ties, strings by their
  * order not their codes', a computed key), either direction, NULLs first and last, an offset and a
  * limit (also past the rows), none or one row passing, a key every row shares, and rows past the
- * kernel's first room (4M) over many tiles of the sort.
+ * kernel's first room (4M) over many tiles of the sort. Groups, which reach their sort on the host,
+ * are ordered on the GPU from their keys.
  */
 @Tag("gpu")
 class GpuSortTest {
@@ -104,6 +105,26 @@ class GpuSortTest {
     void rowsSortedOnTheGpuAreTheCpusInOrder(String sql) {
         String explained = GpuResults.explainedOnGpu(ENGINE.db(), sql);
         assertTrue(explained.contains(SORTED) && explained.contains("sorted on the GPU by pipeline"), explained);
+        assertTrue(GpuResults.assertSameOnGpu(ENGINE.db(), ENGINE.gpu(), sql, sql), "did not run on the GPU: " + explained);
+    }
+
+    /**
+     * Rows that reach a sort on the host (an aggregation's groups, here also computed on the GPU)
+     * are ordered on the GPU from their keys: integers, decimals, strings by their order, NULLs
+     * either way, an offset and a limit, and half a million groups.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {
+        "SELECT v, COUNT(*) AS c, SUM(amt) AS t FROM r GROUP BY v ORDER BY t DESC, v",
+        "SELECT s, COUNT(*) AS c FROM r GROUP BY s ORDER BY c DESC, s LIMIT 50 OFFSET 7",
+        "SELECT ns, MIN(id) AS m FROM r GROUP BY ns ORDER BY ns NULLS FIRST",
+        "SELECT nv, MAX(amt) AS m FROM r GROUP BY nv ORDER BY nv DESC NULLS LAST",
+        "SELECT day, SUM(amt) AS t FROM r WHERE v > 15 GROUP BY day ORDER BY day DESC",
+        "SELECT id / 10 AS g, SUM(amt) AS t FROM many GROUP BY id / 10 ORDER BY t DESC, g"
+    })
+    void groupsSortedOnTheGpuAreTheCpusInOrder(String sql) {
+        String explained = GpuResults.explainedOnGpu(ENGINE.db(), sql);
+        assertTrue(explained.contains("sorted on the GPU: the keys of the rows it reads copied there"), explained);
         assertTrue(GpuResults.assertSameOnGpu(ENGINE.db(), ENGINE.gpu(), sql, sql), "did not run on the GPU: " + explained);
     }
 }

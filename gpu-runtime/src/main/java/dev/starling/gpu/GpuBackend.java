@@ -10,6 +10,7 @@ import dev.starling.exec.pipeline.SharedBuilds;
 import dev.starling.exec.plan.AggregateNode;
 import dev.starling.exec.plan.PlanNode;
 import dev.starling.exec.plan.ScanNode;
+import dev.starling.exec.plan.SortNode;
 import dev.starling.exec.vector.Batch;
 import dev.starling.gpu.cache.GpuColumnCache;
 import dev.starling.gpu.cuda.GpuDevice;
@@ -17,6 +18,7 @@ import dev.starling.gpu.cuda.GpuException;
 import dev.starling.gpu.cuda.GpuOutOfMemoryException;
 import dev.starling.gpu.cuda.HostMemoryPools;
 import dev.starling.gpu.cuda.MissingCompilerException;
+import dev.starling.gpu.pipeline.HostRowsSort;
 import dev.starling.gpu.pipeline.PipelineRun;
 import dev.starling.gpu.pipeline.RunStats;
 import dev.starling.gpu.pipeline.SharedAggregateRun;
@@ -168,6 +170,23 @@ public final class GpuBackend implements Accelerator, AutoCloseable {
         return runOnDevice(new StarRowsRun(device, cache, p.pipeline(), p.rowOrder(), p.rowSort(),
                 ctx.settings().oversizedJoin()),
                 inputs, ctx);
+    }
+
+    @Override
+    public Optional<int[]> sort(SortNode node, Batch rows, DevicePlan plan, QueryContext ctx) {
+        lock.lock();
+        return holding(ctx, () -> {
+            try {
+                ctx.checkCancelled();
+                return Optional.of(HostRowsSort.order(device, node, rows));
+            } catch (GpuOutOfMemoryException e) {
+                LOG.info("sort handed to the CPU: {}", e.getMessage());
+                return Optional.empty();
+            } catch (GpuException e) {
+                LOG.warn("GPU sort failed, sorting on the CPU: {}", e.getMessage());
+                return Optional.empty();
+            }
+        });
     }
 
     /** Runs a pipeline alone on the device; a pipeline handed back, a GPU failure or lack of memory gives empty (the CPU's turn). */

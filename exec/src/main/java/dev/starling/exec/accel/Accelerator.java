@@ -7,6 +7,7 @@ import dev.starling.exec.pipeline.SharedBuilds;
 import dev.starling.exec.plan.AggregateNode;
 import dev.starling.exec.plan.PlanNode;
 import dev.starling.exec.plan.ScanNode;
+import dev.starling.exec.plan.SortNode;
 import dev.starling.exec.vector.Batch;
 import java.util.List;
 import java.util.Optional;
@@ -54,4 +55,11 @@ public interface Accelerator {
 
     /** The rows of {@code top}, placed here with {@code plan}, or empty when they must come from the CPU after all. */
     Optional<Batch> rows(PlanNode top, DevicePlan plan, DeviceInputs inputs, QueryContext ctx);
+
+    /**
+     * The indexes of the rows of {@code rows} (the input of sort {@code node}, placed here with
+     * {@code plan}) that the sort keeps, in its order: its offset and limit applied; empty when the
+     * CPU must sort them after all.
+     */
+    Optional<int[]> sort(SortNode node, Batch rows, DevicePlan plan, QueryContext ctx);
 }

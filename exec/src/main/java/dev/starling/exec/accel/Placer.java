@@ -28,6 +28,13 @@ public interface Placer {
      */
     Placement rows(PlanNode top, SortNode sort, PlanEstimates estimates, Settings settings);
 
+    /**
+     * Where sort {@code node} orders rows that reach it on the host (its input pipeline does not
+     * sort them on the accelerator) under {@code settings}: on the accelerator, which is handed
+     * their keys and hands back their order ({@link Accelerator#sort}), or on the CPU.
+     */
+    Placement sort(SortNode node, PlanEstimates estimates, Settings settings);
+
     /** Everything on the CPU, for {@code reason} (empty: none worth showing). */
     static Placer cpu(String reason) {
         Placement cpu = Placement.cpu(reason);
@@ -40,6 +47,11 @@ public interface Placer {
 
             @Override
             public Placement rows(PlanNode top, SortNode sort, PlanEstimates estimates, Settings settings) {
+                return cpu;
+            }
+
+            @Override
+            public Placement sort(SortNode node, PlanEstimates estimates, Settings settings) {
                 return cpu;
             }
         };

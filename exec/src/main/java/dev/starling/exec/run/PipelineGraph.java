@@ -74,6 +74,14 @@ public final class PipelineGraph {
     private final Set<PlanNode> withinDeviceBuilds = Collections.newSetFromMap(new IdentityHashMap<>());
     /** Sorts whose input's rows come back from the accelerator sorted ({@link #sortedOnDevice}). */
     private final Set<PlanNode> sortedOnDevice = Collections.newSetFromMap(new IdentityHashMap<>());
+    /** Sorts that the accelerator orders rows for, the CPU handing it their keys, with its placement ({@link #sortedByDevice}). */
+    private final Map<PlanNode, Placement> sortedByDevice = new IdentityHashMap<>();
+    /** Tops of pipelines that only hand on what the accelerator computed ({@link #handsOnDeviceResult}). */
+    private final Set<PlanNode> handOn = Collections.newSetFromMap(new IdentityHashMap<>());
+    /** Breakers whose work the accelerator does, by the pipeline that hands their result on ({@link #handingOn}). */
+    private final Map<PlanNode, Pipeline> handingOn = new IdentityHashMap<>();
+    /** Tops of pipelines whose sink is a sort the accelerator orders, which may only hand their rows on to it. */
+    private final Set<PlanNode> intoDeviceSort = Collections.newSetFromMap(new IdentityHashMap<>());
 
     private PipelineGraph(PlanNode root, PlanEstimates estimates, Settings settings) {
         this.root = root;
@@ -149,26 +157,50 @@ public final class PipelineGraph {
                 add(input, role, placement);
             }
             if (node instanceof SortNode s && placement.accelerated() && placement.plan().sortsRows()) {
-                sortedOnDevice(s, placement);
+                sortedOnDevice.add(s);
+                handsOn(s, placement, "sorted on the GPU by pipeline " + byTop.get(input).id()
+                        + ", which hands its rows on in order");
+            } else if (node instanceof SortNode s) {
+                Placement sort = placer.sort(s, estimates, settings);
+                if (sort.accelerated()) {
+                    sortedByDevice.put(s, sort);
+                    intoDeviceSort.add(input);
+                    handsOn(s, sort, sort.reason());
+                }
+            }
+            if (node instanceof AggregateNode a && placement.accelerated() && !withinDeviceBuilds.contains(input)) {
+                handsOn(a, placement, "the groups of pipeline " + byTop.get(input).id() + ", handed on");
             }
             cut(input, placer, role == null ? within : placement, first ? wantedOfInputs : GroupsWanted.ALL);
         }
     }
 
     /**
-     * Records that sort {@code s}'s input rows come back from the accelerator sorted (placed
-     * {@code input}); the pipeline the sort tops, if it tops one, then only hands them on, so it is
-     * shown where the sort ran.
+     * Records that breaker {@code node}'s work (a sort, an aggregation) runs on the accelerator
+     * (placed {@code input}): the pipeline that reads its result, when that pipeline computes nothing
+     * (its top is {@code node} or projections picking columns of it) and feeds the query's result or
+     * a sort the accelerator orders, only hands on what comes back, so it is shown where that work
+     * ran, for {@code reason}.
      */
-    private void sortedOnDevice(SortNode s, Placement input) {
-        sortedOnDevice.add(s);
-        Pipeline p = byTop.get(s);
-        if (p != null) {
-            Pipeline sorted = new Pipeline(p.id(), s, p.role(), Placement.gpu("sorted on the GPU by pipeline "
-                    + byTop.get(s.input()).id() + ", which hands its rows on in order", input.plan()));
-            pipelines.set(p.id(), sorted);
-            byTop.put(s, sorted);
+    private void handsOn(PlanNode node, Placement input, String reason) {
+        for (Pipeline p : pipelines) {
+            if ((p.role() == Role.RESULT || p.role() == Role.SORT_INPUT && intoDeviceSort.contains(p.top()))
+                    && picksColumnsOf(p.top(), node)) {
+                Pipeline shown = new Pipeline(p.id(), p.top(), p.role(), new Placement(true, input.shared(),
+                        reason + (p.top() == node ? "" : " (its columns picked, nothing computed)"), input.plan()));
+                pipelines.set(p.id(), shown);
+                byTop.put(p.top(), shown);
+                handOn.add(p.top());
+                handingOn.put(node, shown);
+                return;
+            }
         }
+    }
+
+    /** Whether {@code node} is {@code breaker}, or projections over it that only pick columns of its rows. */
+    private static boolean picksColumnsOf(PlanNode node, PlanNode breaker) {
+        return node == breaker || node instanceof ProjectNode p
+                && p.expressions().stream().allMatch(e -> e instanceof ColumnRef) && picksColumnsOf(p.input(), breaker);
     }
 
     /**
@@ -260,7 +292,7 @@ public final class PipelineGraph {
      * a join input itself or aggregating.
      */
     public boolean rowsOnDevice(Pipeline p) {
-        return p.placement().accelerated() && !sortedOnDevice(p.top()) && switch (p.role()) {
+        return p.placement().accelerated() && !handsOnDeviceResult(p.top()) && switch (p.role()) {
             case RESULT, SORT_INPUT, UNION_INPUT -> true;
             case AGGREGATE_INPUT -> false;
             case JOIN_BUILD, MARKED_PROBE, MARKING_BUILD -> rowsOnDevice.contains(p.top());
@@ -270,6 +302,28 @@ public final class PipelineGraph {
     /** Whether {@code node} is a sort whose input's rows come back from the accelerator sorted, cut to its offset and limit. */
     public boolean sortedOnDevice(PlanNode node) {
         return sortedOnDevice.contains(node);
+    }
+
+    /**
+     * Where sort {@code node} orders its rows, which reach it on the host, when that is the
+     * accelerator, which is handed their keys ({@link dev.starling.exec.accel.Accelerator#sort}).
+     */
+    public Optional<Placement> sortedByDevice(PlanNode node) {
+        return Optional.ofNullable(sortedByDevice.get(node));
+    }
+
+    /**
+     * Whether {@code node} tops a pipeline that only hands on the result of a breaker whose work the
+     * accelerator does where it may (a sort, an aggregation placed there), to the query's result or
+     * to a sort the accelerator orders: it computes nothing and runs where that work did.
+     */
+    public boolean handsOnDeviceResult(PlanNode node) {
+        return handOn.contains(node);
+    }
+
+    /** The pipeline that only hands on breaker {@code node}'s result, if one does ({@link #handsOnDeviceResult}). */
+    public Optional<Pipeline> handingOn(PlanNode node) {
+        return Optional.ofNullable(handingOn.get(node));
     }
 
     /**

@@ -105,7 +105,7 @@ public final class PlanCompiler {
             if (rows.isPresent()) {
                 return Stream.of(new MaterializedSource(rows.get()), node.output(), false);
             }
-        } else if (!graph.sortedOnDevice(node)) {
+        } else if (!graph.handsOnDeviceResult(node)) {
             ctx.ran(p.id(), "cpu");
         }
         return compile(node, needed, pushed);
@@ -128,21 +128,39 @@ public final class PlanCompiler {
     private Stream sorted(SortNode s) {
         if (graph.sortedOnDevice(s)) {
             Optional<Batch> rows = deviceRows(graph.pipeline(s.input(), PipelineGraph.Role.SORT_INPUT), s.input());
-            graph.topping(s).ifPresent(p -> ctx.ran(p.id(), rows.isPresent() ? "gpu" : HANDED_BACK));
+            handedOn(s, rows.isPresent() ? "gpu" : HANDED_BACK);
             if (rows.isPresent()) {
                 return Stream.of(new MaterializedSource(rows.get()), s.output(), true);
             }
         }
+        Stream input = graph.sortedOnDevice(s) ? compile(s.input(), all(s.input()), List.of()) : top(s.input(), all(s.input()));
+        Optional<Placement> byDevice = graph.sortedByDevice(s);
+        if (byDevice.isPresent()) {
+            CollectSink collected = new CollectSink(s.input().output());
+            runner.run(input, collected, ctx);
+            Batch rows = collected.result();
+            int feeding = graph.pipeline(s.input(), PipelineGraph.Role.SORT_INPUT).id();
+            Optional<int[]> order = accelerator(feeding, byDevice.get().plan()).sort(s, rows, byDevice.get().plan(), ctx);
+            handedOn(s, order.isPresent() ? "gpu" : HANDED_BACK);
+            if (order.isPresent()) {
+                return Stream.of(new MaterializedSource(rows.gather(order.get(), order.get().length)), s.output(), true);
+            }
+            input = Stream.of(new MaterializedSource(rows), s.input().output(), false);
+        }
         SortSink sink = new SortSink(s);
-        runner.run(graph.sortedOnDevice(s) ? compile(s.input(), all(s.input()), List.of()) : top(s.input(), all(s.input())),
-                sink, ctx);
+        runner.run(input, sink, ctx);
         return Stream.of(new MaterializedSource(sink.result()), s.output(), true);
     }
 
     /** The accelerator that runs pipeline {@code p}, placed on it. */
     private Accelerator accelerator(PipelineGraph.Pipeline p) {
+        return accelerator(p.id(), p.placement().plan());
+    }
+
+    /** The accelerator that runs the work of pipeline {@code id} (or of its sink) planned as {@code plan}. */
+    private Accelerator accelerator(int id, DevicePlan plan) {
         if (accelerator == null) {
-            throw new AcceleratorMissingException(p.id(), p.placement().plan());
+            throw new AcceleratorMissingException(id, plan);
         }
         return accelerator;
     }
@@ -265,10 +283,16 @@ public final class PlanCompiler {
             accelerated = result.isPresent();
         }
         ctx.ran(p.id(), ranOn(where, accelerated));
+        handedOn(a, ranOn(where, accelerated));
         if (accelerated) {
             ranDeviceBuilds(where.plan());
         }
         return result;
+    }
+
+    /** Records where the pipeline that only hands on {@code breaker}'s result ran, if one does: {@code device}. */
+    private void handedOn(PlanNode breaker, String device) {
+        graph.handingOn(breaker).ifPresent(p -> ctx.ran(p.id(), device));
     }
 
     /** Records that the join inputs device plan {@code plan} builds itself ran on the GPU with it. */

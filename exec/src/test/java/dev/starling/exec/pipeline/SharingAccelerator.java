@@ -54,6 +54,11 @@ abstract class SharingAccelerator implements Accelerator {
             public Placement rows(PlanNode top, SortNode sort, PlanEstimates estimates, Settings settings) {
                 return Placement.cpu("test");
             }
+
+            @Override
+            public Placement sort(SortNode node, PlanEstimates estimates, Settings settings) {
+                return Placement.cpu("test");
+            }
         };
     }
 
@@ -65,6 +70,11 @@ abstract class SharingAccelerator implements Accelerator {
     @Override
     public Optional<Batch> rows(PlanNode top, DevicePlan plan, DeviceInputs inputs, QueryContext ctx) {
         throw new AssertionError("no result rows are placed on the accelerator");
+    }
+
+    @Override
+    public Optional<int[]> sort(SortNode node, Batch rows, DevicePlan plan, QueryContext ctx) {
+        throw new AssertionError("no sort is placed on the accelerator");
     }
 
     /** {@code plan}'s rows as sorted strings, run on 3 CPU workers with {@code accelerator} (or none: all on the CPU). */

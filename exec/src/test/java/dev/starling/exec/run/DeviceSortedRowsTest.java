@@ -133,6 +133,11 @@ class DeviceSortedRowsTest {
                         }
                     });
                 }
+
+                @Override
+                public Placement sort(SortNode node, PlanEstimates estimates, Settings settings) {
+                    return Placement.cpu("test");
+                }
             };
         }
 
@@ -158,6 +163,11 @@ class DeviceSortedRowsTest {
                 cpu.run(PipelineGraph.cpu(told), new QueryContext(Settings.DEFAULT), batches::add);
             }
             return Optional.of(BatchBuffer.concat(told.output(), batches));
+        }
+
+        @Override
+        public Optional<int[]> sort(SortNode node, Batch rows, DevicePlan plan, QueryContext ctx) {
+            throw new AssertionError("no sort is placed on the accelerator");
         }
     }
 }

@@ -152,6 +152,11 @@ class ScalarComparedGroupsTest {
                 public Placement rows(PlanNode top, SortNode sort, PlanEstimates estimates, Settings settings) {
                     return Placement.cpu("test");
                 }
+
+                @Override
+                public Placement sort(SortNode node, PlanEstimates estimates, Settings settings) {
+                    return Placement.cpu("test");
+                }
             };
         }
 
@@ -173,6 +178,11 @@ class ScalarComparedGroupsTest {
         @Override
         public Optional<Batch> rows(PlanNode top, DevicePlan plan, DeviceInputs inputs, QueryContext ctx) {
             throw new AssertionError("no result rows are placed on the accelerator");
+        }
+
+        @Override
+        public Optional<int[]> sort(SortNode node, Batch rows, DevicePlan plan, QueryContext ctx) {
+            throw new AssertionError("no sort is placed on the accelerator");
         }
     }
 }

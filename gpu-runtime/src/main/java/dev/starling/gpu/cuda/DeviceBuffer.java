@@ -66,9 +66,14 @@ public final class DeviceBuffer implements AutoCloseable {
 
     /** Copies {@code length} bytes from the start of this buffer to host memory at {@code target}. */
     public void download(Pointer target, long length) {
-        checkRange(0, length);
+        download(target, 0, length);
+    }
+
+    /** Copies {@code length} bytes from {@code offset} in this buffer to host memory at {@code target}. */
+    public void download(Pointer target, long offset, long length) {
+        checkRange(offset, length);
         if (length > 0) {
-            Cuda.check(JCudaDriver.cuMemcpyDtoH(target, pointer, length), "cuMemcpyDtoH");
+            Cuda.check(JCudaDriver.cuMemcpyDtoH(target, pointer.withByteOffset(offset), length), "cuMemcpyDtoH");
             memory.copied(false, length);
         }
     }

@@ -45,6 +45,8 @@ public final class GpuPlanner implements Placer {
     private final CoProcessingModel coProcessing;
     private final Catalog catalog;
     private final int workers = Runtime.getRuntime().availableProcessors();
+    /** Under auto, fewer rows than this reaching a sort on the host are sorted on the CPU. */
+    static final double AUTO_MIN_SORT_ROWS = 100_000;
 
     /**
      * {@code budget}: the device memory its pipelines may take; {@code resident}: whether a column
@@ -188,6 +190,25 @@ public final class GpuPlanner implements Placer {
             why.add(rowSort.describe());
         }
         return Placement.gpu(String.join("; ", why), plan);
+    }
+
+    /**
+     * A sort over rows that reach it on the host goes to the GPU when the session forces it there,
+     * and under auto when the optimizer expects at least {@link #AUTO_MIN_SORT_ROWS} of them: the
+     * CPU sorts fewer in about the time their keys take to cross the link and back.
+     */
+    @Override
+    public Placement sort(SortNode node, PlanEstimates estimates, Settings settings) {
+        if (settings.backend() != BackendMode.GPU && settings.backend() != BackendMode.AUTO) {
+            return Placement.cpu("session backend is " + settings.backend().name().toLowerCase(java.util.Locale.ROOT));
+        }
+        OptionalDouble rows = estimates.rows(node.input());
+        if (settings.backend() == BackendMode.AUTO && (rows.isEmpty() || rows.getAsDouble() < AUTO_MIN_SORT_ROWS)) {
+            return Placement.cpu(rows.isEmpty() ? "no estimate of the rows it sorts"
+                    : String.format("~%.0f rows to sort: fewer than the GPU pays for", rows.getAsDouble()));
+        }
+        return Placement.gpu("sorted on the GPU: the keys of the rows it reads copied there, their order back",
+                new GpuSortPlan(profile.name()));
     }
 
     private GpuPipelinePlan plan(StarPipeline pipeline, CloneChoice clones, GroupFilter having, GroupOrder order,
