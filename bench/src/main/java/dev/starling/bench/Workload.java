@@ -51,7 +51,8 @@ enum Workload {
     /**
      * Millions of TPC-H lineitem rows in an order (ORDER BY over rows, no aggregation), which a GPU
      * selection sorts on the device: by a decimal, by a string and two more keys, and by a date
-     * with an offset and a limit of a hundred thousand rows.
+     * with an offset and a limit of a hundred thousand rows; and the groups of an aggregation by
+     * part (2M at SF 10), which reach their sort on the host and are ordered on the device.
      */
     SORT {
         @Override
@@ -68,6 +69,8 @@ enum Workload {
                     + "ORDER BY l_shipmode, l_quantity DESC, l_orderkey, l_linenumber");
             queries.put("S3", "SELECT l_orderkey, l_linenumber, l_shipdate FROM lineitem WHERE l_discount = 0.10 "
                     + "ORDER BY l_shipdate, l_orderkey, l_linenumber LIMIT 100000 OFFSET 1000");
+            queries.put("S4", "SELECT l_partkey, SUM(l_quantity) AS q, COUNT(*) AS c FROM lineitem GROUP BY l_partkey "
+                    + "ORDER BY q DESC, l_partkey");
             return queries;
         }
     },
