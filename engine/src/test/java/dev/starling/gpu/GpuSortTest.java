@@ -109,9 +109,10 @@ class GpuSortTest {
     }
 
     /**
-     * Rows that reach a sort on the host (an aggregation's groups, here also computed on the GPU)
-     * are ordered on the GPU from their keys: integers, decimals, strings by their order, NULLs
-     * either way, an offset and a limit, and half a million groups.
+     * Rows that reach a sort on the host (an aggregation's groups, computed on the GPU but for the
+     * last query's 5M, grouped by a DOUBLE the GPU does not group by) are ordered on the GPU from
+     * their keys: integers, decimals, doubles, strings by their order, NULLs either way, an offset
+     * and a limit.
      */
     @ParameterizedTest
     @ValueSource(strings = {

@@ -57,6 +57,7 @@ public final class GpuBackend implements Accelerator, AutoCloseable {
     private volatile QueryContext holder;
     private volatile RunStats lastRun;
     private final java.util.concurrent.atomic.AtomicLong runs = new java.util.concurrent.atomic.AtomicLong();
+    private final java.util.concurrent.atomic.AtomicLong sorts = new java.util.concurrent.atomic.AtomicLong();
     /** Time queries have held the device (its lock) so far: its rate is how busy the GPU is. */
     private final java.util.concurrent.atomic.AtomicLong busyNanos = new java.util.concurrent.atomic.AtomicLong();
     private final StoredConflicts conflicts;
@@ -178,7 +179,9 @@ public final class GpuBackend implements Accelerator, AutoCloseable {
         return holding(ctx, () -> {
             try {
                 ctx.checkCancelled();
-                return Optional.of(HostRowsSort.order(device, node, rows));
+                int[] order = HostRowsSort.order(device, node, rows);
+                sorts.incrementAndGet();
+                return Optional.of(order);
             } catch (GpuOutOfMemoryException e) {
                 LOG.info("sort handed to the CPU: {}", e.getMessage());
                 return Optional.empty();
@@ -249,6 +252,11 @@ public final class GpuBackend implements Accelerator, AutoCloseable {
     /** How many pipelines the GPU has answered. */
     public long runs() {
         return runs.get();
+    }
+
+    /** How many sorts of rows that reached them on the host the GPU has ordered. */
+    public long sorts() {
+        return sorts.get();
     }
 
     /** Seconds queries have held the device so far (its rate over time: how busy the GPU was). */
