@@ -44,8 +44,9 @@ class DataStatementTest {
                     + "n_tax DECIMAL(12,2), n_since DATE)");
             db.query("CREATE TABLE s.x (k BIGINT)");
             db.query("INSERT INTO region VALUES (0, 'AFRICA'), (1, 'ASIA')");
-            assertEquals(List.of(List.of("", "nation", 0L), List.of("", "region", 2L), List.of("s", "x", 0L)),
-                    rows(db, "SHOW TABLES"));
+            db.query("CREATE VIEW asia AS SELECT r_name FROM region WHERE r_key = 1");
+            assertEquals(List.of(Arrays.asList("", "asia", "VIEW", null), List.of("", "nation", "BASE TABLE", 0L),
+                    List.of("", "region", "BASE TABLE", 2L), List.of("s", "x", "BASE TABLE", 0L)), rows(db, "SHOW TABLES"));
             assertEquals(List.of(List.of(""), List.of("information_schema"), List.of("s")), rows(db, "show schemas;"));
             assertEquals(List.of(
                     Arrays.asList("n_key", "INTEGER", false, "PRIMARY KEY"),

@@ -6,7 +6,6 @@ import dev.starling.storage.CatalogNames;
 import dev.starling.storage.ColumnSchema;
 import dev.starling.storage.DataType;
 import dev.starling.storage.ForeignKey;
-import dev.starling.storage.Table;
 import dev.starling.storage.TableSchema;
 import dev.starling.storage.View;
 import java.util.ArrayList;
@@ -17,7 +16,8 @@ import java.util.Optional;
 import java.util.function.Function;
 
 /**
- * Answers {@code SHOW TABLES} (each table's schema, name and rows, in name order) and
+ * Answers {@code SHOW TABLES} (each table's and view's schema, name and type, as
+ * {@code information_schema.tables} names it, and a table's rows, in name order) and
  * {@code DESCRIBE t} (each column's name, type, whether it may be NULL, and the key it belongs to;
  * a view's columns as its query answers them)
  * from the catalog, as read at the statement; {@code SHOW SCHEMAS} is a query of
@@ -27,7 +27,8 @@ public final class CatalogListing {
     public static final List<Field> TABLE_FIELDS = List.of(
             new Field("schema_name", DataType.VARCHAR, false),
             new Field("table_name", DataType.VARCHAR, false),
-            new Field("row_count", DataType.BIGINT, false));
+            new Field("table_type", DataType.VARCHAR, false),
+            new Field("row_count", DataType.BIGINT, true));
     public static final List<Field> COLUMN_FIELDS = List.of(
             new Field("column_name", DataType.VARCHAR, false),
             new Field("column_type", DataType.VARCHAR, false),
@@ -40,11 +41,19 @@ public final class CatalogListing {
     private CatalogListing() { }
 
     public static List<List<Object>> tables(Catalog catalog) {
+        List<Listed> listed = new ArrayList<>();
+        catalog.tables().forEach(t -> listed.add(new Listed(t.name(), "BASE TABLE", t.rowCount())));
+        catalog.views().forEach(v -> listed.add(new Listed(v.name(), "VIEW", null)));
+        listed.sort(Comparator.comparing(Listed::name));
         List<List<Object>> rows = new ArrayList<>();
-        catalog.tables().stream().sorted(Comparator.comparing(Table::name)).forEach(t -> rows.add(Arrays.asList(
-                CatalogNames.schemaOf(t.name()), CatalogNames.tableOf(t.name()), t.rowCount())));
+        for (Listed l : listed) {
+            rows.add(Arrays.asList(CatalogNames.schemaOf(l.name()), CatalogNames.tableOf(l.name()), l.type(), l.rows()));
+        }
         return rows;
     }
+
+    /** A table or view as SHOW TABLES lists it: a view has no rows of its own (null). */
+    private record Listed(String name, String type, Long rows) { }
 
     /** {@code DESCRIBE}: a table's columns, or a view's ({@code viewColumns}: its query's result columns, without keys). */
     public static List<List<Object>> columns(Catalog catalog, DataStatement.Describe d, Function<View, List<Field>> viewColumns) {

@@ -37,7 +37,7 @@ public sealed interface DataStatement {
     record AnalyzeConflicts(String table, String column, AccessMode mode, int window, double budget)
             implements DataStatement { }
 
-    /** {@code SHOW TABLES}: the catalog's tables, with their schemas and rows. */
+    /** {@code SHOW TABLES}: the catalog's tables and views, with their schemas, types and (tables') rows. */
     record ShowTables() implements DataStatement { }
 
     /** {@code SHOW SCHEMAS}: the schemas the catalog's tables are in, {@code information_schema} among them. */
