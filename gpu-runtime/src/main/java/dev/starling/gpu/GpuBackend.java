@@ -176,20 +176,12 @@ public final class GpuBackend implements Accelerator, AutoCloseable {
     @Override
     public Optional<int[]> sort(SortNode node, Batch rows, DevicePlan plan, QueryContext ctx) {
         lock.lock();
-        return holding(ctx, () -> {
-            try {
-                ctx.checkCancelled();
-                int[] order = HostRowsSort.order(device, node, rows);
-                sorts.incrementAndGet();
-                return Optional.of(order);
-            } catch (GpuOutOfMemoryException e) {
-                LOG.info("sort handed to the CPU: {}", e.getMessage());
-                return Optional.empty();
-            } catch (GpuException e) {
-                LOG.warn("GPU sort failed, sorting on the CPU: {}", e.getMessage());
-                return Optional.empty();
-            }
-        });
+        return holding(ctx, () -> orHandedBack("GPU sort", () -> {
+            ctx.checkCancelled();
+            int[] order = HostRowsSort.order(device, node, rows);
+            sorts.incrementAndGet();
+            return Optional.of(order);
+        }));
     }
 
     /** Runs a pipeline alone on the device; a pipeline handed back, a GPU failure or lack of memory gives empty (the CPU's turn). */
@@ -215,7 +207,7 @@ public final class GpuBackend implements Accelerator, AutoCloseable {
     }
 
     private <R> Optional<R> runLocked(PipelineRun<R> run, DeviceInputs inputs, QueryContext ctx) {
-        try {
+        return orHandedBack("GPU pipeline", () -> {
             ctx.checkCancelled();
             Optional<R> result = run.run(inputs);
             lastRun = run.stats();
@@ -225,11 +217,21 @@ public final class GpuBackend implements Accelerator, AutoCloseable {
                 LOG.info("GPU pipeline handed to the CPU: {}", run.declined());
             }
             return result;
+        });
+    }
+
+    /**
+     * {@code work}'s answer, or empty (the CPU's turn) when the device has no memory left for it or
+     * fails; {@code what} names it in the log.
+     */
+    private static <R> Optional<R> orHandedBack(String what, java.util.function.Supplier<Optional<R>> work) {
+        try {
+            return work.get();
         } catch (GpuOutOfMemoryException e) {
-            LOG.info("GPU pipeline handed to the CPU: {}", e.getMessage());
+            LOG.info("{} handed to the CPU: {}", what, e.getMessage());
             return Optional.empty();
         } catch (GpuException e) {
-            LOG.warn("GPU pipeline failed, running it on the CPU: {}", e.getMessage());
+            LOG.warn("{} failed, running it on the CPU: {}", what, e.getMessage());
             return Optional.empty();
         }
     }

@@ -30,8 +30,9 @@ public interface Placer {
 
     /**
      * Where sort {@code node} orders rows that reach it on the host (its input pipeline does not
-     * sort them on the accelerator) under {@code settings}: on the accelerator, which is handed
-     * their keys and hands back their order ({@link Accelerator#sort}), or on the CPU.
+     * sort them on the accelerator; for a sort with a limit, they come from a result held in
+     * memory) under {@code settings}: on the accelerator, which is handed their keys and hands back
+     * their order ({@link Accelerator#sort}), or on the CPU.
      */
     Placement sort(SortNode node, PlanEstimates estimates, Settings settings);
 

@@ -160,7 +160,7 @@ public final class PipelineGraph {
                 sortedOnDevice.add(s);
                 handsOn(s, placement, "sorted on the GPU by pipeline " + byTop.get(input).id()
                         + ", which hands its rows on in order");
-            } else if (node instanceof SortNode s) {
+            } else if (node instanceof SortNode s && (s.limit() < 0 || materialized(input))) {
                 Placement sort = placer.sort(s, estimates, settings);
                 if (sort.accelerated()) {
                     sortedByDevice.put(s, sort);
@@ -195,6 +195,24 @@ public final class PipelineGraph {
                 return;
             }
         }
+    }
+
+    /**
+     * Whether {@code node}'s rows are computed from a breaker's result held in memory (an
+     * aggregation's groups, sorted rows) by filters, projections and limits alone, so that holding
+     * them all for a sort elsewhere takes no more memory than that result: a top-N over rows
+     * streamed from a scan or a join is left to the CPU, whose workers keep only their best rows as
+     * they arrive.
+     */
+    private static boolean materialized(PlanNode node) {
+        return switch (node) {
+            case AggregateNode a -> true;
+            case SortNode s -> true;
+            case FilterNode f -> materialized(f.input());
+            case ProjectNode p -> materialized(p.input());
+            case LimitNode l -> materialized(l.input());
+            default -> false;
+        };
     }
 
     /** Whether {@code node} is {@code breaker}, or projections over it that only pick columns of its rows. */

@@ -27,9 +27,12 @@ import dev.starling.storage.Table;
 import dev.starling.storage.TableBuilder;
 import dev.starling.storage.TableSchema;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -37,7 +40,8 @@ import org.junit.jupiter.api.Test;
  * A sort whose input rows an accelerator sorts: the placer learns the sort, the pipeline the sort
  * tops is shown and recorded where the sort ran, and the sort is not run again over the rows that
  * come back; when the accelerator hands the rows back, the CPU computes and sorts them, and the
- * answer is the same.
+ * answer is the same. Rows that reach a sort on the host are ordered by the accelerator from the
+ * whole of them.
  */
 class DeviceSortedRowsTest {
     private static SortNode sort;
@@ -83,10 +87,102 @@ class DeviceSortedRowsTest {
         assertEquals(Map.of(0, PlanCompiler.HANDED_BACK, 1, PlanCompiler.HANDED_BACK), ctx.ranOn());
     }
 
+    /**
+     * Rows that reach a sort on the host (its input pipeline runs on the CPU) are handed to the
+     * accelerator whole and gathered in the order it gives back, unless the sort keeps a top-N of
+     * rows streamed from a scan, which the CPU's workers keep bounded as they arrive.
+     */
+    @Test
+    void rowsOnTheHostAreOrderedByTheDeviceButForATopNOfStreamedRows() {
+        Ordering accelerator = new Ordering();
+        PipelineGraph topN = PipelineGraph.of(sort, accelerator.placer(), Settings.DEFAULT);
+        assertTrue(topN.sortedByDevice(sort).isEmpty());
+
+        SortNode whole = new SortNode(sort.input(), sort.keys(), 5, -1);
+        PipelineGraph graph = PipelineGraph.of(whole, accelerator.placer(), Settings.DEFAULT);
+        assertTrue(graph.sortedByDevice(whole).isPresent());
+        assertEquals("backend=gpu (test sort)", graph.pipelines().get(0).placement().describe());
+        QueryContext ctx = new QueryContext(Settings.DEFAULT);
+        List<List<Object>> rows = rows(graph, accelerator, ctx);
+        assertEquals(rows(PipelineGraph.cpu(whole), null, new QueryContext(Settings.DEFAULT)), rows);
+        assertEquals(3 * Table.CHUNK_ROWS - 5, rows.size());
+        assertEquals(1, accelerator.sorts);
+        assertEquals(Map.of(0, "gpu", 1, "cpu"), ctx.ranOn());
+    }
+
     private static List<List<Object>> rows(PipelineGraph graph, Accelerator accelerator, QueryContext ctx) {
         try (Executor executor = new Executor(2, null, accelerator)) {
             QueryResult r = executor.collect(graph, ctx);
             return r.rows();
+        }
+    }
+
+    /**
+     * Places every sort of rows on the host on the "device", and orders them by sorting their
+     * indexes on the CPU with the sort's keys (longs here, none NULL).
+     */
+    private static final class Ordering implements Accelerator {
+        int sorts;
+
+        Placer placer() {
+            return new Placer() {
+                @Override
+                public Placement aggregate(AggregateNode node, GroupsWanted w, PlanEstimates estimates, Settings settings) {
+                    return Placement.cpu("test");
+                }
+
+                @Override
+                public Placement rows(PlanNode top, SortNode s, PlanEstimates estimates, Settings settings) {
+                    return Placement.cpu("test");
+                }
+
+                @Override
+                public Placement sort(SortNode node, PlanEstimates estimates, Settings settings) {
+                    return Placement.gpu("test sort", new DevicePlan() {
+                        @Override
+                        public String target() {
+                            return "test";
+                        }
+
+                        @Override
+                        public List<PlanNode> inputs() {
+                            return List.of();
+                        }
+                    });
+                }
+            };
+        }
+
+        @Override
+        public Optional<Batch> aggregate(AggregateNode node, DevicePlan plan, DeviceInputs inputs, QueryContext ctx) {
+            throw new AssertionError("no aggregation is placed on the accelerator");
+        }
+
+        @Override
+        public Optional<SharedPart> share(AggregateNode node, DevicePlan plan, DeviceInputs inputs, QueryContext ctx) {
+            throw new AssertionError("nothing is shared");
+        }
+
+        @Override
+        public Optional<Batch> rows(PlanNode top, DevicePlan plan, DeviceInputs inputs, QueryContext ctx) {
+            throw new AssertionError("no rows are placed on the accelerator");
+        }
+
+        @Override
+        public Optional<int[]> sort(SortNode node, Batch rows, DevicePlan plan, QueryContext ctx) {
+            sorts++;
+            Comparator<Integer> order = null;
+            for (SortNode.SortKey k : node.keys()) {
+                long[] v = rows.column(k.column()).longs();
+                Comparator<Integer> byKey = Comparator.comparingLong(i -> v[i]);
+                byKey = k.descending() ? byKey.reversed() : byKey;
+                order = order == null ? byKey : order.thenComparing(byKey);
+            }
+            int[] sorted = IntStream.range(0, rows.rows()).boxed().sorted(order)
+                    .mapToInt(Integer::intValue).toArray();
+            int from = (int) Math.min(node.offset(), sorted.length);
+            int to = node.limit() < 0 ? sorted.length : (int) Math.min(sorted.length, from + node.limit());
+            return Optional.of(Arrays.copyOfRange(sorted, from, to));
         }
     }
 
