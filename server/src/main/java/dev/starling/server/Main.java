@@ -1,5 +1,6 @@
 package dev.starling.server;
 
+import dev.starling.engine.PlannerWarmUp;
 import dev.starling.engine.Starling;
 import dev.starling.storage.DataDirectoryInUseException;
 import dev.starling.server.config.ConfigException;
@@ -18,6 +19,7 @@ import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
 import org.jline.terminal.Terminal;
 import org.jline.terminal.TerminalBuilder;
 import org.slf4j.Logger;
@@ -108,6 +110,8 @@ public final class Main implements Callable<Integer> {
             if (http != null) {
                 LOG.info("HTTP on http://{}:{}: /health, /metrics, /queries", c.http().bind(), http.port());
             }
+            // the first query would otherwise pay for loading and compiling the planner's code
+            CompletableFuture<Void> warmedUp = PlannerWarmUp.inBackground(db.gpuProfile());
             db.setSettings(db.settings().with("query_timeout", c.query().timeout()));
             if (c.load().allowedDirs().isEmpty()) {
                 // the default load directory, where an operator puts the files to LOAD
@@ -130,6 +134,7 @@ public final class Main implements Callable<Integer> {
                 LOG.info("Serving Arrow Flight SQL on {}:{}{} (JDBC: jdbc:arrow-flight-sql://{}:{}/?useEncryption={}{})",
                         host, server.port(), c.tls().enabled() ? " over TLS" : "", host, server.port(),
                         c.tls().enabled(), c.auth().required() ? "&user=...&password=..." : "");
+                warmedUp.join();
                 if (http != null) {
                     http.ready(metrics, server.queries(), () -> health(db, server),
                             c.auth().required() ? server::admits : null);
