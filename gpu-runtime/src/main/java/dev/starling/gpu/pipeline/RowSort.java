@@ -52,11 +52,12 @@ public record RowSort(List<Key> keys, long offset, long limit) {
         return Optional.of(new RowSort(keys, sort.offset(), sort.limit()));
     }
 
-    /** The rows that come back of {@code n} sorted ones: the first kept, and how many. */
+    /** Of {@code n} sorted rows, the index of the first that comes back. */
     long first(long n) {
         return Math.min(offset, n);
     }
 
+    /** Of {@code n} sorted rows, how many come back (from {@link #first}). */
     long count(long n) {
         long from = first(n);
         return limit < 0 ? n - from : Math.min(n - from, limit);
