@@ -117,12 +117,34 @@ class DeviceSortedRowsTest {
         }
     }
 
+    /** A plan for the stand-in device: it reads nothing, and {@code sortsRows} says whether its rows come back sorted. */
+    private static DevicePlan plan(boolean sortsRows) {
+        return new DevicePlan() {
+            @Override
+            public String target() {
+                return "test";
+            }
+
+            @Override
+            public List<PlanNode> inputs() {
+                return List.of();
+            }
+
+            @Override
+            public boolean sortsRows() {
+                return sortsRows;
+            }
+        };
+    }
+
     /**
-     * Places every sort of rows on the host on the "device", and orders them by sorting their
-     * indexes on the CPU with the sort's keys (longs here, none NULL).
+     * A stand-in accelerator whose placer puts on the "device" only what {@link #rowsPlaced} and
+     * {@link #sortPlaced} say; nothing else may reach it.
      */
-    private static final class Ordering implements Accelerator {
-        int sorts;
+    private abstract static class StandIn implements Accelerator {
+        abstract Placement rowsPlaced(SortNode s);
+
+        abstract Placement sortPlaced(SortNode s);
 
         Placer placer() {
             return new Placer() {
@@ -133,22 +155,12 @@ class DeviceSortedRowsTest {
 
                 @Override
                 public Placement rows(PlanNode top, SortNode s, PlanEstimates estimates, Settings settings) {
-                    return Placement.cpu("test");
+                    return s == null ? Placement.cpu("test") : rowsPlaced(s);
                 }
 
                 @Override
                 public Placement sort(SortNode node, PlanEstimates estimates, Settings settings) {
-                    return Placement.gpu("test sort", new DevicePlan() {
-                        @Override
-                        public String target() {
-                            return "test";
-                        }
-
-                        @Override
-                        public List<PlanNode> inputs() {
-                            return List.of();
-                        }
-                    });
+                    return sortPlaced(node);
                 }
             };
         }
@@ -170,6 +182,29 @@ class DeviceSortedRowsTest {
 
         @Override
         public Optional<int[]> sort(SortNode node, Batch rows, DevicePlan plan, QueryContext ctx) {
+            throw new AssertionError("no sort is placed on the accelerator");
+        }
+    }
+
+    /**
+     * Places every sort of rows on the host on the "device", and orders them by sorting their
+     * indexes on the CPU with the sort's keys (longs here, none NULL).
+     */
+    private static final class Ordering extends StandIn {
+        int sorts;
+
+        @Override
+        Placement rowsPlaced(SortNode s) {
+            return Placement.cpu("test");
+        }
+
+        @Override
+        Placement sortPlaced(SortNode s) {
+            return Placement.gpu("test sort", plan(false));
+        }
+
+        @Override
+        public Optional<int[]> sort(SortNode node, Batch rows, DevicePlan plan, QueryContext ctx) {
             sorts++;
             Comparator<Integer> order = null;
             for (SortNode.SortKey k : node.keys()) {
@@ -178,8 +213,7 @@ class DeviceSortedRowsTest {
                 byKey = k.descending() ? byKey.reversed() : byKey;
                 order = order == null ? byKey : order.thenComparing(byKey);
             }
-            int[] sorted = IntStream.range(0, rows.rows()).boxed().sorted(order)
-                    .mapToInt(Integer::intValue).toArray();
+            int[] sorted = IntStream.range(0, rows.rows()).boxed().sorted(order).mapToInt(Integer::intValue).toArray();
             int from = (int) Math.min(node.offset(), sorted.length);
             int to = node.limit() < 0 ? sorted.length : (int) Math.min(sorted.length, from + node.limit());
             return Optional.of(Arrays.copyOfRange(sorted, from, to));
@@ -190,7 +224,7 @@ class DeviceSortedRowsTest {
      * Places the rows of a sort's input on the "device" to be sorted there, and runs them by sorting
      * them on the CPU with the sort it was told (or hands them back).
      */
-    private static final class Sorting implements Accelerator {
+    private static final class Sorting extends StandIn {
         private final boolean handBack;
         SortNode told;
         int runs;
@@ -199,52 +233,15 @@ class DeviceSortedRowsTest {
             this.handBack = handBack;
         }
 
-        Placer placer() {
-            return new Placer() {
-                @Override
-                public Placement aggregate(AggregateNode node, GroupsWanted w, PlanEstimates estimates, Settings settings) {
-                    return Placement.cpu("test");
-                }
-
-                @Override
-                public Placement rows(PlanNode top, SortNode s, PlanEstimates estimates, Settings settings) {
-                    if (s == null) {
-                        return Placement.cpu("test");
-                    }
-                    told = s;
-                    return Placement.gpu("test", new DevicePlan() {
-                        @Override
-                        public String target() {
-                            return "test";
-                        }
-
-                        @Override
-                        public List<PlanNode> inputs() {
-                            return List.of();
-                        }
-
-                        @Override
-                        public boolean sortsRows() {
-                            return true;
-                        }
-                    });
-                }
-
-                @Override
-                public Placement sort(SortNode node, PlanEstimates estimates, Settings settings) {
-                    return Placement.cpu("test");
-                }
-            };
+        @Override
+        Placement rowsPlaced(SortNode s) {
+            told = s;
+            return Placement.gpu("test", plan(true));
         }
 
         @Override
-        public Optional<Batch> aggregate(AggregateNode node, DevicePlan plan, DeviceInputs inputs, QueryContext ctx) {
-            throw new AssertionError("no aggregation is placed on the accelerator");
-        }
-
-        @Override
-        public Optional<SharedPart> share(AggregateNode node, DevicePlan plan, DeviceInputs inputs, QueryContext ctx) {
-            throw new AssertionError("nothing is shared");
+        Placement sortPlaced(SortNode s) {
+            throw new AssertionError("rows sorted on the device reach no sort on the host");
         }
 
         @Override
@@ -259,11 +256,6 @@ class DeviceSortedRowsTest {
                 cpu.run(PipelineGraph.cpu(told), new QueryContext(Settings.DEFAULT), batches::add);
             }
             return Optional.of(BatchBuffer.concat(told.output(), batches));
-        }
-
-        @Override
-        public Optional<int[]> sort(SortNode node, Batch rows, DevicePlan plan, QueryContext ctx) {
-            throw new AssertionError("no sort is placed on the accelerator");
         }
     }
 }
