@@ -21,7 +21,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * kind (decimals, doubles with both zeros and NaN, dates, integers with many ties, strings by their
  * order not their codes', a computed key), either direction, NULLs first and last, an offset and a
  * limit (also past the rows), none or one row passing, a key every row shares, and rows past the
- * kernel's first room (4M) over many tiles of the sort. Groups, which reach their sort on the host,
+ * kernel's first room (4M) over many tiles of the sort, keys not selected. Groups, which reach their sort on the host,
  * are ordered on the GPU from their keys.
  */
 @Tag("gpu")
@@ -100,6 +100,9 @@ class GpuSortTest {
         "SELECT id, amt FROM r WHERE id = 5 ORDER BY amt, id",
         "SELECT one, id FROM r ORDER BY one, id DESC",
         "SELECT id, amt, k FROM many ORDER BY k, amt DESC, id",
+        // keys not selected: sorted on the device, not copied back
+        "SELECT id FROM r ORDER BY s DESC, amt, id",
+        "SELECT id, k FROM many ORDER BY amt DESC, id LIMIT 10",
         "SELECT id, amt FROM many WHERE k < 90 ORDER BY amt, id LIMIT 1000000"
     })
     void rowsSortedOnTheGpuAreTheCpusInOrder(String sql) {

@@ -32,6 +32,7 @@ import dev.starling.gpu.plan.GpuPlanner;
 import dev.starling.gpu.plan.StoredConflicts;
 import dev.starling.storage.Catalog;
 import dev.starling.storage.Table;
+import java.util.BitSet;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -166,9 +167,9 @@ public final class GpuBackend implements Accelerator, AutoCloseable {
     }
 
     @Override
-    public Optional<Batch> rows(PlanNode top, DevicePlan plan, DeviceInputs inputs, QueryContext ctx) {
+    public Optional<Batch> rows(PlanNode top, DevicePlan plan, DeviceInputs inputs, BitSet needed, QueryContext ctx) {
         GpuPipelinePlan p = (GpuPipelinePlan) plan;
-        return runOnDevice(new StarRowsRun(device, cache, p.pipeline(), p.rowOrder(), p.rowSort(),
+        return runOnDevice(new StarRowsRun(device, cache, p.pipeline(), p.rowOrder(), p.rowSort(), needed,
                 ctx.settings().oversizedJoin()),
                 inputs, ctx);
     }

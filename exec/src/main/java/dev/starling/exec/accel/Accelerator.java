@@ -9,6 +9,7 @@ import dev.starling.exec.plan.PlanNode;
 import dev.starling.exec.plan.ScanNode;
 import dev.starling.exec.plan.SortNode;
 import dev.starling.exec.vector.Batch;
+import java.util.BitSet;
 import java.util.List;
 import java.util.Optional;
 
@@ -53,8 +54,11 @@ public interface Accelerator {
         Optional<GroupStates> run(MorselDispatcher morsels, SharedBuilds tables);
     }
 
-    /** The rows of {@code top}, placed here with {@code plan}, or empty when they must come from the CPU after all. */
-    Optional<Batch> rows(PlanNode top, DevicePlan plan, DeviceInputs inputs, QueryContext ctx);
+    /**
+     * The rows of {@code top}, placed here with {@code plan}, or empty when they must come from the
+     * CPU after all; {@code needed}: the columns the plan above reads, the others may come back null.
+     */
+    Optional<Batch> rows(PlanNode top, DevicePlan plan, DeviceInputs inputs, BitSet needed, QueryContext ctx);
 
     /**
      * The indexes of the rows of {@code rows} (the input of sort {@code node}, placed here with

@@ -101,7 +101,7 @@ public final class PlanCompiler {
     private Stream pipelineRows(PlanNode node, PipelineGraph.Role role, BitSet needed, List<DenseKeyFilter.Pushed> pushed) {
         PipelineGraph.Pipeline p = graph.pipeline(node, role);
         if (graph.rowsOnDevice(p)) {
-            Optional<Batch> rows = deviceRows(p, node);
+            Optional<Batch> rows = deviceRows(p, node, needed);
             if (rows.isPresent()) {
                 return Stream.of(new MaterializedSource(rows.get()), node.output(), false);
             }
@@ -111,9 +111,12 @@ public final class PlanCompiler {
         return compile(node, needed, pushed);
     }
 
-    /** Pipeline {@code p}'s rows (those of {@code node}) from the accelerator, or empty when it handed them back. */
-    private Optional<Batch> deviceRows(PipelineGraph.Pipeline p, PlanNode node) {
-        Optional<Batch> rows = accelerator(p).rows(node, p.placement().plan(), inputs(p.placement().plan()), ctx);
+    /**
+     * Pipeline {@code p}'s rows (those of {@code node}) from the accelerator, the columns in
+     * {@code needed} at least, or empty when it handed them back.
+     */
+    private Optional<Batch> deviceRows(PipelineGraph.Pipeline p, PlanNode node, BitSet needed) {
+        Optional<Batch> rows = accelerator(p).rows(node, p.placement().plan(), inputs(p.placement().plan()), needed, ctx);
         ctx.ran(p.id(), ranOn(p.placement(), rows.isPresent()));
         if (rows.isPresent()) {
             ranDeviceBuilds(p.placement().plan());
@@ -122,12 +125,13 @@ public final class PlanCompiler {
     }
 
     /**
-     * Sort {@code s}'s rows: from the accelerator in its order when the graph placed its input there
-     * to be sorted (the pipeline the sort tops ran where they were sorted), else sorted here.
+     * Sort {@code s}'s rows, with the columns in {@code needed} at least: from the accelerator in its
+     * order when the graph placed its input there to be sorted (the pipeline the sort tops ran where
+     * they were sorted; a key nothing above reads need not come back), else sorted here.
      */
-    private Stream sorted(SortNode s) {
+    private Stream sorted(SortNode s, BitSet needed) {
         if (graph.sortedOnDevice(s)) {
-            Optional<Batch> rows = deviceRows(graph.pipeline(s.input(), PipelineGraph.Role.SORT_INPUT), s.input());
+            Optional<Batch> rows = deviceRows(graph.pipeline(s.input(), PipelineGraph.Role.SORT_INPUT), s.input(), needed);
             handedOn(s, rows.isPresent() ? "gpu" : HANDED_BACK);
             if (rows.isPresent()) {
                 return Stream.of(new MaterializedSource(rows.get()), s.output(), true);
@@ -209,7 +213,7 @@ public final class PlanCompiler {
             }
             case AggregateNode a -> Stream.of(new MaterializedSource(accelerate(a).orElseGet(() -> aggregateOnCpu(a))),
                     a.output(), false);
-            case SortNode s -> sorted(s);
+            case SortNode s -> sorted(s, needed);
             case LimitNode l -> {
                 Stream in = compile(l.input(), needed, List.of());
                 LimitOperator.Budget budget = new LimitOperator.Budget(l.offset(), l.limit());

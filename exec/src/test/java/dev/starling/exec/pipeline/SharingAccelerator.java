@@ -16,6 +16,7 @@ import dev.starling.exec.plan.PlanEstimates;
 import dev.starling.exec.plan.PlanNode;
 import dev.starling.exec.plan.SortNode;
 import dev.starling.exec.vector.Batch;
+import java.util.BitSet;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -68,7 +69,7 @@ abstract class SharingAccelerator implements Accelerator {
     }
 
     @Override
-    public Optional<Batch> rows(PlanNode top, DevicePlan plan, DeviceInputs inputs, QueryContext ctx) {
+    public Optional<Batch> rows(PlanNode top, DevicePlan plan, DeviceInputs inputs, BitSet needed, QueryContext ctx) {
         throw new AssertionError("no result rows are placed on the accelerator");
     }
 

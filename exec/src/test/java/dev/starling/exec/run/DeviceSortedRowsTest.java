@@ -28,6 +28,7 @@ import dev.starling.storage.TableBuilder;
 import dev.starling.storage.TableSchema;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.BitSet;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
@@ -176,7 +177,7 @@ class DeviceSortedRowsTest {
         }
 
         @Override
-        public Optional<Batch> rows(PlanNode top, DevicePlan plan, DeviceInputs inputs, QueryContext ctx) {
+        public Optional<Batch> rows(PlanNode top, DevicePlan plan, DeviceInputs inputs, BitSet needed, QueryContext ctx) {
             throw new AssertionError("no rows are placed on the accelerator");
         }
 
@@ -245,7 +246,7 @@ class DeviceSortedRowsTest {
         }
 
         @Override
-        public Optional<Batch> rows(PlanNode top, DevicePlan plan, DeviceInputs inputs, QueryContext ctx) {
+        public Optional<Batch> rows(PlanNode top, DevicePlan plan, DeviceInputs inputs, BitSet needed, QueryContext ctx) {
             assertSame(told.input(), top);
             runs++;
             if (handBack) {

@@ -34,6 +34,7 @@ import dev.starling.storage.DataType;
 import dev.starling.storage.Table;
 import dev.starling.storage.TableBuilder;
 import dev.starling.storage.TableSchema;
+import java.util.BitSet;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;
@@ -176,7 +177,7 @@ class ScalarComparedGroupsTest {
         }
 
         @Override
-        public Optional<Batch> rows(PlanNode top, DevicePlan plan, DeviceInputs inputs, QueryContext ctx) {
+        public Optional<Batch> rows(PlanNode top, DevicePlan plan, DeviceInputs inputs, BitSet needed, QueryContext ctx) {
             throw new AssertionError("no result rows are placed on the accelerator");
         }
 

@@ -34,7 +34,8 @@ import jcuda.driver.CUdeviceptr;
  * more rows than that room) written alone by a pass that the keys of a pass before, written at
  * each row's index, cut ({@link StarKernelInput.OrderCut}). With a sort ({@link RowSort}), the
  * rows kept are then sorted on the device and only the sort's offset and limit of them come back,
- * in its order; without device memory for that, the pipeline is handed back.
+ * in its order; without device memory for that, the pipeline is handed back. Output columns the
+ * plan above does not read (a sort key not selected) are neither gathered nor copied back.
  */
 public final class StarRowsRun extends PipelineRun<Batch> {
     static final long FIRST_CAPACITY = 1 << 22;
@@ -42,16 +43,19 @@ public final class StarRowsRun extends PipelineRun<Batch> {
 
     private final RowOrder order;
     private final RowSort sort;
+    private final BitSet needed;
 
     /**
      * {@code order}: the order whose first rows alone come back (null: every row does);
-     * {@code sort}: the order the rows come back in, and which of them (null: as the kernel wrote them).
+     * {@code sort}: the order the rows come back in, and which of them (null: as the kernel wrote
+     * them); {@code needed}: the output columns that come back, the others null.
      */
     public StarRowsRun(GpuDevice device, GpuColumnCache cache, StarPipeline pipeline, RowOrder order, RowSort sort,
-                       OversizedJoin oversized) {
+                       BitSet needed, OversizedJoin oversized) {
         super(device, cache, pipeline, oversized);
         this.order = order;
         this.sort = sort;
+        this.needed = needed;
     }
 
     @Override
@@ -186,8 +190,8 @@ public final class StarRowsRun extends PipelineRun<Batch> {
         }
     }
 
-    /** An output column the kernel writes, and its buffers. */
-    private record Written(StarKernelInput.Output output, DeviceBuffer values, DeviceBuffer nulls) { }
+    /** Output column {@code column}, which the kernel writes as {@code output}, and its buffers. */
+    private record Written(int column, StarKernelInput.Output output, DeviceBuffer values, DeviceBuffer nulls) { }
 
     /** The rows that come back: {@code rows} of them in each output's buffers. */
     private record Kept(List<Written> written, long rows) { }
@@ -222,7 +226,11 @@ public final class StarRowsRun extends PipelineRun<Batch> {
                     Pointer.to(kept.pointer()));
             long[] m = new long[1];
             counter.download(Pointer.to(m), 8);
-            return gather(written, kept.pointer(), m[0], out);
+            BitSet keep = (BitSet) needed.clone();
+            if (sort != null) {
+                sort.keys().forEach(k -> keep.set(k.output()));
+            }
+            return gather(written, kept.pointer(), m[0], keep, out);
         } catch (GpuOutOfMemoryException e) {
             return new Kept(written, n);
         }
@@ -243,19 +251,27 @@ public final class StarRowsRun extends PipelineRun<Batch> {
         }
         long n = kept.rows();
         DeviceBuffer order = DeviceRowSort.sort(device, out, columns, n);
-        return gather(kept.written(), order.pointer().withByteOffset(8 * sort.first(n)), sort.count(n), out);
+        return gather(kept.written(), order.pointer().withByteOffset(8 * sort.first(n)), sort.count(n), needed, out);
     }
 
-    /** The {@code m} rows whose indexes {@code rows} holds, of every written output, gathered into buffers of {@code out}. */
-    private Kept gather(List<Written> written, CUdeviceptr rows, long m, DeviceArrays out) {
+    /**
+     * The {@code m} rows whose indexes {@code rows} holds, of the written outputs in {@code keep}
+     * (those that come back, and the sort's keys until it has run), gathered into buffers of
+     * {@code out}; the others keep no buffers.
+     */
+    private Kept gather(List<Written> written, CUdeviceptr rows, long m, BitSet keep, DeviceArrays out) {
         List<Written> gathered = new ArrayList<>();
         for (Written w : written) {
+            if (!keep.get(w.column())) {
+                gathered.add(new Written(w.column(), w.output(), null, null));
+                continue;
+            }
             DeviceBuffer v = out.allocate(Math.max(8, m * 8), "kept output column");
             DeviceBuffer nulls = out.allocate(Math.max(1, m), "kept output NULL flags");
             GridLaunch.run(device, ORDER_SOURCE, "gather_rows", m, Pointer.to(w.values().pointer()),
                     Pointer.to(w.nulls().pointer()), Pointer.to(rows), Pointer.to(new long[] {m}),
                     Pointer.to(v.pointer()), Pointer.to(nulls.pointer()));
-            gathered.add(new Written(w.output(), v, nulls));
+            gathered.add(new Written(w.column(), w.output(), v, nulls));
         }
         return new Kept(gathered, m);
     }
@@ -269,12 +285,13 @@ public final class StarRowsRun extends PipelineRun<Batch> {
     /** Room for {@code capacity} rows of every output the kernel writes (constants it does not). */
     private List<Written> outputBuffers(DeviceArrays out, long capacity) {
         List<Written> written = new ArrayList<>();
-        for (StarPipeline.Output o : pipeline.outputs()) {
-            int register = register(o);
+        for (int c = 0; c < pipeline.outputs().size(); c++) {
+            int register = register(pipeline.outputs().get(c));
             if (register >= 0) {
                 DeviceBuffer values = out.allocate(capacity * 8, "output column");
                 DeviceBuffer nulls = out.allocate(capacity, "output NULL flags");
-                written.add(new Written(new StarKernelInput.Output(register, values.address(), nulls.address(), 8), values, nulls));
+                written.add(new Written(c, new StarKernelInput.Output(register, values.address(), nulls.address(), 8), values,
+                        nulls));
             }
         }
         return written;
@@ -300,6 +317,9 @@ public final class StarRowsRun extends PipelineRun<Batch> {
                 continue;
             }
             Written buffers = written.get(w++);
+            if (!needed.get(c)) {
+                continue;
+            }
             long[] values = longs(buffers.values(), n);
             boolean[] nulls = flags(buffers.nulls(), n);
             columns[c] = switch (o) {
