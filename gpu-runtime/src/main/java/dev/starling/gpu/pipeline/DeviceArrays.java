@@ -60,6 +60,15 @@ final class DeviceArrays implements AutoCloseable {
         return b;
     }
 
+    /** The first {@code rows} NULL flags as the kernels read them, a byte each (at least one byte, never an empty upload). */
+    static byte[] flags(boolean[] nulls, int rows) {
+        byte[] out = new byte[Math.max(1, rows)];
+        for (int r = 0; r < rows; r++) {
+            out[r] = (byte) (nulls[r] ? 1 : 0);
+        }
+        return out;
+    }
+
     static ByteBuffer buffer(long bytes) {
         return ByteBuffer.allocateDirect(Math.toIntExact(Math.max(bytes, 8))).order(ByteOrder.LITTLE_ENDIAN)
                 .limit(Math.toIntExact(bytes));

@@ -39,7 +39,7 @@ final class GpuHashTableBuild {
             if (rows > 0) {
                 keyWords.upload(Pointer.to(keys.longs()), 0, 8L * rows);
             }
-            DeviceBuffer nulls = keys.nulls() == null ? null : input.upload(flags(keys.nulls(), rows),
+            DeviceBuffer nulls = keys.nulls() == null ? null : input.upload(DeviceArrays.flags(keys.nulls(), rows),
                     "dimension " + d + " build key NULLs");
             return build(device, arrays, d, new StarKernelInput.Column(keyWords.address(),
                     nulls == null ? 0 : nulls.address(), 8), rows);
@@ -82,14 +82,6 @@ final class GpuHashTableBuild {
         } catch (GpuOutOfMemoryException e) {
             return Optional.empty();
         }
-    }
-
-    private static byte[] flags(boolean[] nulls, int rows) {
-        byte[] out = new byte[Math.max(1, rows)];
-        for (int r = 0; r < rows; r++) {
-            out[r] = (byte) (nulls[r] ? 1 : 0);
-        }
-        return out;
     }
 
     private static int blocks(GpuDevice device, long items, int threads) {

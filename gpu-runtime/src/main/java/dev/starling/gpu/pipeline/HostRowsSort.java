@@ -34,7 +34,7 @@ public final class HostRowsSort {
                         : v.dict() != null ? RowSort.Word.RANKED : RowSort.Word.INTEGRAL;
                 RowSort.Key key = new RowSort.Key(k.column(), k.descending(), k.nullsFirst(), v.nulls() != null, word);
                 DeviceBuffer values = scratch.upload(v.isDouble() ? bits(v.doubles(), n) : v.longs(), "sort key values");
-                DeviceBuffer nulls = v.nulls() == null ? null : scratch.upload(flags(v.nulls(), n), "sort key NULL flags");
+                DeviceBuffer nulls = v.nulls() == null ? null : scratch.upload(DeviceArrays.flags(v.nulls(), n), "sort key NULL flags");
                 keys.add(key);
                 columns.add(new DeviceRowSort.Column(key, values, nulls, word == RowSort.Word.RANKED ? v.dict().ranks() : null));
             }
@@ -54,14 +54,6 @@ public final class HostRowsSort {
         long[] out = new long[n];
         for (int i = 0; i < n; i++) {
             out[i] = Double.doubleToRawLongBits(values[i]);
-        }
-        return out;
-    }
-
-    private static byte[] flags(boolean[] nulls, int n) {
-        byte[] out = new byte[n];
-        for (int i = 0; i < n; i++) {
-            out[i] = nulls[i] ? (byte) 1 : 0;
         }
         return out;
     }

@@ -207,7 +207,7 @@ public final class StarRowsRun extends PipelineRun<Batch> {
         if (order == null || !KeyThreshold.pays(order.count(), n)) {
             return new Kept(written, n);
         }
-        DeviceBuffer values = written.get(writtenIndex(order.output())).values();
+        DeviceBuffer values = of(written, order.output()).values();
         try {
             DeviceBuffer keys = out.allocate(n * 8, "row order keys");
             GridLaunch.run(device, ORDER_SOURCE, "row_order_keys", n, Pointer.to(values.pointer()),
@@ -244,7 +244,7 @@ public final class StarRowsRun extends PipelineRun<Batch> {
     private Kept sorted(Kept kept, DeviceArrays out) {
         List<DeviceRowSort.Column> columns = new ArrayList<>();
         for (RowSort.Key key : sort.keys()) {
-            Written w = kept.written().get(writtenIndex(key.output()));
+            Written w = of(kept.written(), key.output());
             int[] ranks = pipeline.outputs().get(key.output()) instanceof StarPipeline.Output.Codes c
                     ? StrDict.of(pipeline.fact().column(c.factColumn()).dictionary()).ranks() : null;
             columns.add(new DeviceRowSort.Column(key, w.values(), w.nulls(), ranks));
@@ -276,10 +276,9 @@ public final class StarRowsRun extends PipelineRun<Batch> {
         return new Kept(gathered, m);
     }
 
-    /** The index among the written outputs (constants are not written) of output {@code output}. */
-    private int writtenIndex(int output) {
-        return (int) pipeline.outputs().subList(0, output).stream()
-                .filter(o -> !(o instanceof StarPipeline.Output.Constant)).count();
+    /** The buffers of output column {@code column}, which the kernel writes (it is not a constant). */
+    private static Written of(List<Written> written, int column) {
+        return written.stream().filter(w -> w.column() == column).findFirst().orElseThrow();
     }
 
     /** Room for {@code capacity} rows of every output the kernel writes (constants it does not). */
