@@ -76,12 +76,8 @@ public final class PipelineGraph {
     private final Set<PlanNode> sortedOnDevice = Collections.newSetFromMap(new IdentityHashMap<>());
     /** Sorts that the accelerator orders rows for, the CPU handing it their keys, with its placement ({@link #sortedByDevice}). */
     private final Map<PlanNode, Placement> sortedByDevice = new IdentityHashMap<>();
-    /** Tops of pipelines that only hand on what the accelerator computed ({@link #handsOnDeviceResult}). */
-    private final Set<PlanNode> handOn = Collections.newSetFromMap(new IdentityHashMap<>());
     /** Breakers whose work the accelerator does, by the pipeline that hands their result on ({@link #handingOn}). */
     private final Map<PlanNode, Pipeline> handingOn = new IdentityHashMap<>();
-    /** Tops of pipelines whose sink is a sort the accelerator orders, which may only hand their rows on to it. */
-    private final Set<PlanNode> intoDeviceSort = Collections.newSetFromMap(new IdentityHashMap<>());
 
     private PipelineGraph(PlanNode root, PlanEstimates estimates, Settings settings) {
         this.root = root;
@@ -164,7 +160,6 @@ public final class PipelineGraph {
                 Placement sort = placer.sort(s, estimates, settings);
                 if (sort.accelerated()) {
                     sortedByDevice.put(s, sort);
-                    intoDeviceSort.add(input);
                     handsOn(s, sort, sort.reason());
                 }
             }
@@ -184,13 +179,12 @@ public final class PipelineGraph {
      */
     private void handsOn(PlanNode node, Placement input, String reason) {
         for (Pipeline p : pipelines) {
-            if ((p.role() == Role.RESULT || p.role() == Role.SORT_INPUT && intoDeviceSort.contains(p.top()))
+            if ((p.role() == Role.RESULT || p.role() == Role.SORT_INPUT && feedsDeviceSort(p.top()))
                     && picksColumnsOf(p.top(), node)) {
                 Pipeline shown = new Pipeline(p.id(), p.top(), p.role(), new Placement(true, input.shared(),
                         reason + (p.top() == node ? "" : " (its columns picked, nothing computed)"), input.plan()));
                 pipelines.set(p.id(), shown);
                 byTop.put(p.top(), shown);
-                handOn.add(p.top());
                 handingOn.put(node, shown);
                 return;
             }
@@ -213,6 +207,11 @@ public final class PipelineGraph {
             case LimitNode l -> materialized(l.input());
             default -> false;
         };
+    }
+
+    /** Whether {@code top}'s rows feed a sort the accelerator orders from the host, which they may then only be handed on to. */
+    private boolean feedsDeviceSort(PlanNode top) {
+        return sortedByDevice.keySet().stream().anyMatch(s -> s.inputs().get(0) == top);
     }
 
     /** Whether {@code node} is {@code breaker}, or projections over it that only pick columns of its rows. */
@@ -336,7 +335,7 @@ public final class PipelineGraph {
      * to a sort the accelerator orders: it computes nothing and runs where that work did.
      */
     public boolean handsOnDeviceResult(PlanNode node) {
-        return handOn.contains(node);
+        return handingOn.values().stream().anyMatch(p -> p.top() == node);
     }
 
     /** The pipeline that only hands on breaker {@code node}'s result, if one does ({@link #handsOnDeviceResult}). */
