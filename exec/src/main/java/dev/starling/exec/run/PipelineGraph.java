@@ -9,6 +9,7 @@ import dev.starling.exec.Settings;
 import dev.starling.exec.expr.Call;
 import dev.starling.exec.expr.ColumnRef;
 import dev.starling.exec.expr.Expr;
+import dev.starling.exec.expr.Literal;
 import dev.starling.exec.plan.AggregateNode;
 import dev.starling.exec.plan.Field;
 import dev.starling.exec.plan.FilterNode;
@@ -156,7 +157,7 @@ public final class PipelineGraph {
                 sortedOnDevice.add(s);
                 handsOn(s, placement, "sorted on the GPU by pipeline " + byTop.get(input).id()
                         + ", which hands its rows on in order");
-            } else if (node instanceof SortNode s && (s.limit() < 0 || materialized(input))) {
+            } else if (node instanceof SortNode s && (s.limit() < 0 || placement.accelerated() || materialized(input))) {
                 Placement sort = placer.sort(s, estimates, settings);
                 if (sort.accelerated()) {
                     sortedByDevice.put(s, sort);
@@ -173,13 +174,15 @@ public final class PipelineGraph {
     /**
      * Records that breaker {@code node}'s work (a sort, an aggregation) runs on the accelerator
      * (placed {@code input}): the pipeline that reads its result, when that pipeline computes nothing
-     * (its top is {@code node} or projections picking columns of it) and feeds the query's result or
-     * a sort the accelerator orders, only hands on what comes back, so it is shown where that work
-     * ran, for {@code reason}.
+     * (its top is {@code node} or projections picking columns of it) and feeds the query's result, a
+     * sort the accelerator orders, or a join input that only an accelerated pipeline reads (TPC-H
+     * Q22's average balance, a scalar its kernel compares with), only hands on what comes back, so
+     * it is shown where that work ran, for {@code reason}.
      */
     private void handsOn(PlanNode node, Placement input, String reason) {
         for (Pipeline p : pipelines) {
-            if ((p.role() == Role.RESULT || p.role() == Role.SORT_INPUT && feedsDeviceSort(p.top()))
+            if ((p.role() == Role.RESULT || p.role() == Role.SORT_INPUT && feedsDeviceSort(p.top())
+                    || p.role() == Role.JOIN_BUILD && readOnlyByDevice(p.top()))
                     && picksColumnsOf(p.top(), node)) {
                 Pipeline shown = new Pipeline(p.id(), p.top(), p.role(), new Placement(true, input.shared(),
                         reason + (p.top() == node ? "" : " (its columns picked, nothing computed)"), input.plan()));
@@ -196,7 +199,7 @@ public final class PipelineGraph {
      * aggregation's groups, sorted rows) by filters, projections and limits alone, so that holding
      * them all for a sort elsewhere takes no more memory than that result: a top-N over rows
      * streamed from a scan or a join is left to the CPU, whose workers keep only their best rows as
-     * they arrive.
+     * they arrive, unless the accelerator computes those rows (they come back from it whole).
      */
     private static boolean materialized(PlanNode node) {
         return switch (node) {
@@ -207,6 +210,22 @@ public final class PipelineGraph {
             case LimitNode l -> materialized(l.input());
             default -> false;
         };
+    }
+
+    /**
+     * Whether join input {@code top}'s rows are read by an accelerated pipeline's plan (as they are,
+     * their columns picked, or with constants beside them: a scalar's code), which the CPU workers do not share: no table
+     * is built from them on the CPU.
+     */
+    private boolean readOnlyByDevice(PlanNode top) {
+        return pipelines.stream().anyMatch(q -> q.placement().accelerated() && !q.placement().shared()
+                && q.placement().plan().inputs().stream().anyMatch(in -> picksOrAddsConstants(in, top)));
+    }
+
+    /** Whether {@code node} is {@code input}, or projections over it that only pick its columns or add constants. */
+    private static boolean picksOrAddsConstants(PlanNode node, PlanNode input) {
+        return node == input || node instanceof ProjectNode p && p.expressions().stream()
+                .allMatch(e -> e instanceof ColumnRef || e instanceof Literal) && picksOrAddsConstants(p.input(), input);
     }
 
     /** Whether {@code top}'s rows feed a sort the accelerator orders from the host, which they may then only be handed on to. */

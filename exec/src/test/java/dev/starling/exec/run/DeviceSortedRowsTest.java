@@ -95,7 +95,7 @@ class DeviceSortedRowsTest {
      */
     @Test
     void rowsOnTheHostAreOrderedByTheDeviceButForATopNOfStreamedRows() {
-        Ordering accelerator = new Ordering();
+        Ordering accelerator = new Ordering(false);
         PipelineGraph topN = PipelineGraph.of(sort, accelerator.placer(), Settings.DEFAULT);
         assertTrue(topN.sortedByDevice(sort).isEmpty());
 
@@ -111,11 +111,38 @@ class DeviceSortedRowsTest {
         assertEquals(Map.of(0, "gpu", 1, "cpu"), ctx.ranOn());
     }
 
+    /**
+     * A top-N over rows the device computes but does not sort is ordered by the device too: those
+     * rows come back from it whole, so holding them for the sort costs nothing the CPU's bounded
+     * top-N would save.
+     */
+    @Test
+    void aTopNOfRowsTheDeviceComputesIsOrderedThereToo() {
+        Ordering accelerator = new Ordering(true);
+        PipelineGraph graph = PipelineGraph.of(sort, accelerator.placer(), Settings.DEFAULT);
+        assertTrue(graph.sortedByDevice(sort).isPresent());
+        QueryContext ctx = new QueryContext(Settings.DEFAULT);
+        List<List<Object>> rows = rows(graph, accelerator, ctx);
+        assertEquals(rows(PipelineGraph.cpu(sort), null, new QueryContext(Settings.DEFAULT)), rows);
+        assertEquals(20, rows.size());
+        assertEquals(1, accelerator.sorts);
+        assertEquals(Map.of(0, "gpu", 1, "gpu"), ctx.ranOn());
+    }
+
     private static List<List<Object>> rows(PipelineGraph graph, Accelerator accelerator, QueryContext ctx) {
         try (Executor executor = new Executor(2, null, accelerator)) {
             QueryResult r = executor.collect(graph, ctx);
             return r.rows();
         }
+    }
+
+    /** {@code top}'s rows, computed on the CPU. */
+    private static Batch cpuRows(PlanNode top) {
+        List<Batch> batches = new ArrayList<>();
+        try (Executor cpu = new Executor(1)) {
+            cpu.run(PipelineGraph.cpu(top), new QueryContext(Settings.DEFAULT), batches::add);
+        }
+        return BatchBuffer.concat(top.output(), batches);
     }
 
     /** A plan for the stand-in device: it reads nothing, and {@code sortsRows} says whether its rows come back sorted. */
@@ -189,14 +216,25 @@ class DeviceSortedRowsTest {
 
     /**
      * Places every sort of rows on the host on the "device", and orders them by sorting their
-     * indexes on the CPU with the sort's keys (longs here, none NULL).
+     * indexes on the CPU with the sort's keys (longs here, none NULL); with {@code rowsOnDevice},
+     * the sort's input rows too, computed unsorted.
      */
     private static final class Ordering extends StandIn {
+        private final boolean rowsOnDevice;
         int sorts;
+
+        Ordering(boolean rowsOnDevice) {
+            this.rowsOnDevice = rowsOnDevice;
+        }
 
         @Override
         Placement rowsPlaced(SortNode s) {
-            return Placement.cpu("test");
+            return rowsOnDevice ? Placement.gpu("test rows", plan(false)) : Placement.cpu("test");
+        }
+
+        @Override
+        public Optional<Batch> rows(PlanNode top, DevicePlan plan, DeviceInputs inputs, BitSet needed, QueryContext ctx) {
+            return Optional.of(cpuRows(top));
         }
 
         @Override
@@ -252,11 +290,7 @@ class DeviceSortedRowsTest {
             if (handBack) {
                 return Optional.empty();
             }
-            List<Batch> batches = new ArrayList<>();
-            try (Executor cpu = new Executor(1)) {
-                cpu.run(PipelineGraph.cpu(told), new QueryContext(Settings.DEFAULT), batches::add);
-            }
-            return Optional.of(BatchBuffer.concat(told.output(), batches));
+            return Optional.of(cpuRows(told));
         }
     }
 }
