@@ -12,13 +12,30 @@ import java.util.List;
  * (the physical plan with each pipeline placed, under the settings it was prepared with) or, for a statement answered while it is prepared (EXPLAIN, ANALYZE CONFLICTS), its rows; or a
  * data statement (no result columns; it reports the rows it wrote). Plans refer to the table versions they were planned against, so a
  * prepared query keeps answering over the data as it was when prepared. A statement with
- * parameter markers ({@code ?}) has their types and no plan until values are bound.
+ * parameter markers ({@code ?}) has their types and no plan until values are bound. EXPLAIN ANALYZE
+ * ({@code analyzes}) holds the graph of the query it runs, and answers with the plan.
  */
 public record PreparedQuery(String sql, List<Field> fields, PipelineGraph graph, List<List<Object>> computedRows,
-                            DataStatement update, List<DataType> parameters) {
+                            DataStatement update, List<DataType> parameters, boolean analyzes) {
+
+    /** The result columns of EXPLAIN and EXPLAIN ANALYZE: the plan, a line a row. */
+    public static final List<Field> PLAN = List.of(new Field("plan", DataType.VARCHAR, false));
 
     public PreparedQuery {
         parameters = List.copyOf(parameters);
+    }
+
+    public PreparedQuery(String sql, List<Field> fields, PipelineGraph graph, List<List<Object>> computedRows,
+                         DataStatement update, List<DataType> parameters) {
+        this(sql, fields, graph, computedRows, update, parameters, false);
+    }
+
+    /**
+     * {@code EXPLAIN ANALYZE} of {@code query} (its text {@code sql}): when run, it runs the query's
+     * {@code graph} and answers with the plan and what each pipeline did.
+     */
+    public static PreparedQuery analyzing(String sql, PreparedQuery query) {
+        return new PreparedQuery(sql, PLAN, query.graph(), null, null, query.parameters(), true);
     }
 
     /** The physical plan, or null when there is none to run. */

@@ -44,6 +44,9 @@ import java.util.regex.Pattern;
  * backend. Thread-safe: many queries may run at once.
  */
 public final class Starling implements AutoCloseable {
+    /** {@code EXPLAIN ANALYZE query}, case-insensitive, after leading blanks and comments. */
+    private static final Pattern EXPLAIN_ANALYZE = Pattern.compile("^(\\s|--[^\\n]*\\n)*(explain\\s+analyze)\\s",
+            Pattern.CASE_INSENSITIVE);
     /** {@code EXPLAIN [PLAN FOR] query}, case-insensitive, after leading blanks and comments. */
     private static final Pattern EXPLAIN = Pattern.compile("^(\\s|--[^\\n]*\\n)*(explain(\\s+plan\\s+for)?)\\s",
             Pattern.CASE_INSENSITIVE);
@@ -203,6 +206,9 @@ public final class Starling implements AutoCloseable {
         if (q.isComputed()) {
             return new QueryResult(q.fields(), q.computedRows());
         }
+        if (q.analyzes()) {
+            return new QueryResult(q.fields(), analyze(q, ctx));
+        }
         return executor.collect(placedFor(q, ctx.settings()).graph(), ctx);
     }
 
@@ -242,6 +248,15 @@ public final class Starling implements AutoCloseable {
                 default -> { }
             }
         }
+        Matcher analyze = EXPLAIN_ANALYZE.matcher(sql);
+        if (analyze.find()) {
+            PreparedQuery query = prepare(blank(sql, analyze.start(2), analyze.end(2)), session);
+            if (query.isUpdate() || query.isComputed() || query.analyzes()) {
+                throw new StarlingSqlException("EXPLAIN ANALYZE runs a query (SELECT, WITH or VALUES) and shows what "
+                        + "its plan did; it cannot run this statement");
+            }
+            return PreparedQuery.analyzing(sql, query);
+        }
         if (markers > 0 && data.orElse(null) instanceof DataStatement.CreateView) {
             throw new StarlingSqlException("a view's query cannot have parameters (?): the view is kept as written");
         }
@@ -256,8 +271,8 @@ public final class Starling implements AutoCloseable {
         Matcher m = EXPLAIN.matcher(sql);
         if (m.find()) {
             String plan = explain(blank(sql, m.start(2), m.end(2)), session);
-            return new PreparedQuery(sql, List.of(new Field("plan", DataType.VARCHAR, false)), null,
-                    plan.lines().map(line -> List.<Object>of(line)).toList(), null, List.of());
+            return new PreparedQuery(sql, PreparedQuery.PLAN, null, plan.lines().map(line -> List.<Object>of(line)).toList(),
+                    null, List.of());
         }
         // the version is read before planning, so a plan of tables that change meanwhile is never reused
         Settings placement = session.planning();
@@ -342,13 +357,32 @@ public final class Starling implements AutoCloseable {
         if (q.needsParameters()) {
             throw new StarlingSqlException("the query has " + q.parameters().size() + " parameters and none were bound");
         }
-        if (q.isComputed()) {
+        if (q.isComputed() || q.analyzes()) {
             sink.start(q.fields());
-            sink.accept(ValuesBatch.of(new ValuesNode(q.fields(), q.computedRows())));
+            sink.accept(ValuesBatch.of(new ValuesNode(q.fields(), q.analyzes() ? analyze(q, ctx) : q.computedRows())));
             sink.finish();
             return;
         }
         executor.run(placedFor(q, ctx.settings()).graph(), ctx, sink);
+    }
+
+    /**
+     * Runs EXPLAIN ANALYZE's query under {@code ctx}, its rows counted and dropped, and answers with
+     * its time and rows, then its plan with what each pipeline did, a line a row.
+     */
+    private List<List<Object>> analyze(PreparedQuery q, QueryContext ctx) {
+        if (q.needsParameters()) {
+            throw new StarlingSqlException("the query has " + q.parameters().size() + " parameters and none were bound");
+        }
+        PipelineGraph graph = placedFor(q, ctx.settings()).graph();
+        long[] rows = {0};
+        long start = System.nanoTime();
+        executor.run(graph, ctx, batch -> rows[0] += batch.rows());
+        String ran = String.format("ran in %.2f ms, %,d rows", (System.nanoTime() - start) / 1e6, rows[0]);
+        List<List<Object>> lines = new ArrayList<>();
+        lines.add(List.of(ran));
+        PlanExplainer.analyzed(graph, ctx).lines().forEach(line -> lines.add(List.of(line)));
+        return lines;
     }
 
     /** The columns of {@code view}, as its query's result columns under the view's names. */

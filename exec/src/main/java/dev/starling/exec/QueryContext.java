@@ -8,7 +8,8 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * One running query: its cancellation flag and time limit, checked by every worker at least once
  * per morsel and per batch, its session's settings (the backend it asks for), counters of the work
- * done (chunks read and chunks skipped by zone maps), and where each pipeline of its graph ran.
+ * done (chunks read and chunks skipped by zone maps), and where each pipeline of its graph ran and
+ * what it did ({@link QueryProfile}).
  * The limit is checked where the flag is, so no timer thread is needed to stop a query.
  */
 public final class QueryContext {
@@ -22,6 +23,7 @@ public final class QueryContext {
     private final AtomicLong chunksSkipped = new AtomicLong();
     private final AtomicLong workerNanos = new AtomicLong();
     private final Map<Integer, String> ranOn = new TreeMap<>();
+    private final QueryProfile profile = new QueryProfile();
 
     public QueryContext() {
         this(Settings.DEFAULT);
@@ -118,5 +120,10 @@ public final class QueryContext {
         synchronized (ranOn) {
             return Map.copyOf(ranOn);
         }
+    }
+
+    /** What each pipeline did as it ran: its time and rows, for EXPLAIN ANALYZE. */
+    public QueryProfile profile() {
+        return profile;
     }
 }

@@ -212,6 +212,9 @@ public final class GpuBackend implements Accelerator, AutoCloseable {
             ctx.checkCancelled();
             Optional<R> result = run.run(inputs);
             lastRun = run.stats();
+            if (lastRun != null) {
+                ctx.profile().deviceRun(lastRun.describe(device.profile().deviceBytesPerSecond()));
+            }
             if (result.isPresent()) {
                 runs.incrementAndGet();
             } else {

@@ -85,7 +85,8 @@ public final class Executor implements AutoCloseable {
         PipelineRunner runner = new PipelineRunner(pool, threads);
         Stream stream = new PlanCompiler(runner, catalog, ctx, accelerator, graph).compile();
         sink.start(graph.root().output());
-        runner.run(stream, new Sink<BatchSink>() {
+        long start = System.nanoTime();
+        CountedSink<BatchSink> counted = new CountedSink<>(new Sink<BatchSink>() {
             @Override
             public BatchSink createLocal() {
                 return sink;
@@ -108,7 +109,10 @@ public final class Executor implements AutoCloseable {
             public boolean waitsOnConsumer() {
                 return true;
             }
-        }, ctx);
+        });
+        runner.run(stream, counted, ctx);
+        ctx.profile().measured(graph.pipeline(graph.root(), PipelineGraph.Role.RESULT).id(), System.nanoTime() - start,
+                counted.rows());
     }
 
     @Override

@@ -399,6 +399,11 @@ public final class PipelineGraph {
         return root;
     }
 
+    /** The optimizer's estimates of the plan's rows the pipelines were placed with. */
+    public PlanEstimates estimates() {
+        return estimates;
+    }
+
     /** The settings it was placed under. */
     public Settings settings() {
         return settings;

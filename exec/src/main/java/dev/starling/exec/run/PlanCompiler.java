@@ -5,6 +5,7 @@ import dev.starling.exec.pipeline.MorselDispatcher;
 import dev.starling.exec.pipeline.Part;
 import dev.starling.exec.pipeline.PipelineRunner;
 import dev.starling.exec.pipeline.SharedBuilds;
+import dev.starling.exec.pipeline.Sink;
 import dev.starling.exec.pipeline.Stream;
 import dev.starling.exec.QueryContext;
 import dev.starling.exec.accel.Accelerator;
@@ -116,7 +117,10 @@ public final class PlanCompiler {
      * {@code needed} at least, or empty when it handed them back.
      */
     private Optional<Batch> deviceRows(PipelineGraph.Pipeline p, PlanNode node, BitSet needed) {
-        Optional<Batch> rows = accelerator(p).rows(node, p.placement().plan(), inputs(p.placement().plan()), needed, ctx);
+        DeviceInputs inputs = inputs(p.placement().plan());
+        long start = System.nanoTime();
+        Optional<Batch> rows = accelerator(p).rows(node, p.placement().plan(), inputs, needed, ctx);
+        measured(p.id(), start, rows);
         ctx.ran(p.id(), ranOn(p.placement(), rows.isPresent()));
         if (rows.isPresent()) {
             ranDeviceBuilds(p.placement().plan());
@@ -139,12 +143,15 @@ public final class PlanCompiler {
         }
         Stream input = graph.sortedOnDevice(s) ? compile(s.input(), all(s.input()), List.of()) : top(s.input(), all(s.input()));
         Optional<Placement> byDevice = graph.sortedByDevice(s);
+        int feeding = graph.pipeline(s.input(), PipelineGraph.Role.SORT_INPUT).id();
         if (byDevice.isPresent()) {
             CollectSink collected = new CollectSink(s.input().output());
-            runner.run(input, collected, ctx);
+            run(feeding, input, collected);
             Batch rows = collected.result();
-            int feeding = graph.pipeline(s.input(), PipelineGraph.Role.SORT_INPUT).id();
+            long start = System.nanoTime();
             Optional<int[]> order = accelerator(feeding, byDevice.get().plan()).sort(s, rows, byDevice.get().plan(), ctx);
+            graph.handingOn(s).ifPresent(p -> ctx.profile().measured(p.id(), System.nanoTime() - start,
+                    order.map(o -> o.length).orElse(0)));
             handedOn(s, order.isPresent() ? "gpu" : HANDED_BACK);
             if (order.isPresent()) {
                 return Stream.of(new MaterializedSource(rows.gather(order.get(), order.get().length)), s.output(), true);
@@ -152,7 +159,7 @@ public final class PlanCompiler {
             input = Stream.of(new MaterializedSource(rows), s.input().output(), false);
         }
         SortSink sink = new SortSink(s);
-        runner.run(input, sink, ctx);
+        run(feeding, input, sink);
         return Stream.of(new MaterializedSource(sink.result()), s.output(), true);
     }
 
@@ -241,7 +248,7 @@ public final class PlanCompiler {
         Stream rows = graph.readByDeviceAndJoin(j.build())
                 ? Stream.of(new MaterializedSource(rowsOf(j.build())), j.build().output(), false)
                 : pipelineRows(j.build(), PipelineGraph.Role.JOIN_BUILD, buildNeeded, List.of());
-        runner.run(rows, build, ctx);
+        run(graph.pipeline(j.build(), PipelineGraph.Role.JOIN_BUILD).id(), rows, build);
         return build.table();
     }
 
@@ -255,13 +262,14 @@ public final class PlanCompiler {
                                  List<DenseKeyFilter.Pushed> pushed) {
         JoinBuildSink probeTable = new JoinBuildSink(j);
         Stream probe = pipelineRows(j.probe(), PipelineGraph.Role.MARKED_PROBE, probeNeeded, pushed);
-        runner.run(probe, probeTable, ctx);
+        run(graph.pipeline(j.probe(), PipelineGraph.Role.MARKED_PROBE).id(), probe, probeTable);
         JoinTable table = probeTable.table();
         List<DenseKeyFilter.Pushed> buildPushed = j.dense()
                 ? List.of(new DenseKeyFilter.Pushed(j.buildKeys()[0], table)) : List.of();
         BitSet residualColumns = j.residual() == null ? new BitSet() : bits(ExprCompiler.columnsOf(j.residual()));
         ProbeMarkSink marks = new ProbeMarkSink(j, table, residualColumns);
-        runner.run(pipelineRows(j.build(), PipelineGraph.Role.MARKING_BUILD, buildNeeded, buildPushed), marks, ctx);
+        run(graph.pipeline(j.build(), PipelineGraph.Role.MARKING_BUILD).id(),
+                pipelineRows(j.build(), PipelineGraph.Role.MARKING_BUILD, buildNeeded, buildPushed), marks);
         return Stream.of(new MaterializedSource(marks.result()), j.output(), probe.ordered());
     }
 
@@ -275,15 +283,21 @@ public final class PlanCompiler {
         Optional<Batch> result = Optional.empty();
         boolean accelerated = false;
         if (where.shared()) {
-            Optional<Accelerator.SharedPart> part = accelerator(p).share(a, where.plan(), inputs(where.plan()), ctx);
+            DeviceInputs inputs = inputs(where.plan());
+            long start = System.nanoTime();
+            Optional<Accelerator.SharedPart> part = accelerator(p).share(a, where.plan(), inputs, ctx);
             if (part.isPresent()) {
                 CoProcessedAggregate shared = new CoProcessedAggregate(a, part.get(), runner, ctx);
                 result = Optional.of(shared.run((morsels, tables) -> aggregateInput(a, part.get().fact(), morsels, tables),
                         () -> aggregateOnCpu(a)));
                 accelerated = shared.accelerated();
+                measured(p.id(), start, result);
             }
         } else if (where.accelerated()) {
-            result = accelerator(p).aggregate(a, where.plan(), inputs(where.plan()), ctx);
+            DeviceInputs inputs = inputs(where.plan());
+            long start = System.nanoTime();
+            result = accelerator(p).aggregate(a, where.plan(), inputs, ctx);
+            measured(p.id(), start, result);
             accelerated = result.isPresent();
         }
         ctx.ran(p.id(), ranOn(where, accelerated));
@@ -311,7 +325,8 @@ public final class PlanCompiler {
 
     private Batch aggregateOnCpu(AggregateNode a) {
         HashAggregateSink sink = new HashAggregateSink(a);
-        runner.run(compile(a.input(), aggregateInputNeeded(a), List.of()), sink, ctx);
+        run(graph.pipeline(a.input(), PipelineGraph.Role.AGGREGATE_INPUT).id(),
+                compile(a.input(), aggregateInputNeeded(a), List.of()), sink);
         return sink.result();
     }
 
@@ -358,11 +373,25 @@ public final class PlanCompiler {
             return kept;
         }
         CollectSink sink = new CollectSink(input.output());
-        runner.run(pipelineRows(input, PipelineGraph.Role.JOIN_BUILD, all(input), List.of()), sink, ctx);
+        run(graph.pipeline(input, PipelineGraph.Role.JOIN_BUILD).id(),
+                pipelineRows(input, PipelineGraph.Role.JOIN_BUILD, all(input), List.of()), sink);
         if (graph.readByDeviceAndJoin(input)) {
             readTwice.put(input, sink.result());
         }
         return sink.result();
+    }
+
+    /** Runs pipeline {@code id}'s {@code stream} into {@code sink}, recording its time and the rows it hands on. */
+    private <L> void run(int id, Stream stream, Sink<L> sink) {
+        long start = System.nanoTime();
+        CountedSink<L> counted = new CountedSink<>(sink);
+        runner.run(stream, counted, ctx);
+        ctx.profile().measured(id, System.nanoTime() - start, counted.rows());
+    }
+
+    /** Records the accelerator's run of pipeline {@code id} that began at {@code start} and gave {@code rows} (none: handed back). */
+    private void measured(int id, long start, Optional<Batch> rows) {
+        ctx.profile().measured(id, System.nanoTime() - start, rows.map(Batch::rows).orElse(0));
     }
 
     private static BitSet all(PlanNode node) {

@@ -1,5 +1,7 @@
 package dev.starling.gpu.pipeline;
 
+import dev.starling.exec.plan.Quantities;
+
 /**
  * What one GPU pipeline run did and where its time went: building the dimensions on the CPU,
  * preparing the group layout and dimension arrays, copying to the device (columns not yet
@@ -15,4 +17,18 @@ package dev.starling.gpu.pipeline;
 public record RunStats(double buildMillis, double prepareMillis, double copyMillis, double kernelMillis,
                        double decodeMillis, double tableMillis, long factBytes, long uploadedBytes, long groups,
                        long hostTableBytes, int partitionedJoins, long spilledBytes, long hostStateBytes,
-                       int gpuChunks) { }
+                       int gpuChunks) {
+
+    /**
+     * Where the run's time went, for EXPLAIN ANALYZE: the kernel beside its floor (the fact columns'
+     * bytes read once at {@code deviceBytesPerSecond}), the copies to the device, the preparation
+     * (dimension arrays and group layout, their build sides on the CPU included), and reading
+     * back and decoding the result.
+     */
+    public String describe(double deviceBytesPerSecond) {
+        return String.format("kernel %.2f ms (floor %.2f ms: %s of columns read), copies in %.2f ms (%s), "
+                        + "prepared in %.2f ms, results back in %.2f ms", kernelMillis,
+                factBytes / deviceBytesPerSecond * 1e3, Quantities.bytes(factBytes), copyMillis,
+                Quantities.bytes(uploadedBytes), buildMillis + prepareMillis, decodeMillis);
+    }
+}

@@ -1,5 +1,7 @@
 package dev.starling.planner.explain;
 
+import dev.starling.exec.QueryContext;
+import dev.starling.exec.QueryProfile;
 import dev.starling.exec.plan.AggregateNode;
 import dev.starling.exec.plan.HashJoinNode;
 import dev.starling.exec.plan.JoinKind;
@@ -17,15 +19,19 @@ import java.util.List;
  * why that side is built; a breaker (join, aggregation, sort) shows the memory its state is
  * estimated to take. The top node of each pipeline is marked with its number and where it runs,
  * with the reason (see {@link PipelineGraph}): what EXPLAIN shows is what the executor runs.
+ * After the plan has run (EXPLAIN ANALYZE), each pipeline also shows what it did.
  */
 public final class PlanExplainer {
     private final StringBuilder out = new StringBuilder();
     private final PipelineGraph graph;
     private final PlanEstimates estimates;
+    /** What each pipeline did when the plan ran (null: it has not run, as for EXPLAIN). */
+    private final QueryContext ran;
 
-    private PlanExplainer(PipelineGraph graph, PlanEstimates estimates) {
+    private PlanExplainer(PipelineGraph graph, PlanEstimates estimates, QueryContext ran) {
         this.graph = graph;
         this.estimates = estimates;
+        this.ran = ran;
     }
 
     /** {@code plan} with all its pipelines on the CPU, without estimates. */
@@ -34,7 +40,17 @@ public final class PlanExplainer {
     }
 
     public static String explain(PipelineGraph graph, PlanEstimates estimates) {
-        PlanExplainer e = new PlanExplainer(graph, estimates);
+        PlanExplainer e = new PlanExplainer(graph, estimates, null);
+        e.print(graph.root(), 0);
+        return e.out.toString();
+    }
+
+    /**
+     * EXPLAIN ANALYZE: {@code graph}, which has run under {@code ran}, each pipeline followed by
+     * where it ran, its time, the rows it handed on and the accelerator's account of its run.
+     */
+    public static String analyzed(PipelineGraph graph, QueryContext ran) {
+        PlanExplainer e = new PlanExplainer(graph, graph.estimates(), ran);
         e.print(graph.root(), 0);
         return e.out.toString();
     }
@@ -45,12 +61,36 @@ public final class PlanExplainer {
         if (!notes.isEmpty()) {
             out.append("  (").append(String.join("; ", notes)).append(')');
         }
-        graph.topping(node).ifPresent(p -> out.append("  [pipeline ").append(p.id()).append(", ")
-                .append(p.placement().describe()).append(']'));
+        graph.topping(node).ifPresent(p -> {
+            out.append("  [pipeline ").append(p.id()).append(", ").append(p.placement().describe()).append(']');
+            if (ran != null) {
+                out.append("  {").append(actual(p.id())).append('}');
+            }
+        });
         out.append('\n');
         for (PlanNode input : node.inputs()) {
             print(input, depth + 1);
         }
+    }
+
+    /** What pipeline {@code id} did when the plan ran: where, how long, how many rows, and the accelerator's account. */
+    private String actual(int id) {
+        String where = ran.ranOn().get(id);
+        QueryProfile.Pipeline measured = ran.profile().pipelines().get(id);
+        if (where == null && measured == null) {
+            return "did not run";
+        }
+        List<String> parts = new ArrayList<>();
+        if (where != null) {
+            parts.add("ran on " + where);
+        }
+        if (measured != null) {
+            parts.add(String.format("%.2f ms, %,d rows", measured.millis(), measured.rows()));
+            if (measured.device() != null) {
+                parts.add(measured.device());
+            }
+        }
+        return String.join("; ", parts);
     }
 
     private List<String> notes(PlanNode node) {

@@ -268,6 +268,18 @@ class FlightSqlJdbcTest {
     }
 
     @Test
+    void explainAnalyzeRunsTheQueryUnderTheSessionsSettings() throws Exception {
+        try (Connection c = connect(); Statement st = c.createStatement()) {
+            st.execute("SET backend = 'cpu'");
+            List<List<String>> lines = fetch(c, "EXPLAIN ANALYZE SELECT l_returnflag, count(*) FROM lineitem "
+                    + "GROUP BY l_returnflag");
+            assertTrue(lines.get(0).get(0).matches("ran in [0-9.]+ ms, 3 rows"), lines.toString());
+            assertTrue(lines.stream().anyMatch(l -> l.get(0).contains("backend=cpu (session backend is cpu)]  "
+                    + "{ran on cpu; ")), lines.toString());
+        }
+    }
+
+    @Test
     void aSessionKeepsWhatItSetWhenItEqualsTheServersSettingsOfTheMoment() throws Exception {
         String explain = "EXPLAIN SELECT sum(l_quantity) FROM lineitem";
         try (Connection chose = connect(); Connection follows = connect(); Statement st = chose.createStatement()) {
