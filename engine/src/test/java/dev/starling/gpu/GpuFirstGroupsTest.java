@@ -20,8 +20,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * from the GPU's (EXPLAIN says so) and the answers are the CPU backend's: sums, counts with many
  * ties, extremes, either direction, an offset, a projection between, dense and hashed groups, a
  * limit past the groups, keys alike in all but their last bytes (the device finds the
- * cut's threshold a byte at a time); a sum past 64 bits is still reported, also in a group the cut
- * would drop.
+ * cut's threshold a byte at a time), the largest or smallest value of the groups' aggregate (no
+ * group at all: NULL); a sum past 64 bits is still reported, also in a group the cut would drop.
  */
 @Tag("gpu")
 class GpuFirstGroupsTest {
@@ -69,7 +69,12 @@ class GpuFirstGroupsTest {
         "SELECT grp, SUM(amt) AS s FROM t GROUP BY grp ORDER BY s DESC LIMIT 50",
         // keys that share all but their last bytes
         "SELECT k, MAX(big) AS m FROM t GROUP BY k ORDER BY m DESC, k LIMIT 10",
-        "SELECT k, MIN(big) AS m FROM t GROUP BY k ORDER BY m, k LIMIT 3"
+        "SELECT k, MIN(big) AS m FROM t GROUP BY k ORDER BY m, k LIMIT 3",
+        // the largest or smallest of the groups' sums (TPC-H Q15's best supplier): only the first group and its ties
+        "SELECT MAX(s) FROM (SELECT k, SUM(amt) AS s FROM t GROUP BY k)",
+        "SELECT MIN(s), MIN(s) FROM (SELECT k, SUM(amt) AS s FROM t GROUP BY k)",
+        "SELECT MAX(c) FROM (SELECT k, COUNT(*) AS c FROM t GROUP BY k)",
+        "SELECT MAX(s) FROM (SELECT k, SUM(amt) AS s FROM t WHERE v > 99 GROUP BY k)"
     })
     void theFirstGroupsAgreeWithTheCpu(String sql) {
         GpuResults.assertRunsOnGpuAsExplained(ENGINE.db(), ENGINE.gpu(), sql, "of its groups, only the first");
@@ -86,5 +91,7 @@ class GpuFirstGroupsTest {
         // group 0 has a handful of rows, far below the tenth largest count
         String sql = "SELECT k, COUNT(*) AS c, SUM(spike) AS s FROM t GROUP BY k ORDER BY c DESC, k LIMIT 10";
         GpuResults.assertSumOverflowOnCpuAndGpu(ENGINE.db(), sql);
+        // group 0's sum wraps to a negative low word, below every other group's 0
+        GpuResults.assertSumOverflowOnCpuAndGpu(ENGINE.db(), "SELECT MAX(s) FROM (SELECT k, SUM(spike) AS s FROM t GROUP BY k)");
     }
 }

@@ -213,7 +213,7 @@ public final class GpuBackend implements Accelerator, AutoCloseable {
             Optional<R> result = run.run(inputs);
             lastRun = run.stats();
             if (lastRun != null) {
-                ctx.profile().deviceRun(lastRun.describe(device.profile().deviceBytesPerSecond()));
+                ctx.profile().deviceRun(lastRun.describe(device.profile().deviceBytesPerSecond(), inputs.buildMillis()));
             }
             if (result.isPresent()) {
                 runs.incrementAndGet();

@@ -79,6 +79,11 @@ public final class PipelineGraph {
     private final Map<PlanNode, Placement> sortedByDevice = new IdentityHashMap<>();
     /** Breakers whose work the accelerator does, by the pipeline that hands their result on ({@link #handingOn}). */
     private final Map<PlanNode, Pipeline> handingOn = new IdentityHashMap<>();
+    /**
+     * Device plans' inputs that are projections of a pipeline's rows (a dimension as its kernel
+     * reads it), by that pipeline, whose work computing them is.
+     */
+    private final Map<PlanNode, Pipeline> viewedAs = new IdentityHashMap<>();
 
     private PipelineGraph(PlanNode root, PlanEstimates estimates, Settings settings) {
         this.root = root;
@@ -103,6 +108,7 @@ public final class PipelineGraph {
         for (Pipeline p : g.pipelines) {
             if (p.placement().accelerated()) {
                 p.placement().plan().inputs().stream().filter(g::isJoinBuild).forEach(g.readTwice::add);
+                p.placement().plan().inputs().forEach(g::recordView);
             }
         }
         return g;
@@ -111,6 +117,17 @@ public final class PipelineGraph {
     /** {@code root}'s pipelines, all on the CPU. */
     public static PipelineGraph cpu(PlanNode root) {
         return of(root, Placer.cpu(""), Settings.DEFAULT.withBackend(BackendMode.CPU));
+    }
+
+    /** Records device plan input {@code input}, if it is projections over a pipeline's top, as that pipeline's rows. */
+    private void recordView(PlanNode input) {
+        PlanNode under = input;
+        while (!byTop.containsKey(under) && under instanceof ProjectNode p) {
+            under = p.input();
+        }
+        if (under != input && byTop.containsKey(under)) {
+            viewedAs.put(input, byTop.get(under));
+        }
     }
 
     private void add(PlanNode top, Role role, Placement placement) {
@@ -242,8 +259,9 @@ public final class PipelineGraph {
     /**
      * What {@code node} keeps of its first input's rows, {@code wanted} being what is kept of its
      * own: a filter's condition; an inner join's condition, when its build side is a scalar (at most
-     * one row); a sort's first key and limit; a projection passes on the limit of a column it passes
-     * on unchanged. Anything else keeps every row.
+     * one row); a sort's first key and limit; the largest or smallest value of one column, which is
+     * all an aggregation without group keys may compute of it ({@link #extremeOfOneColumn}); a
+     * projection passes on the limit of a column it passes on unchanged. Anything else keeps every row.
      */
     private static GroupsWanted wantedOfInput(PlanNode node, GroupsWanted wanted) {
         return switch (node) {
@@ -251,11 +269,28 @@ public final class PipelineGraph {
             case HashJoinNode j when j.kind() == JoinKind.INNER && !j.markProbe() && atMostOneRow(j.build()) ->
                     new GroupsWanted(condition(j), j.build(), null);
             case SortNode s when GroupsWanted.First.of(s) != null -> new GroupsWanted(null, null, GroupsWanted.First.of(s));
+            case AggregateNode a when extremeOfOneColumn(a) != null -> new GroupsWanted(null, null, extremeOfOneColumn(a));
             case ProjectNode p when wanted.first() != null
                     && p.expressions().get(wanted.first().column()) instanceof ColumnRef ref -> new GroupsWanted(null,
                     null, new GroupsWanted.First(ref.index(), wanted.first().descending(), wanted.first().count()));
             default -> GroupsWanted.ALL;
         };
+    }
+
+    /**
+     * The first row an aggregation without group keys needs of its input, when all it computes is
+     * the largest (or all the smallest) value of one column, with no filter: the first in that
+     * column's order, and its ties (TPC-H Q15's best revenue of the suppliers' groups); else null.
+     */
+    private static GroupsWanted.First extremeOfOneColumn(AggregateNode a) {
+        if (a.groupKeys().length > 0 || a.calls().isEmpty()) {
+            return null;
+        }
+        AggregateNode.AggCall first = a.calls().get(0);
+        boolean same = a.calls().stream().allMatch(c -> c.function() == first.function() && c.argument() == first.argument()
+                && c.filter() < 0);
+        return same && (first.function() == AggregateNode.Function.MAX || first.function() == AggregateNode.Function.MIN)
+                ? new GroupsWanted.First(first.argument(), first.function() == AggregateNode.Function.MAX, 1) : null;
     }
 
     /** Whether {@code node} yields at most one row: an aggregation without group keys, under projections and filters. */
@@ -420,11 +455,11 @@ public final class PipelineGraph {
 
     /**
      * The pipeline whose top node is {@code node}, which must be one: a breaker's input, or a plan
-     * the accelerator hands back to run on the CPU (its dimensions' build sides), which is not
-     * part of the graph and runs on the CPU.
+     * an accelerated pipeline reads (its dimensions' build sides as its kernel reads them): the
+     * pipeline whose rows it projects, else one that is not part of the graph and runs on the CPU.
      */
     Pipeline pipeline(PlanNode node, Role role) {
-        Pipeline p = byTop.get(node);
+        Pipeline p = byTop.getOrDefault(node, viewedAs.get(node));
         return p != null ? p : new Pipeline(-1, node, role, BUILT_ON_CPU);
     }
 

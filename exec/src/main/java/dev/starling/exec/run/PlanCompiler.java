@@ -101,12 +101,12 @@ public final class PlanCompiler {
      */
     private Stream pipelineRows(PlanNode node, PipelineGraph.Role role, BitSet needed, List<DenseKeyFilter.Pushed> pushed) {
         PipelineGraph.Pipeline p = graph.pipeline(node, role);
-        if (graph.rowsOnDevice(p)) {
+        if (graph.rowsOnDevice(p) && p.top() == node) {
             Optional<Batch> rows = deviceRows(p, node, needed);
             if (rows.isPresent()) {
                 return Stream.of(new MaterializedSource(rows.get()), node.output(), false);
             }
-        } else if (!graph.handsOnDeviceResult(node)) {
+        } else if (!graph.handsOnDeviceResult(p.top())) {
             ctx.ran(p.id(), "cpu");
         }
         return compile(node, needed, pushed);
