@@ -55,6 +55,12 @@ final class DevicePlacer implements Placer {
     }
 
     @Override
+    public Placement joinInput(PlanNode top, PlanEstimates estimates, Settings settings) {
+        Placement cpu = withoutGpu(settings);
+        return cpu != null ? cpu : gpu.joinInput(top, estimates, settings);
+    }
+
+    @Override
     public Placement sort(SortNode node, PlanEstimates estimates, Settings settings) {
         Placement cpu = withoutGpu(settings);
         return cpu != null ? cpu : gpu.sort(node, estimates, settings);

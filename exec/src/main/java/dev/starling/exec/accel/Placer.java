@@ -29,6 +29,15 @@ public interface Placer {
     Placement rows(PlanNode top, SortNode sort, PlanEstimates estimates, Settings settings);
 
     /**
+     * As {@link #rows} for the rows of an input of a join the CPU runs, which it consumes whole
+     * (into its table, or marking the table's rows) before anything above the join runs: rows that
+     * come back from the accelerator whole delay nothing that streaming them would start sooner.
+     */
+    default Placement joinInput(PlanNode top, PlanEstimates estimates, Settings settings) {
+        return rows(top, null, estimates, settings);
+    }
+
+    /**
      * Where sort {@code node} orders rows that reach it on the host (its input pipeline does not
      * sort them on the accelerator; for a sort with a limit, they come from a result held in
      * memory) under {@code settings}: on the accelerator, which is handed their keys and hands back

@@ -349,7 +349,7 @@ public final class PipelineGraph {
         if (built != BUILT_ON_CPU || within.accelerated()) {
             return built;
         }
-        Placement rows = placer.rows(input, null, estimates, settings);
+        Placement rows = placer.joinInput(input, estimates, settings);
         if (!rows.accelerated()) {
             return built;
         }

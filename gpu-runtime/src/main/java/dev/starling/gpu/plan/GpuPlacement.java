@@ -93,13 +93,13 @@ final class GpuPlacement {
     /**
      * Where a pipeline of result rows (compiled for the GPU) runs under {@code mode} (GPU or auto):
      * under auto as an aggregation's would, and only when the optimizer expects at most
-     * {@link #AUTO_MAX_RESULT_ROWS} of them ({@code estimatedRows}; none: the CPU), unless the GPU
-     * sorts them ({@code sorted}): the CPU holds the rows of a sort whole too.
+     * {@link #AUTO_MAX_RESULT_ROWS} of them ({@code estimatedRows}; none: the CPU), unless the CPU
+     * would consume them whole too ({@code heldWhole}: the GPU sorts them, or they are a join's input).
      */
     static Verdict placeRows(StarPipeline pipeline, BackendMode mode, Predicate<Column> resident,
-                             OptionalDouble estimatedRows, boolean sorted) {
+                             OptionalDouble estimatedRows, boolean heldWhole) {
         Verdict verdict = place(pipeline, mode, resident, false, OptionalDouble.empty());
-        if (mode != BackendMode.AUTO || !verdict.gpu() || sorted) {
+        if (mode != BackendMode.AUTO || !verdict.gpu() || heldWhole) {
             return verdict;
         }
         if (estimatedRows.isEmpty() || estimatedRows.getAsDouble() > AUTO_MAX_RESULT_ROWS) {

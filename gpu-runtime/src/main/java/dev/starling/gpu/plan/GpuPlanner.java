@@ -160,6 +160,17 @@ public final class GpuPlanner implements Placer {
      */
     @Override
     public Placement rows(PlanNode top, SortNode sort, PlanEstimates estimates, Settings settings) {
+        return rows(top, sort, false, estimates, settings);
+    }
+
+    /** As {@link #rows}: the join consumes them whole too (TPC-H Q20's partsupp rows of the parts it names). */
+    @Override
+    public Placement joinInput(PlanNode top, PlanEstimates estimates, Settings settings) {
+        return rows(top, null, true, estimates, settings);
+    }
+
+    /** {@code top}'s rows, which the CPU consumes whole where they go ({@code heldWhole}: a join's input) or not. */
+    private Placement rows(PlanNode top, SortNode sort, boolean heldWhole, PlanEstimates estimates, Settings settings) {
         if (settings.backend() != BackendMode.GPU && settings.backend() != BackendMode.AUTO) {
             return Placement.cpu(settings.backend() == BackendMode.CPU ? "session backend is cpu"
                     : "result rows go to the GPU under SET backend = 'gpu' or 'auto'");
@@ -176,7 +187,7 @@ public final class GpuPlanner implements Placer {
         OptionalDouble back = order == null || estimates.rows(top).isEmpty() ? estimates.rows(top)
                 : OptionalDouble.of(Math.min(estimates.rows(top).getAsDouble(), order.count()));
         GpuPlacement.Verdict verdict = GpuPlacement.placeRows(pipeline, settings.backend(), resident, back,
-                rowSort != null);
+                rowSort != null || heldWhole);
         if (!verdict.gpu()) {
             return Placement.cpu(verdict.reason());
         }
