@@ -70,7 +70,7 @@ class ExplainAnalyzeTest {
             }
             String q6 = String.join("\n", lines(db, TpchQueries.query(6), gpu));
             assertTrue(Pattern.compile("ran on gpu; [0-9.]+ ms, 1 rows; kernel [0-9.]+ ms \\(its columns, [0-9.]+ MB, read "
-                    + "whole in [0-9.]+ ms\\), copies in").matcher(q6).find(), q6);
+                    + "whole in [0-9.]+ ms\\), inputs on the device in").matcher(q6).find(), q6);
         }
     }
 

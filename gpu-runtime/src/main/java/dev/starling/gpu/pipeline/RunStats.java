@@ -22,14 +22,15 @@ public record RunStats(double buildMillis, double prepareMillis, double copyMill
     /**
      * Where the run's time went, for EXPLAIN ANALYZE: the kernel beside the time its fact columns
      * take to read whole at {@code deviceBytesPerSecond} (its floor, unless it reads only some of
-     * their rows), the copies to the device, the preparation (dimension arrays and group layout,
-     * the dimensions built; less {@code inputsMillis}, the CPU's run of the build sides it reads,
-     * which EXPLAIN ANALYZE shows as their own pipelines), and reading back and decoding the result.
+     * their rows); readying its inputs on the device (columns leased, copied if not resident,
+     * dimension arrays uploaded, hash tables built); the preparation (the dimensions built and the
+     * group layout, less {@code inputsMillis}, the CPU's run of the build sides it reads, which
+     * EXPLAIN ANALYZE shows as their own pipelines); and reading back and decoding the result.
      */
     public String describe(double deviceBytesPerSecond, double inputsMillis) {
-        return String.format("kernel %.2f ms (its columns, %s, read whole in %.2f ms), copies in %.2f ms (%s), "
-                        + "prepared in %.2f ms, results back in %.2f ms", kernelMillis, Quantities.bytes(factBytes),
-                factBytes / deviceBytesPerSecond * 1e3, copyMillis, Quantities.bytes(uploadedBytes),
-                Math.max(0, buildMillis - inputsMillis) + prepareMillis, decodeMillis);
+        return String.format("kernel %.2f ms (its columns, %s, read whole in %.2f ms), inputs on the device in "
+                        + "%.2f ms (%s copied), prepared in %.2f ms, results back in %.2f ms", kernelMillis,
+                Quantities.bytes(factBytes), factBytes / deviceBytesPerSecond * 1e3, copyMillis,
+                Quantities.bytes(uploadedBytes), Math.max(0, buildMillis - inputsMillis) + prepareMillis, decodeMillis);
     }
 }
