@@ -108,7 +108,7 @@ public final class BenchMain implements Callable<Integer> {
                 }
                 List<List<Object>> rows = new ArrayList<>();
                 List<double[]> times = new ArrayList<>();
-                for (Map.Entry<String, String> q : workload.queries().entrySet()) {
+                for (Map.Entry<String, String> q : workload.queries(scaleFactor).entrySet()) {
                     if (!only.isEmpty() && !only.contains(q.getKey())) {
                         continue;
                     }

@@ -82,14 +82,14 @@ public final class GpuBenchMain implements Callable<Integer> {
             System.out.printf("%n%s SF %s generated in %.1f s%n", workload, scaleFactor, (System.nanoTime() - start) / 1e9);
             // A running server plans all the time: measure with the planner's code compiled, as it is there.
             for (int round = 0; round < PLANNER_WARM_UP; round++) {
-                for (String sql : workload.queries().values()) {
+                for (String sql : workload.queries(scaleFactor).values()) {
                     db.explain(sql);
                 }
             }
             List<List<Object>> rows = new ArrayList<>();
             List<Double> speedups = new ArrayList<>();
             List<Double> gpuTimes = new ArrayList<>();
-            for (Map.Entry<String, String> q : workload.queries().entrySet()) {
+            for (Map.Entry<String, String> q : workload.queries(scaleFactor).entrySet()) {
                 if (!only.isEmpty() && !only.contains(q.getKey())) {
                     continue;
                 }

@@ -88,7 +88,7 @@ public final class LatencyBenchMain implements Callable<Integer> {
                     db.gpu().map(g -> g.device().describe()).orElse("no GPU"), Runtime.version());
             Location url = Location.forGrpcInsecure("127.0.0.1", server.port());
             this.allocator = allocator;
-            Map<String, String> queries = Workload.SSB.queries();
+            Map<String, String> queries = Workload.SSB.queries(scaleFactor);
             try (FlightSqlClient c = connect(url)) {
                 c.executeUpdate("SET backend = '" + backend + "'");
                 System.out.printf("measured sessions: backend %s%n", backend);

@@ -18,9 +18,9 @@ enum Workload {
         }
 
         @Override
-        Map<String, String> queries() {
+        Map<String, String> queries(double scaleFactor) {
             Map<String, String> queries = new LinkedHashMap<>();
-            IntStream.rangeClosed(1, 22).forEach(n -> queries.put("Q" + n, TpchQueries.query(n)));
+            IntStream.rangeClosed(1, 22).forEach(n -> queries.put("Q" + n, TpchQueries.query(n, scaleFactor)));
             return queries;
         }
     },
@@ -36,7 +36,7 @@ enum Workload {
         }
 
         @Override
-        Map<String, String> queries() {
+        Map<String, String> queries(double scaleFactor) {
             Map<String, String> queries = new LinkedHashMap<>();
             queries.put("T1", "SELECT l_orderkey, l_linenumber, l_extendedprice FROM lineitem "
                     + "ORDER BY l_extendedprice DESC, l_orderkey, l_linenumber LIMIT 10");
@@ -61,7 +61,7 @@ enum Workload {
         }
 
         @Override
-        Map<String, String> queries() {
+        Map<String, String> queries(double scaleFactor) {
             Map<String, String> queries = new LinkedHashMap<>();
             queries.put("S1", "SELECT l_orderkey, l_linenumber, l_extendedprice FROM lineitem "
                     + "WHERE l_shipdate >= DATE '1998-01-01' ORDER BY l_extendedprice DESC, l_orderkey, l_linenumber");
@@ -81,7 +81,7 @@ enum Workload {
         }
 
         @Override
-        Map<String, String> queries() {
+        Map<String, String> queries(double scaleFactor) {
             Map<String, String> queries = new LinkedHashMap<>();
             SsbQueries.names().forEach(name -> queries.put("Q" + name, SsbQueries.query(name)));
             return queries;
@@ -90,5 +90,6 @@ enum Workload {
 
     abstract void generate(Catalog catalog, double scaleFactor);
 
-    abstract Map<String, String> queries();
+    /** Its queries for data at {@code scaleFactor}, whose substitution parameters may depend on it. */
+    abstract Map<String, String> queries(double scaleFactor);
 }

@@ -1,5 +1,7 @@
 package dev.starling.storage.gen;
 
+import java.math.BigDecimal;
+import java.math.MathContext;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -18,7 +20,7 @@ public final class TpchQueries {
 
     private TpchQueries() { }
 
-    /** The text of query {@code n}, 1 to 22. */
+    /** The text of query {@code n}, 1 to 22, with the substitution parameters of scale factor 1. */
     public static String query(int n) {
         if (n < 1 || n > COUNT) {
             throw new IllegalArgumentException("TPC-H has queries 1 to " + COUNT + ", not " + n);
@@ -32,5 +34,20 @@ public final class TpchQueries {
                 .replaceAll("(?i)\\bdecimal\\s+'([^']*)'", "$1")
                 .replaceAll("(?i)\\bdate\\('([^']*)'\\)", "DATE '$1'")
                 .replaceAll("(?i)\\bsubstr\\(\\s*(\\w+)\\s*,\\s*(\\d+)\\s*,\\s*(\\d+)\\s*\\)", "substring($1 from $2 for $3)");
+    }
+
+    /**
+     * The text of query {@code n} for data at {@code scaleFactor}: Q11's FRACTION is 0.0001 divided
+     * by the scale factor (TPC-H 2.4.11.3), which keeps the share of parts it returns the same at
+     * every scale; the shipped text holds scale factor 1's, under which Q11 returns no row at SF 10.
+     */
+    public static String query(int n, double scaleFactor) {
+        String sql = query(n);
+        if (n != 11) {
+            return sql;
+        }
+        String fraction = BigDecimal.valueOf(0.0001).divide(BigDecimal.valueOf(scaleFactor), MathContext.DECIMAL64)
+                .stripTrailingZeros().toPlainString();
+        return sql.replace("* 0.0001", "* " + fraction);
     }
 }

@@ -23,6 +23,10 @@ class TpchQueriesTest {
         }
         assertTrue(TpchQueries.query(15).startsWith("WITH revenue AS ("));
         assertTrue(TpchQueries.query(11).contains("AS value"), "Q11 names its sum value, as the specification does");
+        assertTrue(TpchQueries.query(11, 10).contains("sum(ps_supplycost * ps_availqty) * 0.00001\n"),
+                "Q11's FRACTION is 0.0001 / SF");
+        assertTrue(TpchQueries.query(11, 1).equals(TpchQueries.query(11)));
+        assertTrue(TpchQueries.query(6, 10).equals(TpchQueries.query(6)));
         assertThrows(IllegalArgumentException.class, () -> TpchQueries.query(0));
         assertThrows(IllegalArgumentException.class, () -> TpchQueries.query(23));
     }
