@@ -1,6 +1,9 @@
 package dev.starling.gpu.plan;
 
 import dev.starling.exec.BackendMode;
+import dev.starling.exec.plan.PlanEstimates;
+import dev.starling.exec.plan.PlanNode;
+import dev.starling.exec.plan.ProjectNode;
 import dev.starling.gpu.pipeline.StarPipeline;
 import dev.starling.storage.Column;
 import dev.starling.storage.Table;
@@ -11,8 +14,9 @@ import java.util.function.Predicate;
  * Whether a pipeline the GPU can run goes there at all: forced onto the GPU when the session asks
  * for that (alone, or with the CPU workers: backend both); otherwise (auto) on the GPU unless the
  * fact table is small, or the dimensions built on the CPU (and copied over; those the GPU builds
- * cost it one pass over their columns) or the groups of fact column keys (read back and finished
- * on the CPU; no more than the optimizer expects) are many next to it, or, for a pipeline of result
+ * cost it one pass over their columns; each no more rows than the optimizer expects) or the groups
+ * of fact column keys (read back and finished on the CPU; no more than the optimizer expects) are
+ * many next to it, or, for a pipeline of result
  * rows, the optimizer expects many of them. Fact columns stay resident once moved, so their copy is
  * paid once. {@link GpuPlanner} adds how it runs there.
  */
@@ -56,10 +60,12 @@ final class GpuPlacement {
      * {@code groupsFiltered}: whether a HAVING keeps groups from coming back, so that their number
      * does not count against the GPU; {@code estimatedGroups}: the optimizer's estimate of them,
      * which bounds those the group keys' ranges allow (their product overestimates keys that
-     * depend on each other, or rows a join or filter keeps few of).
+     * depend on each other, or rows a join or filter keeps few of); {@code estimates}: the plan's,
+     * which bound each dimension's rows likewise (a join's build side from an aggregation, whose
+     * range is its input's rows: TPC-H Q20's lineitem sums by part and supplier).
      */
     static Verdict place(StarPipeline pipeline, BackendMode mode, Predicate<Column> resident, boolean groupsFiltered,
-                         OptionalDouble estimatedGroups) {
+                         OptionalDouble estimatedGroups, PlanEstimates estimates) {
         if (mode == BackendMode.GPU || mode == BackendMode.BOTH) {
             return Verdict.onGpu("session backend is " + mode.name().toLowerCase(java.util.Locale.ROOT));
         }
@@ -68,7 +74,9 @@ final class GpuPlacement {
             return Verdict.cpu(fact.rowCount() + " fact rows, too few to pay for a GPU round trip");
         }
         long dimensionRows = pipeline.dimensions().stream().filter(d -> !d.builtOnGpu())
-                .mapToLong(StarPipeline.Dimension::range).sum();
+                .mapToLong(d -> expectedRows(d.build(), estimates).stream()
+                        .mapToLong(rows -> (long) Math.min(d.range(), Math.ceil(rows))).findFirst().orElse(d.range()))
+                .sum();
         if (dimensionRows * AUTO_MAX_DIMENSION_SHARE > fact.rowCount()) {
             return Verdict.cpu(dimensionRows + " dimension rows for " + fact.rowCount()
                     + " fact rows: building them on the CPU costs more than the GPU saves");
@@ -97,8 +105,8 @@ final class GpuPlacement {
      * would consume them whole too ({@code heldWhole}: the GPU sorts them, or they are a join's input).
      */
     static Verdict placeRows(StarPipeline pipeline, BackendMode mode, Predicate<Column> resident,
-                             OptionalDouble estimatedRows, boolean heldWhole) {
-        Verdict verdict = place(pipeline, mode, resident, false, OptionalDouble.empty());
+                             OptionalDouble estimatedRows, boolean heldWhole, PlanEstimates estimates) {
+        Verdict verdict = place(pipeline, mode, resident, false, OptionalDouble.empty(), estimates);
         if (mode != BackendMode.AUTO || !verdict.gpu() || heldWhole) {
             return verdict;
         }
@@ -108,6 +116,15 @@ final class GpuPlacement {
                     + ": the GPU hands rows back whole, the CPU streams them");
         }
         return verdict;
+    }
+
+    /**
+     * The rows the optimizer expects of {@code node}, or of the plan under its projections (a
+     * dimension's build side as its kernel reads it); empty when it has no estimate.
+     */
+    private static OptionalDouble expectedRows(PlanNode node, PlanEstimates estimates) {
+        OptionalDouble rows = estimates.rows(node);
+        return rows.isPresent() || !(node instanceof ProjectNode p) ? rows : expectedRows(p.input(), estimates);
     }
 
     /** Bytes of the fact columns {@code pipeline} reads, in device memory. */

@@ -98,7 +98,7 @@ public final class GpuPlanner implements Placer {
                 : GroupFilter.of(pipeline, wanted.having(), wanted.scalar()).orElse(null);
         GroupOrder order = GroupOrder.of(pipeline, wanted.first()).orElse(null);
         GpuPlacement.Verdict verdict = GpuPlacement.place(pipeline, settings.backend(), resident, groupFilter != null,
-                estimates.rows(node));
+                estimates.rows(node), estimates);
         long expectedGroups = estimates.rows(node).isPresent()
                 ? (long) Math.min(StarPipeline.NO_ESTIMATE, Math.ceil(estimates.rows(node).getAsDouble())) : StarPipeline.NO_ESTIMATE;
         if (!verdict.gpu()) {
@@ -187,7 +187,7 @@ public final class GpuPlanner implements Placer {
         OptionalDouble back = order == null || estimates.rows(top).isEmpty() ? estimates.rows(top)
                 : OptionalDouble.of(Math.min(estimates.rows(top).getAsDouble(), order.count()));
         GpuPlacement.Verdict verdict = GpuPlacement.placeRows(pipeline, settings.backend(), resident, back,
-                rowSort != null || heldWhole);
+                rowSort != null || heldWhole, estimates);
         if (!verdict.gpu()) {
             return Placement.cpu(verdict.reason());
         }
