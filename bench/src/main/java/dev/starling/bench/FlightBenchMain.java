@@ -42,12 +42,30 @@ public final class FlightBenchMain implements Callable<Integer> {
     @Option(names = "--trivial-runs", description = "Timed runs of the trivial query (default: ${DEFAULT-VALUE}).")
     private int trivialRuns = 200;
 
+    @Option(names = "--stream-runs", description = "Timed runs of streaming the large result to the Flight SQL "
+            + "client, after one unmeasured run (default: ${DEFAULT-VALUE}).")
+    private int streamRuns = 1;
+
+    @Option(names = "--stream-only", description = "Only stream the large result to the Flight SQL client, from "
+            + "data generated in memory (no start-up, trivial query or JDBC read).")
+    private boolean streamOnly;
+
     public static void main(String[] args) {
         System.exit(new CommandLine(new FlightBenchMain()).execute(args));
     }
 
     @Override
     public Integer call() throws Exception {
+        if (streamOnly) {
+            try (Starling db = Starling.inMemory(); FlightSqlServer server = FlightSqlServer.start(db, "127.0.0.1", 0)) {
+                long start = System.nanoTime();
+                TpchGenerator.generate(db.catalog(), scaleFactor, "");
+                System.out.printf("TPC-H SF %s generated in memory in %.1f s; %d cores, Java %s%n", scaleFactor,
+                        (System.nanoTime() - start) / 1e9, Runtime.getRuntime().availableProcessors(), Runtime.version());
+                streamArrow(server.port(), "SELECT * FROM lineitem");
+            }
+            return 0;
+        }
         Path dir = Files.createTempDirectory("starling-flight-bench");
         long start = System.nanoTime();
         try (Starling generated = Starling.open(dir)) {
@@ -116,8 +134,17 @@ public final class FlightBenchMain implements Callable<Integer> {
         return ms[1];
     }
 
-    /** Reads a result as Arrow batches through Flight SQL's own client: rows/s and the bytes of the buffers received. */
-    private static void streamArrow(int port, String sql) throws Exception {
+    /**
+     * Reads a result as Arrow batches through Flight SQL's own client, once unmeasured when timing
+     * several runs, then {@link #streamRuns} times: rows/s and the bytes of the buffers received.
+     */
+    private void streamArrow(int port, String sql) throws Exception {
+        for (int run = streamRuns > 1 ? -1 : 0; run < streamRuns; run++) {
+            streamArrowOnce(port, sql, run < 0);
+        }
+    }
+
+    private static void streamArrowOnce(int port, String sql, boolean warmUp) throws Exception {
         try (BufferAllocator allocator = new RootAllocator();
              FlightSqlClient client = new FlightSqlClient(FlightClient.builder(allocator,
                      Location.forGrpcInsecure("127.0.0.1", port)).build())) {
@@ -139,8 +166,8 @@ public final class FlightBenchMain implements Callable<Integer> {
                 }
             }
             double s = (System.nanoTime() - t) / 1e9;
-            System.out.printf("Flight SQL client, %s: %d rows in %d batches, %.2f s: %.2f M rows/s, %.0f MB/s%n",
-                    sql, rows, batches, s, rows / s / 1e6, bytes / s / 1e6);
+            System.out.printf("Flight SQL client, %s%s: %d rows in %d batches, %.2f s: %.2f M rows/s, %.0f MB/s%n",
+                    sql, warmUp ? " (unmeasured)" : "", rows, batches, s, rows / s / 1e6, bytes / s / 1e6);
         }
     }
 }

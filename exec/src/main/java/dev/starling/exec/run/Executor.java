@@ -94,6 +94,11 @@ public final class Executor implements AutoCloseable {
 
             @Override
             public void accept(BatchSink local, Batch batch) {
+                if (sink.concurrent()) {
+                    ctx.checkCancelled();
+                    sink.accept(batch);
+                    return;
+                }
                 synchronized (sink) {
                     ctx.checkCancelled();
                     sink.accept(batch);

@@ -25,8 +25,10 @@ import java.util.concurrent.locks.LockSupport;
 import org.apache.arrow.flight.FlightProducer.ServerStreamListener;
 import org.apache.arrow.flight.FlightRuntimeException;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.VectorLoader;
 import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.VectorUnloader;
+import org.apache.arrow.vector.ipc.message.ArrowRecordBatch;
 import org.slf4j.MDC;
 
 /**
@@ -99,22 +101,9 @@ final class ResultStreamer {
         try (VectorSchemaRoot root = VectorSchemaRoot.create(ResultSchema.of(query.fields()), allocator)) {
             listener.start(root);
             ctx.checkCancelled();
-            List<Batch> pending = new ArrayList<>();
-            int[] pendingRows = new int[1];
-            db.execute(query, ctx, new BatchSink() {
-                @Override
-                public void accept(Batch batch) {
-                    pending.add(batch);
-                    pendingRows[0] += batch.rows();
-                    if (pendingRows[0] >= MESSAGE_ROWS) {
-                        send(pending, query, root, listener, ctx, tracked);
-                        pendingRows[0] = 0;
-                    }
-                }
-            });
-            if (!pending.isEmpty()) {
-                send(pending, query, root, listener, ctx, tracked);
-            }
+            Messages messages = new Messages(query, root, listener, ctx, tracked);
+            db.execute(query, ctx, messages);
+            messages.flush();
         } catch (Throwable e) {
             // an Error too (a stack overflow in a deeply nested expression): the client hears of it
             failure = FlightErrors.of(e);
@@ -159,18 +148,75 @@ final class ResultStreamer {
         return gpu && cpu ? "gpu+cpu" : gpu ? "gpu" : cpu ? "cpu" : "none";
     }
 
-    /** Sends the pending batches as one Arrow record batch, once the client's stream can take it. */
-    private static void send(List<Batch> pending, PreparedQuery query, VectorSchemaRoot root, ServerStreamListener listener,
-                             QueryContext ctx, TrackedQuery tracked) {
-        awaitReady(listener, ctx);
-        ArrowBatches.fill(root, query.fields(), pending);
-        listener.putNext();
-        long bytes = 0;
-        for (FieldVector v : root.getFieldVectors()) {
-            bytes += v.getBufferSize();
+    /**
+     * The result's batches gathered into messages of about {@link #MESSAGE_ROWS} rows, each
+     * converted to an Arrow record batch by the worker that completes it, while others convert
+     * theirs (a large result's conversion, string by string, took more time than its scan), and
+     * sent one at a time once the client's stream can take it. An ordered result has one worker,
+     * so its messages go out in order.
+     */
+    private final class Messages implements BatchSink {
+        private final PreparedQuery query;
+        private final VectorSchemaRoot root;
+        private final VectorLoader loader;
+        private final ServerStreamListener listener;
+        private final QueryContext ctx;
+        private final TrackedQuery tracked;
+        private List<Batch> pending = new ArrayList<>();
+        private int pendingRows;
+
+        Messages(PreparedQuery query, VectorSchemaRoot root, ServerStreamListener listener, QueryContext ctx,
+                 TrackedQuery tracked) {
+            this.query = query;
+            this.root = root;
+            this.loader = new VectorLoader(root);
+            this.listener = listener;
+            this.ctx = ctx;
+            this.tracked = tracked;
         }
-        tracked.sent(root.getRowCount(), bytes);
-        pending.clear();
+
+        @Override
+        public boolean concurrent() {
+            return true;
+        }
+
+        @Override
+        public void accept(Batch batch) {
+            List<Batch> full = null;
+            synchronized (this) {
+                pending.add(batch);
+                pendingRows += batch.rows();
+                if (pendingRows >= MESSAGE_ROWS) {
+                    full = pending;
+                    pending = new ArrayList<>();
+                    pendingRows = 0;
+                }
+            }
+            if (full != null) {
+                send(full);
+            }
+        }
+
+        /** Sends what is left once the query has produced every batch. */
+        void flush() {
+            if (!pending.isEmpty()) {
+                send(pending);
+            }
+        }
+
+        private void send(List<Batch> batches) {
+            try (VectorSchemaRoot converted = VectorSchemaRoot.create(root.getSchema(), allocator)) {
+                ArrowBatches.fill(converted, query.fields(), batches);
+                try (ArrowRecordBatch message = new VectorUnloader(converted).getRecordBatch()) {
+                    synchronized (root) {
+                        awaitReady(listener, ctx);
+                        loader.load(message);
+                        listener.putNext();
+                        tracked.sent(root.getRowCount(), message.computeBodyLength());
+                    }
+                }
+            }
+        }
     }
 
     private static void awaitReady(ServerStreamListener listener, QueryContext ctx) {
