@@ -245,8 +245,8 @@ public final class ConfigLoader {
         if ((c.tls().cert() == null) != (c.tls().key() == null)) {
             throw new ConfigException("tls.cert and tls.key go together: give both or neither");
         }
-        if (c.tls().enabled() && (!Files.isReadable(c.tls().cert()) || !Files.isReadable(c.tls().key()))) {
-            throw new ConfigException("tls.cert " + c.tls().cert() + " or tls.key " + c.tls().key() + " cannot be read");
+        if (c.tls().enabled()) {
+            TlsFiles.read(c.tls());
         }
         if (c.memory().resultBufferBytes() < (1 << 20)) {
             throw new ConfigException("memory.result_buffer_bytes must be at least 1048576, not "

@@ -140,7 +140,7 @@ public record ServerConfig(Listen listen, Path dataDir, Demo demo, Auth auth, Tl
         }
     }
 
-    /** TLS when both a certificate chain and its private key (PEM, PKCS#8) are given. */
+    /** TLS when both a certificate chain and its private key (PEM, PKCS#8 or PKCS#1; {@link TlsFiles}) are given. */
     public record Tls(Path cert, Path key) {
         public boolean enabled() {
             return cert != null;

@@ -5,8 +5,10 @@ import dev.starling.engine.data.IntakeLimits;
 import com.google.common.cache.CacheBuilder;
 import dev.starling.server.config.ConfigLoader;
 import dev.starling.server.config.ServerConfig;
+import dev.starling.server.config.TlsFiles;
 import dev.starling.server.queries.QueryLog;
 import dev.starling.server.queries.QueryTracker;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.UUID;
@@ -45,7 +47,8 @@ public final class FlightSqlServer implements AutoCloseable {
                 .middleware(StarlingFlightSqlProducer.SESSION,
                         new ServerSessionMiddleware.Factory(() -> UUID.randomUUID().toString()));
         if (config.tls().enabled()) {
-            builder.useTls(config.tls().cert().toFile(), config.tls().key().toFile());
+            TlsFiles tls = TlsFiles.read(config.tls());
+            builder.useTls(new ByteArrayInputStream(tls.certChainPem()), new ByteArrayInputStream(tls.pkcs8KeyPem()));
         }
         this.passwords = config.auth().required() ? new PasswordValidator(config.auth().users()) : null;
         if (passwords != null) {

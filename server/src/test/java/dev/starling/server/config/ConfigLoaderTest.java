@@ -235,6 +235,35 @@ class ConfigLoaderTest {
         }
     }
 
+    /**
+     * TLS files are checked at start: PKCS#8 and PKCS#1 keys are read; a key that is not the
+     * certificate's, an encrypted or missing key, or a certificate file without a certificate stop
+     * the server with an error naming the key and the file.
+     */
+    @Test
+    void tlsFilesAreCheckedAtStart() throws Exception {
+        Path tls = Path.of("src/test/resources/tls").toAbsolutePath();
+        Path cert = tls.resolve("server.crt");
+        for (String key : List.of("server.key", "server-pkcs1.key")) {
+            ServerConfig c = ConfigLoader.validate(ConfigLoader.load(null,
+                    Map.of("STARLING_TLS_CERT", cert.toString(), "STARLING_TLS_KEY", tls.resolve(key).toString())));
+            assertTrue(new String(TlsFiles.read(c.tls()).pkcs8KeyPem()).startsWith("-----BEGIN PRIVATE KEY-----\n"), key);
+        }
+        assertTlsRefused(cert, tls.resolve("other.key"), "tls.key " + tls.resolve("other.key")
+                + " is not the private key of the certificate in tls.cert " + cert + ": every TLS handshake would fail");
+        assertTlsRefused(cert, tls.resolve("encrypted.key"), "tls.key " + tls.resolve("encrypted.key") + " is encrypted");
+        assertTlsRefused(cert, cert, "tls.key " + cert + " holds no PEM private key");
+        assertTlsRefused(tls.resolve("server.key"), tls.resolve("server.key"), "tls.cert " + tls.resolve("server.key")
+                + " holds no PEM certificate");
+        assertTlsRefused(cert, tls.resolve("missing.key"), "tls.key " + tls.resolve("missing.key") + " cannot be read");
+    }
+
+    private static void assertTlsRefused(Path cert, Path key, String message) {
+        ConfigException e = assertThrows(ConfigException.class, () -> ConfigLoader.validate(ConfigLoader.load(null,
+                Map.of("STARLING_TLS_CERT", cert.toString(), "STARLING_TLS_KEY", key.toString()))));
+        assertTrue(e.getMessage().startsWith(message), e.getMessage());
+    }
+
     @Test
     void tlsNeedsBothFiles() {
         ConfigException e = assertThrows(ConfigException.class,

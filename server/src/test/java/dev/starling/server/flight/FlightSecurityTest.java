@@ -34,7 +34,8 @@ import org.junit.jupiter.api.Test;
  */
 class FlightSecurityTest {
     private static final Path CERT = Path.of("src/test/resources/tls/server.crt");
-    private static final Path KEY = Path.of("src/test/resources/tls/server.key");
+    /** The server's key in PKCS#1 (BEGIN RSA PRIVATE KEY), which the TLS stack is handed as PKCS#8. */
+    private static final Path KEY = Path.of("src/test/resources/tls/server-pkcs1.key");
     private static Starling db;
     private static FlightSqlServer server;
     private static Path imports;
