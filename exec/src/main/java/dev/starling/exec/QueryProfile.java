@@ -22,21 +22,31 @@ public final class QueryProfile {
     private String deviceRun;
 
     /**
-     * Records a run of pipeline {@code id} that took {@code nanos} and handed {@code rows} rows on,
-     * with the accelerator's account of it if one is waiting ({@link #deviceRun}); ids below 0 are
-     * not the graph's.
+     * Records a run of pipeline {@code id} that took {@code nanos} and handed {@code rows} rows on;
+     * ids below 0 are not the graph's.
      */
     public synchronized void measured(int id, long nanos, long rows) {
-        String device = deviceRun;
-        deviceRun = null;
-        if (id < 0) {
-            return;
-        }
-        pipelines.merge(id, new Pipeline(nanos, rows, device), (before, now) -> new Pipeline(before.nanos + now.nanos,
-                now.rows, now.device != null ? now.device : before.device));
+        add(id, new Pipeline(nanos, rows, null));
     }
 
-    /** The accelerator's account of the run it just finished, for the pipeline measured next to take. */
+    /**
+     * As {@link #measured}, for a run the accelerator was handed, with its account of it if one is
+     * waiting ({@link #deviceRun}).
+     */
+    public synchronized void measuredOnDevice(int id, long nanos, long rows) {
+        String device = deviceRun;
+        deviceRun = null;
+        add(id, new Pipeline(nanos, rows, device));
+    }
+
+    private void add(int id, Pipeline run) {
+        if (id >= 0) {
+            pipelines.merge(id, run, (before, now) -> new Pipeline(before.nanos + now.nanos, now.rows,
+                    now.device != null ? now.device : before.device));
+        }
+    }
+
+    /** The accelerator's account of the run it just finished, for the pipeline measured on the device next to take. */
     public synchronized void deviceRun(String account) {
         deviceRun = account;
     }

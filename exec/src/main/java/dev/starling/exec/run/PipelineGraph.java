@@ -231,8 +231,8 @@ public final class PipelineGraph {
 
     /**
      * Whether join input {@code top}'s rows are read by an accelerated pipeline's plan (as they are,
-     * their columns picked, or with constants beside them: a scalar's code), which the CPU workers do not share: no table
-     * is built from them on the CPU.
+     * their columns picked, or with constants beside them: a scalar's code), which the CPU workers
+     * do not share: no table is built from them on the CPU.
      */
     private boolean readOnlyByDevice(PlanNode top) {
         return pipelines.stream().anyMatch(q -> q.placement().accelerated() && !q.placement().shared()

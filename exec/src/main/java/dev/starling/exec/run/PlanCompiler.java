@@ -291,7 +291,9 @@ public final class PlanCompiler {
                 result = Optional.of(shared.run((morsels, tables) -> aggregateInput(a, part.get().fact(), morsels, tables),
                         () -> aggregateOnCpu(a)));
                 accelerated = shared.accelerated();
-                measured(p.id(), start, result);
+                if (accelerated) {
+                    measured(p.id(), start, result);
+                }
             }
         } else if (where.accelerated()) {
             DeviceInputs inputs = inputs(where.plan());
@@ -391,7 +393,7 @@ public final class PlanCompiler {
 
     /** Records the accelerator's run of pipeline {@code id} that began at {@code start} and gave {@code rows} (none: handed back). */
     private void measured(int id, long start, Optional<Batch> rows) {
-        ctx.profile().measured(id, System.nanoTime() - start, rows.map(Batch::rows).orElse(0));
+        ctx.profile().measuredOnDevice(id, System.nanoTime() - start, rows.map(Batch::rows).orElse(0));
     }
 
     private static BitSet all(PlanNode node) {
