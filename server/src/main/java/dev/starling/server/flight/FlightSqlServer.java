@@ -2,7 +2,6 @@ package dev.starling.server.flight;
 
 import dev.starling.engine.Starling;
 import dev.starling.engine.data.IntakeLimits;
-import com.google.common.cache.CacheBuilder;
 import dev.starling.server.config.ConfigLoader;
 import dev.starling.server.config.ServerConfig;
 import dev.starling.server.config.TlsFiles;
@@ -15,8 +14,6 @@ import java.util.UUID;
 import org.apache.arrow.flight.FlightServer;
 import org.apache.arrow.flight.Location;
 import org.apache.arrow.flight.ServerSessionMiddleware;
-import org.apache.arrow.flight.auth2.BasicCallHeaderAuthenticator;
-import org.apache.arrow.flight.auth2.GeneratedBearerTokenAuthenticator;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 
@@ -52,11 +49,7 @@ public final class FlightSqlServer implements AutoCloseable {
         }
         this.passwords = config.auth().required() ? new PasswordValidator(config.auth().users()) : null;
         if (passwords != null) {
-            // Basic credentials are checked once and exchanged for a bearer token that every
-            // later call carries; tokens expire token_minutes after they were issued.
-            builder.headerAuthenticator(new GeneratedBearerTokenAuthenticator(
-                    new BasicCallHeaderAuthenticator(passwords),
-                    CacheBuilder.newBuilder().expireAfterWrite(Duration.ofMinutes(config.auth().tokenMinutes()))));
+            builder.headerAuthenticator(BearerTokens.authenticator(passwords, Duration.ofMinutes(config.auth().tokenMinutes())));
         }
         try {
             this.server = builder.build().start();
