@@ -20,7 +20,8 @@ import java.util.Optional;
  * CREATE [OR REPLACE] VIEW v [(c, ...)] AS query
  * DROP VIEW [IF EXISTS] v
  * INSERT INTO t [(c, ...)] {SELECT ... | VALUES ...}
- * LOAD [INTO] [TABLE] t FROM 'file' [FORMAT TBL | CSV]
+ * LOAD [INTO] [TABLE] t FROM 'file' [FORMAT TBL | CSV | ARROW]
+ * COPY {(query) | t} TO 'file' [FORMAT ARROW | CSV]
  * GENERATE {TPCH | SSB} [SCALE] [FACTOR] n [SCHEMA s]
  * SET {backend | clone_layouts | clone_budget | clone_window | oversized_join | query_timeout} {= | TO} value
  * ALTER TABLE t SET [(] gpu_resident = {true | false} [)]
@@ -48,6 +49,8 @@ public final class DataStatementParser {
             return Optional.of(insert(t));
         } else if (first.is("load")) {
             statement = load(t);
+        } else if (first.is("copy")) {
+            statement = copy(t);
         } else if (first.is("generate")) {
             statement = generate(t);
         } else if (first.is("set")) {
@@ -224,12 +227,49 @@ public final class DataStatementParser {
         String format = null;
         if (t.accept("format")) {
             Tokens.Token f = t.next();
-            if (!f.is("tbl") && !f.is("csv")) {
-                throw t.error(f.offset(), "unknown format '" + f.text() + "': expected TBL or CSV");
+            if (!f.is("tbl") && !f.is("csv") && !f.is("arrow")) {
+                throw t.error(f.offset(), "unknown format '" + f.text() + "': expected TBL, CSV or ARROW");
             }
             format = f.name();
         }
         return new DataStatement.Load(table, file, format);
+    }
+
+    /**
+     * {@code COPY (query) TO 'file'}, the query between the parentheses kept at its offset (blanks
+     * before it) so that its errors point where the user wrote it; or {@code COPY t TO 'file'}.
+     */
+    private static DataStatement copy(Tokens t) {
+        t.expect("copy");
+        String query;
+        if (t.peek().text().equals("(")) {
+            int from = t.next().offset() + 1;
+            int depth = 1;
+            Tokens.Token at = t.peek();
+            while (depth > 0) {
+                at = t.next();
+                if (at.kind() == Tokens.Kind.END) {
+                    throw t.error(at.offset(), "COPY's query has no closing parenthesis");
+                }
+                if (at.kind() == Tokens.Kind.SYMBOL) {
+                    depth += at.text().equals("(") ? 1 : at.text().equals(")") ? -1 : 0;
+                }
+            }
+            query = " ".repeat(from) + t.sql().substring(from, at.offset());
+        } else {
+            query = "SELECT * FROM " + t.tableName();
+        }
+        t.expect("to");
+        Path file = Path.of(t.string("the file to write"));
+        String format = null;
+        if (t.accept("format")) {
+            Tokens.Token f = t.next();
+            if (!f.is("csv") && !f.is("arrow")) {
+                throw t.error(f.offset(), "unknown format '" + f.text() + "': expected ARROW or CSV");
+            }
+            format = f.name();
+        }
+        return new DataStatement.CopyTo(query, file, format);
     }
 
     /**

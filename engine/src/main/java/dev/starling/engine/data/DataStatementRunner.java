@@ -14,7 +14,13 @@ import dev.starling.storage.gen.TpchGenerator;
 import dev.starling.storage.load.LoadException;
 import dev.starling.storage.load.LoadFormat;
 import dev.starling.storage.load.TableLoader;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.List;
+import java.util.Locale;
 import java.util.Set;
 
 /**
@@ -68,6 +74,7 @@ public final class DataStatementRunner {
                 case DataStatement.DropView d -> dropView(d);
                 case DataStatement.Insert i -> insert(i);
                 case DataStatement.Load l -> load(l);
+                case DataStatement.CopyTo c -> copyTo(c);
                 case DataStatement.Generate g -> generate(g);
                 case DataStatement.SetGpuResident r -> {
                     if (r.resident()) {
@@ -183,10 +190,46 @@ public final class DataStatementRunner {
     }
 
     private long load(DataStatement.Load load) {
-        existing(load.table());
+        Table base = existing(load.table());
+        Path file = intake.loadable(load.file());
+        if ("arrow".equals(load.format()) || load.format() == null
+                && load.file().getFileName().toString().toLowerCase(Locale.ROOT).endsWith(".arrow")) {
+            TableBuilder builder = TableBuilder.appendingTo(base, catalog);
+            long rows = ArrowFileRows.append(file, load.file(), builder);
+            Table built = builder.build();
+            PrimaryKeys.check(built, base.rowCount(), catalog);
+            catalog.commitAppend(base, built);
+            return rows;
+        }
         LoadFormat format = load.format() == null ? LoadFormat.forFile(load.file())
                 : load.format().equals("csv") ? LoadFormat.CSV : LoadFormat.TBL;
-        return new TableLoader(catalog).append(load.table(), intake.loadable(load.file()), format).rowsLoaded();
+        return new TableLoader(catalog).append(load.table(), file, format).rowsLoaded();
+    }
+
+    /**
+     * Writes the query's rows to a file under the load directories, whole or not at all: into a
+     * file of its own beside the target, moved over it once complete.
+     */
+    private long copyTo(DataStatement.CopyTo copy) {
+        Path file = intake.writable(copy.file());
+        Path partial = file.resolveSibling("." + file.getFileName() + ".partial");
+        try {
+            long rows;
+            try (ResultFile out = ResultFile.open(partial, copy.format(), copy.file())) {
+                queries.run(copy.query(), out);
+                rows = out.rows();
+            }
+            Files.move(partial, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            return rows;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write " + copy.file() + ": " + e.getMessage(), e);
+        } finally {
+            try {
+                Files.deleteIfExists(partial);
+            } catch (IOException e) {
+                // the next COPY to the same file replaces it
+            }
+        }
     }
 
     private static final List<String> TPCH_TABLES =

@@ -8,10 +8,10 @@ import java.util.List;
 import java.util.stream.Collectors;
 
 /**
- * What data statements may take from outside the catalog: the files LOAD reads, only under the
- * load directories (a relative name under the first of them), never through a link that leads out
- * of them; and the scale factors GENERATE makes, up to a largest. A server's clients are bound so;
- * an embedding program may leave both open ({@link #UNBOUNDED}).
+ * What data statements may take from outside the catalog, and put there: the files LOAD reads and
+ * COPY writes, only under the load directories (a relative name under the first of them), never
+ * through a link that leads out of them; and the scale factors GENERATE makes, up to a largest. A
+ * server's clients are bound so; an embedding program may leave both open ({@link #UNBOUNDED}).
  */
 public final class IntakeLimits {
     /** Any file the process can read, any scale factor. */
@@ -71,6 +71,37 @@ public final class IntakeLimits {
         throw outside(named);
     }
 
+    /**
+     * The file COPY writes for the name it was given: a relative name under the first load
+     * directory, an absolute one as it is, in a directory that exists and, its links followed,
+     * lies under a load directory. The name itself may be a file there already, which is replaced.
+     */
+    public Path writable(Path named) {
+        if (loadDirectories == null) {
+            return named;
+        }
+        Path file = (named.isAbsolute() ? named : loadDirectories.get(0).resolve(named)).normalize();
+        if (loadDirectories.stream().noneMatch(file::startsWith) || file.getFileName() == null) {
+            throw outside("COPY writes", named);
+        }
+        Path parent;
+        try {
+            parent = file.getParent().toRealPath();
+        } catch (IOException e) {
+            throw new StarlingSqlException("COPY finds no directory for " + named + " under " + describe());
+        }
+        for (Path dir : loadDirectories) {
+            try {
+                if (parent.startsWith(dir.toRealPath())) {
+                    return parent.resolve(file.getFileName());
+                }
+            } catch (IOException e) {
+                // a load directory that does not exist holds nothing
+            }
+        }
+        throw outside("COPY writes", named);
+    }
+
     /** Checks that GENERATE may make {@code scaleFactor}. */
     public void checkScaleFactor(double scaleFactor) {
         if (scaleFactor > maxScaleFactor) {
@@ -80,7 +111,11 @@ public final class IntakeLimits {
     }
 
     private StarlingSqlException outside(Path named) {
-        return new StarlingSqlException("LOAD reads only files under " + describe() + " (load.allowed_dirs); "
+        return outside("LOAD reads", named);
+    }
+
+    private StarlingSqlException outside(String what, Path named) {
+        return new StarlingSqlException(what + " only files under " + describe() + " (load.allowed_dirs); "
                 + named + " is not");
     }
 

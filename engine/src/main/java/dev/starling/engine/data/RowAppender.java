@@ -18,6 +18,8 @@ final class RowAppender {
     /** For each result column, the table column it goes to. */
     private final int[] target;
     private final boolean[] named;
+    /** The table column the last row that failed failed at, -1 before any. */
+    private int failedColumn = -1;
 
     RowAppender(TableBuilder builder, int[] target) {
         this.builder = builder;
@@ -30,8 +32,9 @@ final class RowAppender {
     }
 
     void append(Object[] values) {
+        int i = 0;
         try {
-            for (int i = 0; i < values.length; i++) {
+            for (; i < values.length; i++) {
                 set(target[i], values[i]);
             }
             for (int c = 0; c < named.length; c++) {
@@ -41,9 +44,15 @@ final class RowAppender {
             }
             builder.endRow();
         } catch (RuntimeException e) {
+            failedColumn = i < values.length ? target[i] : -1;
             builder.abandonRow();
             throw e;
         }
+    }
+
+    /** The table column the last row that failed failed at (-1: at the row's end, a key check). */
+    int failedColumn() {
+        return failedColumn;
     }
 
     private void set(int col, Object v) {

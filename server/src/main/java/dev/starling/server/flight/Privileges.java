@@ -88,6 +88,7 @@ final class Privileges {
             case DataStatement.DropView d -> "DROP VIEW";
             case DataStatement.Insert i -> "INSERT";
             case DataStatement.Load l -> "LOAD";
+            case DataStatement.CopyTo c -> "COPY";
             case DataStatement.Generate g -> "GENERATE";
             case DataStatement.SetGpuResident r -> "ALTER TABLE";
             case DataStatement.SetOption o -> "SET";

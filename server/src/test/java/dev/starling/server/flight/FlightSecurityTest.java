@@ -29,8 +29,8 @@ import org.junit.jupiter.api.Test;
  * A server with passwords and TLS (a test certificate for localhost): the right password over a
  * verified TLS connection answers, a wrong one or none is refused, and a call without the bearer
  * token is UNAUTHENTICATED; a reader queries and sets its session's settings (its query_timeout
- * within the server's) but changes nothing, an administrator changes tables and data, LOAD reads only under the load directories and
- * GENERATE stays within the largest scale factor.
+ * within the server's) but changes nothing, an administrator changes tables and data, LOAD reads and
+ * COPY writes only under the load directories and GENERATE stays within the largest scale factor.
  */
 class FlightSecurityTest {
     private static final Path CERT = Path.of("src/test/resources/tls/server.crt");
@@ -131,7 +131,8 @@ class FlightSecurityTest {
             }
             for (String write : List.of("INSERT INTO region VALUES (9, 'X', 'y')", "CREATE TABLE t (a INTEGER)",
                     "DROP TABLE region", "CREATE VIEW v AS SELECT 1", "GENERATE tpch SCALE 0.001 SCHEMA s",
-                    "LOAD INTO region FROM 'regions.tbl'", "ALTER TABLE region SET (gpu_resident = true)")) {
+                    "LOAD INTO region FROM 'regions.tbl'", "ALTER TABLE region SET (gpu_resident = true)",
+                    "COPY region TO 'regions.csv'")) {
                 String verb = write.startsWith("ALTER") ? "ALTER TABLE" : write.split(" ")[0]
                         + (write.startsWith("CREATE") || write.startsWith("DROP") ? " " + write.split(" ")[1] : "");
                 SQLException e = assertThrows(SQLException.class, () -> st.executeUpdate(write), write);
@@ -140,6 +141,7 @@ class FlightSecurityTest {
             }
         }
         assertEquals(5, db.catalog().require("region").rowCount());
+        assertFalse(java.nio.file.Files.exists(imports.resolve("regions.csv")), "the reader's COPY wrote nothing");
         // the HTTP status page shows every user's statements: administrators only
         assertTrue(server.admits("ops", "r00t"));
         assertFalse(server.admits("analyst", "s3cret"));
@@ -166,7 +168,13 @@ class FlightSecurityTest {
             SQLException big = assertThrows(SQLException.class, () -> st.executeUpdate("GENERATE tpch SCALE 1 SCHEMA big"));
             assertTrue(big.getMessage().contains("GENERATE makes scale factors up to 0.002 here"), big.getMessage());
             assertTrue(st.executeUpdate("GENERATE ssb SCALE 0.001 SCHEMA small") > 0);
+            // COPY writes under the load directories too, and LOAD reads it back
+            assertEquals(2, st.executeUpdate("COPY (SELECT * FROM lands) TO 'lands.arrow'"));
+            assertEquals(2, st.executeUpdate("LOAD INTO lands FROM 'lands.arrow'"));
+            SQLException out = assertThrows(SQLException.class,
+                    () -> st.executeUpdate("COPY lands TO '" + outside.resolveSibling("lands.csv") + "'"));
+            assertTrue(out.getMessage().contains("COPY writes only files under " + imports), out.getMessage());
         }
-        assertEquals(2, db.catalog().require("lands").rowCount());
+        assertEquals(4, db.catalog().require("lands").rowCount());
     }
 }

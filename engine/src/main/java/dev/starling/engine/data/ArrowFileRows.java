@@ -1,0 +1,125 @@
+package dev.starling.engine.data;
+
+import dev.starling.planner.sql.StarlingSqlException;
+import dev.starling.storage.ColumnSchema;
+import dev.starling.storage.DataType;
+import dev.starling.storage.TableBuilder;
+import dev.starling.storage.TableSchema;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.util.List;
+import java.util.stream.IntStream;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.DateDayVector;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.ipc.ArrowFileReader;
+import org.apache.arrow.vector.ipc.InvalidArrowFileException;
+import org.apache.arrow.vector.types.pojo.Field;
+
+/**
+ * The rows of an Arrow IPC file (the random-access format, as COPY and pyarrow write it) appended
+ * to a table being built: its columns by position, as many as the table has, each value converted
+ * to its column's type as an INSERT converts a query's ({@link RowAppender}: numbers to the
+ * column's scale, NOT NULL, VARCHAR(n), DECIMAL(p,s) and key checks the same).
+ */
+final class ArrowFileRows {
+    private ArrowFileRows() { }
+
+    /** Appends {@code file}'s rows (named {@code named} in errors) to {@code out}; returns how many. */
+    static long append(Path file, Path named, TableBuilder out) {
+        int columns = out.schema().columns().size();
+        try (BufferAllocator allocator = new RootAllocator();
+             FileChannel channel = FileChannel.open(file);
+             ArrowFileReader reader = new ArrowFileReader(channel, allocator)) {
+            VectorSchemaRoot root = reader.getVectorSchemaRoot();
+            int fields = root.getSchema().getFields().size();
+            if (fields != columns) {
+                throw new StarlingSqlException(named + " has " + fields + " columns, table " + out.schema().name() + " "
+                        + columns);
+            }
+            for (int c = 0; c < columns; c++) {
+                checkType(named, root.getSchema().getFields().get(c), c, out.schema().column(c));
+            }
+            RowAppender appender = new RowAppender(out, IntStream.range(0, columns).toArray());
+            long rows = 0;
+            Object[] row = new Object[columns];
+            while (reader.loadNextBatch()) {
+                List<FieldVector> vectors = root.getFieldVectors();
+                for (int r = 0; r < root.getRowCount(); r++) {
+                    for (int c = 0; c < columns; c++) {
+                        row[c] = value(vectors.get(c), r);
+                    }
+                    try {
+                        appender.append(row);
+                    } catch (RuntimeException e) {
+                        throw refused(named, rows + 1, appender.failedColumn(), out.schema(), e);
+                    }
+                    rows++;
+                }
+            }
+            return rows;
+        } catch (InvalidArrowFileException e) {
+            throw new StarlingSqlException(named + " is not an Arrow IPC file (" + e.getMessage() + ")");
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + named + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Refuses a file column whose Arrow type cannot go into table column {@code column} (number
+     * {@code c}): numbers go into numeric columns, strings into VARCHAR, dates into DATE, booleans
+     * into BOOLEAN; said without any of the file's values.
+     */
+    private static void checkType(Path named, Field field, int c, ColumnSchema column) {
+        DataType.Kind kind = column.type().kind();
+        boolean fits = switch (field.getType().getTypeID()) {
+            case Int, FloatingPoint, Decimal -> kind == DataType.Kind.INTEGER || kind == DataType.Kind.BIGINT
+                    || kind == DataType.Kind.DECIMAL || kind == DataType.Kind.DOUBLE;
+            case Utf8, LargeUtf8 -> kind == DataType.Kind.VARCHAR;
+            case Date -> kind == DataType.Kind.DATE;
+            case Bool -> kind == DataType.Kind.BOOLEAN;
+            default -> false;
+        };
+        if (!fits) {
+            throw new StarlingSqlException(named + ": its column " + (c + 1) + " (" + field.getName() + ") holds "
+                    + field.getType() + ", which cannot go into " + column.type() + " column " + column.name());
+        }
+    }
+
+    /**
+     * Why row {@code row} of the file cannot be appended, at table column {@code column} (-1: the
+     * row as a whole), without quoting its values: LOAD's errors never echo a file's contents.
+     */
+    private static StarlingSqlException refused(Path named, long row, int column, TableSchema schema, RuntimeException e) {
+        String at = named + ", row " + row + (column < 0 ? "" : ", column " + schema.column(column).name());
+        String message = String.valueOf(e.getMessage());
+        String why = column < 0 ? "a key without its referenced row"
+                : message.contains("NOT NULL") ? "NULL in a NOT NULL column"
+                : e instanceof ArithmeticException ? "the value is out of the range of " + schema.column(column).type()
+                : "the value does not fit " + schema.column(column).type();
+        return new StarlingSqlException(at + ": " + why);
+    }
+
+    /**
+     * Row {@code r} of {@code v} as the Java value RowAppender converts: dates as dates (Arrow gives
+     * a day count, or a date-time), strings as strings, the rest as Arrow gives them.
+     */
+    private static Object value(FieldVector v, int r) {
+        if (v.isNull(r)) {
+            return null;
+        }
+        Object o = v.getObject(r);
+        return switch (o) {
+            case Integer days when v instanceof DateDayVector -> LocalDate.ofEpochDay(days);
+            case LocalDateTime t -> t.toLocalDate();
+            case org.apache.arrow.vector.util.Text text -> text.toString();
+            default -> o;
+        };
+    }
+}

@@ -1,0 +1,34 @@
+package dev.starling.engine.data;
+
+import dev.starling.exec.BatchSink;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.Locale;
+
+/** A query's rows written to a file by COPY, as they are produced; closing it closes the file. */
+interface ResultFile extends BatchSink, AutoCloseable {
+    /** The rows written so far. */
+    long rows();
+
+    @Override
+    void close() throws IOException;
+
+    /**
+     * A writer of {@code format} ({@code arrow} or {@code csv}; null: as {@code named}'s extension,
+     * {@code .arrow} or {@code .csv}, says) into {@code file}.
+     */
+    static ResultFile open(Path file, String format, Path named) throws IOException {
+        String kind = format != null ? format : extension(named);
+        return switch (kind) {
+            case "arrow" -> new ArrowResultFile(file);
+            case "csv" -> new CsvResultFile(file);
+            default -> throw new IllegalArgumentException("cannot tell the format to write " + named
+                    + " in: give FORMAT ARROW or CSV, or name it .arrow or .csv");
+        };
+    }
+
+    private static String extension(Path named) {
+        String name = named.getFileName().toString().toLowerCase(Locale.ROOT);
+        return name.endsWith(".arrow") ? "arrow" : name.endsWith(".csv") ? "csv" : "";
+    }
+}
