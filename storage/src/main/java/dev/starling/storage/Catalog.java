@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * The set of tables. Each change writes the new table version durably (when backed by a data
@@ -21,6 +22,10 @@ public final class Catalog implements AutoCloseable {
     private final Map<String, View> views = new ConcurrentHashMap<>();
     private final TableStore store;
     private final AtomicLong version = new AtomicLong();
+
+    /** Held by the thread running {@link #createAll}; the tables its creation names so far. */
+    private final ReentrantLock creation = new ReentrantLock();
+    private final List<String> creating = new ArrayList<>();
 
     private Catalog(TableStore store) {
         this.store = store;
@@ -140,6 +145,50 @@ public final class Catalog implements AutoCloseable {
             throw new IllegalArgumentException("table " + table.name() + " already exists");
         }
         commit(table);
+    }
+
+    /**
+     * Runs {@code create}, which creates the new tables {@code names} (through {@link #put} or
+     * {@link #create}; none of them may exist), so that they become durable all or none: they are
+     * named in the data directory first and forgotten there once all are committed; a crash in
+     * between leaves that record, and opening the directory deletes the tables it names. When
+     * {@code create} fails, the tables it created are dropped before the failure goes on. One such
+     * creation runs at a time; one started inside another (the demo's two benchmarks) joins it,
+     * and the whole is all or none.
+     */
+    public void createAll(List<String> names, Runnable create) {
+        List<String> keys = names.stream().map(n -> n.toLowerCase(Locale.ROOT)).toList();
+        creation.lock();
+        boolean outermost = creation.getHoldCount() == 1;
+        try {
+            for (String key : keys) {
+                if (tables.containsKey(key)) {
+                    throw new IllegalArgumentException("table " + key + " already exists");
+                }
+            }
+            creating.addAll(keys);
+            List<String> all = List.copyOf(creating);
+            durably("cannot record the tables to create", () -> store.beginCreating(all));
+            create.run();
+        } catch (RuntimeException | Error e) {
+            // the last created first: it may reference the ones before it
+            for (String key : List.copyOf(creating).reversed()) {
+                if (tables.containsKey(key)) {
+                    try {
+                        drop(key);
+                    } catch (RuntimeException dropping) {
+                        e.addSuppressed(dropping);
+                    }
+                }
+            }
+            throw e;
+        } finally {
+            if (outermost) {
+                creating.clear();
+                durably("cannot record the tables created", () -> store.endCreating());
+            }
+            creation.unlock();
+        }
     }
 
     /**

@@ -19,11 +19,15 @@ import org.slf4j.LoggerFactory;
  * Table versions in a data directory, one {@link TableFile} per table. A version is written to
  * {@code <name>.stbl.tmp}, forced to disk, renamed over {@code <name>.stbl} and the directory is
  * forced, so after a crash a table is either its old or its new version, never a torn file; a
- * leftover {@code .tmp} is an uncommitted write and is deleted on open.
+ * leftover {@code .tmp} is an uncommitted write and is deleted on open. Several new tables made
+ * all or none ({@link Catalog#createAll}) are named first in {@value #INTENT}, removed once they
+ * all are committed: a crash between leaves it, and open deletes the tables it names, then it.
  */
 final class TableStore {
     private static final Logger LOG = LoggerFactory.getLogger(TableStore.class);
     private static final String TEMP_SUFFIX = ".tmp";
+    /** The names of new tables being made all or none, one a line, while they are. */
+    static final String INTENT = "creating.tables";
     /** A view's file: its name, columns and query as JSON. */
     static final String VIEW_EXTENSION = ".view";
     private static final com.fasterxml.jackson.databind.ObjectMapper JSON = new com.fasterxml.jackson.databind.ObjectMapper();
@@ -46,6 +50,7 @@ final class TableStore {
     }
 
     List<Table> loadAll() throws IOException {
+        undoUnfinishedCreation();
         List<Path> files = new ArrayList<>();
         try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir)) {
             for (Path p : entries) {
@@ -73,6 +78,32 @@ final class TableStore {
             requireDenseReferences(t, tables);
         }
         return List.copyOf(tables.values());
+    }
+
+    /** Names {@code tables}, new ones about to be created all or none, durably, before any is. */
+    void beginCreating(List<String> tables) throws IOException {
+        writeAtomically(INTENT, out -> out.write(java.nio.ByteBuffer.wrap(
+                String.join("\n", tables).getBytes(StandardCharsets.UTF_8))));
+    }
+
+    /** Every table {@link #beginCreating} named is committed (or dropped again): forgets them, durably. */
+    void endCreating() throws IOException {
+        Files.deleteIfExists(dir.resolve(INTENT));
+        forceDirectory();
+    }
+
+    /** Deletes the tables of a creation a crash interrupted, then its record. */
+    private void undoUnfinishedCreation() throws IOException {
+        Path intent = dir.resolve(INTENT);
+        if (!Files.exists(intent)) {
+            return;
+        }
+        for (String table : Files.readAllLines(intent, StandardCharsets.UTF_8)) {
+            if (!table.isBlank() && Files.deleteIfExists(dir.resolve(fileName(table)))) {
+                LOG.warn("removing table {}: one of several created all or none, interrupted", table);
+            }
+        }
+        endCreating();
     }
 
     void write(Table table) throws IOException {

@@ -45,15 +45,20 @@ final class ParallelTableWriter {
         this.workers = workers;
     }
 
-    /** Fails before anything is generated when one of {@code tables} exists already. */
-    void requireAbsent(String benchmark, List<String> tables) {
-        for (String table : tables) {
-            String name = TableDefinition.qualify(schema, table);
+    /**
+     * Generates {@code benchmark}'s {@code tables} by {@code puts} (which puts each, in this order),
+     * all or none ({@link Catalog#createAll}): a crash or a failure half-way leaves none of them.
+     * Fails before anything is generated when one of them exists already.
+     */
+    void createAll(String benchmark, List<String> tables, Runnable puts) {
+        List<String> names = tables.stream().map(t -> TableDefinition.qualify(schema, t)).toList();
+        for (String name : names) {
             if (catalog.table(name).isPresent()) {
                 throw new IllegalArgumentException("cannot generate " + benchmark + ": table " + name
                         + " already exists (drop it or generate into another schema)");
             }
         }
+        catalog.createAll(names, puts);
     }
 
     /** Generates a table of about {@code rows} rows and puts it into the catalog. */

@@ -37,17 +37,18 @@ public final class SsbGenerator {
                     + MAX_SCALE_FACTOR + ", got " + scaleFactor);
         }
         ParallelTableWriter writer = new ParallelTableWriter(catalog, schema, workers);
-        writer.requireAbsent("SSB", List.of("dwdate", "customer", "supplier", "part", "lineorder"));
         long orders = scaled(scaleFactor, 1_500_000, RoundingMode.FLOOR);
         long customers = scaled(scaleFactor, 30_000, RoundingMode.FLOOR);
         long suppliers = scaled(scaleFactor, 2_000, RoundingMode.FLOOR);
         long parts = parts(scaleFactor);
         // Referenced tables first: a foreign key is coded against the rows of the table it references.
-        writer.put(SsbDates.DEFINITION, SsbDates.DAYS, new SsbDates());
-        writer.put(SsbBusinesses.CUSTOMER, customers, SsbBusinesses.customers(customers));
-        writer.put(SsbBusinesses.SUPPLIER, suppliers, SsbBusinesses.suppliers(suppliers));
-        writer.put(SsbParts.DEFINITION, parts, new SsbParts(parts));
-        writer.put(SsbLineOrders.DEFINITION, 4 * orders, new SsbLineOrders(orders, customers, parts, suppliers));
+        writer.createAll("SSB", List.of("dwdate", "customer", "supplier", "part", "lineorder"), () -> {
+            writer.put(SsbDates.DEFINITION, SsbDates.DAYS, new SsbDates());
+            writer.put(SsbBusinesses.CUSTOMER, customers, SsbBusinesses.customers(customers));
+            writer.put(SsbBusinesses.SUPPLIER, suppliers, SsbBusinesses.suppliers(suppliers));
+            writer.put(SsbParts.DEFINITION, parts, new SsbParts(parts));
+            writer.put(SsbLineOrders.DEFINITION, 4 * orders, new SsbLineOrders(orders, customers, parts, suppliers));
+        });
     }
 
     static long parts(double scaleFactor) {

@@ -156,10 +156,11 @@ public final class TpchGenerator {
                 new Source<>(PARTSUPP, TpchTable.PART_SUPPLIER, 800_000 * scaleFactor),
                 new Source<>(ORDERS, TpchTable.ORDERS, 1_500_000 * scaleFactor),
                 new Source<>(LINEITEM, TpchTable.LINE_ITEM, 6_000_000 * scaleFactor));
-        writer.requireAbsent("TPC-H", sources.stream().map(s -> s.definition.name()).toList());
-        for (Source<?> source : sources) {
-            source.put(writer, scaleFactor);
-        }
+        writer.createAll("TPC-H", sources.stream().map(s -> s.definition.name()).toList(), () -> {
+            for (Source<?> source : sources) {
+                source.put(writer, scaleFactor);
+            }
+        });
     }
 
     /** A table's definition and its dbgen generator, which emits the same rows however it is split. */
