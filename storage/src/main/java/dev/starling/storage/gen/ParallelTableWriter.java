@@ -6,9 +6,12 @@ import dev.starling.storage.TableBuilder;
 import dev.starling.storage.TableConcat;
 import dev.starling.storage.TableSchema;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.Locale;
 import java.util.function.Consumer;
 import java.util.stream.IntStream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Puts generated tables into a catalog under one schema. A table is generated in parts on all
@@ -16,8 +19,11 @@ import java.util.stream.IntStream;
  * must emit the same rows however the table is split, so the data never depends on the machine.
  */
 final class ParallelTableWriter {
+    private static final Logger LOG = LoggerFactory.getLogger(ParallelTableWriter.class);
     /** Below this many rows per part, splitting costs more than it saves. */
     private static final long MIN_PART_ROWS = 16_384;
+    /** From this many rows, a table's progress is logged as its parts finish. */
+    private static final long PROGRESS_ROWS = 10_000_000;
 
     private final Catalog catalog;
     private final String schema;
@@ -61,15 +67,33 @@ final class ParallelTableWriter {
         catalog.createAll(names, puts);
     }
 
-    /** Generates a table of about {@code rows} rows and puts it into the catalog. */
+    /**
+     * Generates a table of about {@code rows} rows and puts it into the catalog, saying in the log
+     * when a large one is in and, for the largest, how far it has got (each quarter of its parts).
+     */
     <E> void put(TableDefinition<E> definition, long rows, PartGenerator<E> generator) {
         TableSchema tableSchema = definition.schema(schema);
         int parts = (int) Math.clamp(rows / MIN_PART_ROWS, 1, 2L * workers);
+        long start = System.nanoTime();
+        AtomicInteger done = new AtomicInteger();
         List<Table> built = IntStream.range(0, parts).parallel().mapToObj(part -> {
             TableBuilder builder = new TableBuilder(tableSchema, catalog);
             generator.generate(part, parts, row -> definition.append(builder, row));
-            return builder.build();
+            Table t = builder.build();
+            int finished = done.incrementAndGet();
+            if (rows >= PROGRESS_ROWS && finished < parts && finished * 4 / parts > (finished - 1) * 4 / parts) {
+                LOG.info("generating {}: {} of {} parts in {} s", tableSchema.name(), finished, parts, seconds(start));
+            }
+            return t;
         }).toList();
-        catalog.put(TableConcat.concat(built));
+        Table table = TableConcat.concat(built);
+        catalog.put(table);
+        if (table.rowCount() >= PROGRESS_ROWS / 10) {
+            LOG.info("generated {}: {} rows in {} s", tableSchema.name(), table.rowCount(), seconds(start));
+        }
+    }
+
+    private static String seconds(long since) {
+        return String.format(Locale.ROOT, "%.1f", (System.nanoTime() - since) / 1e9);
     }
 }

@@ -15,6 +15,8 @@ import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Loads delimited text files (dbgen {@code .tbl}, CSV) into tables, all or nothing: the rows are
@@ -22,6 +24,9 @@ import java.nio.file.Path;
  * malformed file leaves the table as it was, in memory and on disk. Files are read as UTF-8.
  */
 public final class TableLoader {
+    private static final Logger LOG = LoggerFactory.getLogger(TableLoader.class);
+    /** A load says in the log how far it has got every this many rows. */
+    private static final long PROGRESS_ROWS = 10_000_000;
     private final Catalog catalog;
 
     public TableLoader(Catalog catalog) {
@@ -69,6 +74,8 @@ public final class TableLoader {
         Table built = builder.build();
         PrimaryKeys.check(built, base.rowCount(), catalog);
         catalog.commitAppend(base, built);
+        LOG.info("loaded {} rows into {} from {} in {} s", rows, base.name(), source,
+                String.format(java.util.Locale.ROOT, "%.1f", secondsSince(started)));
         return new LoadResult(base.name(), rows, secondsSince(started));
     }
 
@@ -122,7 +129,9 @@ public final class TableLoader {
                     }
                 }
                 out.endRow();
-                rows++;
+                if (++rows % PROGRESS_ROWS == 0) {
+                    LOG.info("loading {}: {} rows read", source, rows);
+                }
             }
             return rows;
         } catch (BadValueException | IllegalArgumentException e) {
