@@ -64,6 +64,7 @@ import org.apache.arrow.flight.sql.impl.FlightSql.TicketStatementQuery;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.types.pojo.Schema;
+import org.slf4j.MDC;
 
 /**
  * Starling's Flight SQL service: queries (ad hoc, and prepared statements, which is how the JDBC
@@ -396,7 +397,8 @@ public final class StarlingFlightSqlProducer extends NoOpFlightSqlProducer {
 
     /**
      * {@code sql} planned now for the calling session, timed; a statement that fails to plan is
-     * counted as a failed query and answered with its Flight status.
+     * counted as a failed query, under an id of its own that the log and an internal error's
+     * message name, and answered with its Flight status.
      */
     private Prepared plan(String sql, CallContext context) {
         long start = System.nanoTime();
@@ -404,8 +406,15 @@ public final class StarlingFlightSqlProducer extends NoOpFlightSqlProducer {
         try {
             return new Prepared(db.prepare(sql, settings(context)), version, null, System.nanoTime() - start);
         } catch (RuntimeException e) {
-            FlightRuntimeException failure = FlightErrors.of(e);
-            queries.failedToPlan(user(context), sql, System.nanoTime() - start, failure.status().description());
+            TrackedQuery failed = queries.start(user(context), sql, System.nanoTime() - start);
+            MDC.put("query", failed.id());
+            FlightRuntimeException failure;
+            try {
+                failure = FlightErrors.of(e);
+            } finally {
+                MDC.remove("query");
+            }
+            queries.end(failed, QueryStatus.FAILED, "none", null, failure.status().description());
             throw failure;
         }
     }

@@ -41,11 +41,6 @@ public final class QueryTracker {
         return r;
     }
 
-    /** {@code user}'s {@code sql} failed while it was planned ({@code error} says why), after {@code planNanos}. */
-    public void failedToPlan(String user, String sql, long planNanos, String error) {
-        ended(new TrackedQuery(user, sql, planNanos).record(QueryStatus.FAILED.label(), "none", null, error));
-    }
-
     private void ended(QueryRecord r) {
         synchronized (recent) {
             if (recent.size() == RECENT) {
