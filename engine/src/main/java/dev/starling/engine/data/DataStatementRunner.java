@@ -232,10 +232,6 @@ public final class DataStatementRunner {
         }
     }
 
-    private static final List<String> TPCH_TABLES =
-            List.of("region", "nation", "supplier", "customer", "part", "partsupp", "orders", "lineitem");
-    private static final List<String> SSB_TABLES = List.of("dwdate", "customer", "supplier", "part", "lineorder");
-
     private long generate(DataStatement.Generate g) {
         intake.checkScaleFactor(g.scaleFactor());
         boolean tpch = g.benchmark().equals("tpch");
@@ -245,7 +241,7 @@ public final class DataStatementRunner {
             SsbGenerator.generate(catalog, g.scaleFactor(), g.schema());
         }
         String prefix = g.schema().isEmpty() ? "" : g.schema() + ".";
-        return (tpch ? TPCH_TABLES : SSB_TABLES).stream()
+        return (tpch ? TpchGenerator.TABLES : SsbGenerator.TABLES).stream()
                 .mapToLong(t -> catalog.table(prefix + t).map(Table::rowCount).orElse(0L)).sum();
     }
 

@@ -19,6 +19,8 @@ public final class SsbGenerator {
     public static final double MIN_SCALE_FACTOR = 0.001;
     /** The spec's bound for INTEGER order keys. */
     public static final double MAX_SCALE_FACTOR = 300;
+    /** Its tables, in the order they are generated (referenced ones first). */
+    public static final List<String> TABLES = List.of("dwdate", "customer", "supplier", "part", "lineorder");
 
     private SsbGenerator() { }
 
@@ -42,7 +44,7 @@ public final class SsbGenerator {
         long suppliers = scaled(scaleFactor, 2_000, RoundingMode.FLOOR);
         long parts = parts(scaleFactor);
         // Referenced tables first: a foreign key is coded against the rows of the table it references.
-        writer.createAll("SSB", List.of("dwdate", "customer", "supplier", "part", "lineorder"), () -> {
+        writer.createAll("SSB", TABLES, () -> {
             writer.put(SsbDates.DEFINITION, SsbDates.DAYS, new SsbDates());
             writer.put(SsbBusinesses.CUSTOMER, customers, SsbBusinesses.customers(customers));
             writer.put(SsbBusinesses.SUPPLIER, suppliers, SsbBusinesses.suppliers(suppliers));

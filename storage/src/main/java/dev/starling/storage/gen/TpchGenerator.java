@@ -23,6 +23,9 @@ public final class TpchGenerator {
     public static final double MIN_SCALE_FACTOR = 0.001;
     /** Order keys of larger scale factors no longer fit the dense codes (row indexes) of lineitem.l_orderkey. */
     public static final double MAX_SCALE_FACTOR = 1000;
+    /** Its tables, in the order they are generated (referenced ones first). */
+    public static final List<String> TABLES =
+            List.of("region", "nation", "supplier", "customer", "part", "partsupp", "orders", "lineitem");
 
     private static final TableDefinition<Region> REGION = TableDefinition.<Region>named("region")
             .integer("r_regionkey", Region::regionKey)
@@ -156,7 +159,7 @@ public final class TpchGenerator {
                 new Source<>(PARTSUPP, TpchTable.PART_SUPPLIER, 800_000 * scaleFactor),
                 new Source<>(ORDERS, TpchTable.ORDERS, 1_500_000 * scaleFactor),
                 new Source<>(LINEITEM, TpchTable.LINE_ITEM, 6_000_000 * scaleFactor));
-        writer.createAll("TPC-H", sources.stream().map(s -> s.definition.name()).toList(), () -> {
+        writer.createAll("TPC-H", TABLES, () -> {
             for (Source<?> source : sources) {
                 source.put(writer, scaleFactor);
             }

@@ -25,6 +25,8 @@ class SsbGeneratorTest {
         Map<String, Long> expected = Map.of("customer", 300L, "supplier", 20L, "part", 2_000L, "dwdate", 2_557L);
         expected.forEach((table, rows) -> assertEquals(rows, catalog.require(table).rowCount(), table));
         assertEquals(5, catalog.tables().size());
+        assertEquals(catalog.tables().stream().map(Table::name).collect(Collectors.toSet()), Set.copyOf(SsbGenerator.TABLES),
+                "the tables it names are those it makes");
 
         Table lineorder = catalog.require("lineorder");
         Set<Object> orders = TableRows.of(lineorder, catalog).stream().map(r -> r.get(0)).collect(Collectors.toSet());

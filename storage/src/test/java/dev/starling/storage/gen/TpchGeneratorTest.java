@@ -25,6 +25,7 @@ class TpchGeneratorTest {
                 "part", 2_000L, "partsupp", 8_000L, "orders", 15_000L, "lineitem", 60_175L);
         expected.forEach((table, rows) -> assertEquals(rows, catalog.require(table).rowCount(), table));
         assertEquals(expected.size(), catalog.tables().size());
+        assertEquals(expected.keySet(), java.util.Set.copyOf(TpchGenerator.TABLES), "the tables it names are those it makes");
     }
 
     @Test
