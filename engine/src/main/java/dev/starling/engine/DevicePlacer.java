@@ -66,6 +66,11 @@ final class DevicePlacer implements Placer {
         return cpu != null ? cpu : gpu.sort(node, estimates, settings);
     }
 
+    @Override
+    public boolean weighs(Settings settings) {
+        return withoutGpu(settings) == null;
+    }
+
     /** The CPU placement that stands for every pipeline when the GPU's planner is not asked; else null. */
     private Placement withoutGpu(Settings settings) {
         if (settings.backend() == BackendMode.CPU) {

@@ -45,6 +45,15 @@ public interface Placer {
      */
     Placement sort(SortNode node, PlanEstimates estimates, Settings settings);
 
+    /**
+     * Whether the accelerator is weighed at all under {@code settings} (a device to plan for, a
+     * session that allows it), so that its reasons for leaving a pipeline to the CPU are worth
+     * showing beside the CPU's own.
+     */
+    default boolean weighs(Settings settings) {
+        return false;
+    }
+
     /** Everything on the CPU, for {@code reason} (empty: none worth showing). */
     static Placer cpu(String reason) {
         Placement cpu = Placement.cpu(reason);

@@ -342,7 +342,8 @@ public final class PipelineGraph {
      * CPU runs (its pipeline placed {@code within} the CPU), the rows of {@code input} may still come
      * from the accelerator as a pipeline of rows ({@code placer} decides, as for a result's), which
      * the CPU then builds the join's table from (TPC-H Q20's partsupp rows of the parts it names,
-     * and its Canadian suppliers). A join the accelerator runs reads such an input through its own
+     * and its Canadian suppliers); where the accelerator was weighed and declined, its reason is
+     * shown too. A join the accelerator runs reads such an input through its own
      * plan's inputs, which the CPU computes.
      */
     private Placement orRowsOnDevice(PlanNode input, Placement built, Placement within, Placer placer) {
@@ -351,7 +352,8 @@ public final class PipelineGraph {
         }
         Placement rows = placer.joinInput(input, estimates, settings);
         if (!rows.accelerated()) {
-            return built;
+            return placer.weighs(settings) ? Placement.cpu(BUILT_ON_CPU.reason() + "; its rows not from the GPU: "
+                    + rows.reason()) : built;
         }
         rowsOnDevice.add(input);
         return Placement.gpu(ROWS_ON_GPU + "; " + rows.reason(), rows.plan());
