@@ -31,8 +31,8 @@ import org.apache.arrow.vector.types.pojo.Field;
 final class ArrowFileRows {
     private ArrowFileRows() { }
 
-    /** Appends {@code file}'s rows (named {@code named} in errors) to {@code out}; returns how many. */
-    static long append(Path file, Path named, TableBuilder out) {
+    /** Appends {@code file}'s rows (named {@code named} in errors) to {@code out}. */
+    static void append(Path file, Path named, TableBuilder out) {
         int columns = out.schema().columns().size();
         try (BufferAllocator allocator = new RootAllocator();
              FileChannel channel = FileChannel.open(file);
@@ -63,7 +63,6 @@ final class ArrowFileRows {
                     rows++;
                 }
             }
-            return rows;
         } catch (InvalidArrowFileException e) {
             throw new StarlingSqlException(named + " is not an Arrow IPC file (" + e.getMessage() + ")");
         } catch (IOException e) {

@@ -22,6 +22,7 @@ import java.nio.file.StandardCopyOption;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import java.util.function.Consumer;
 
 /**
  * Runs data statements against the catalog. Each is atomic and durable: a new table version is
@@ -160,29 +161,39 @@ public final class DataStatementRunner {
         if (Set.copyOf(names).size() != names.size()) {
             throw new StarlingSqlException("a column is named twice in INSERT INTO " + base.name());
         }
-        TableBuilder builder = TableBuilder.appendingTo(base, catalog);
-        RowAppender appender = new RowAppender(builder, target);
-        long before = builder.rows();
-        queries.run(insert.query(), new BatchSink() {
-            @Override
-            public void start(List<Field> fields) {
-                if (fields.size() != target.length) {
-                    throw new StarlingSqlException("INSERT INTO " + base.name() + " names " + target.length
-                            + " columns but its query yields " + fields.size());
-                }
-            }
-
-            @Override
-            public void accept(Batch batch) {
-                Object[] row = new Object[batch.width()];
-                for (int r = 0; r < batch.rows(); r++) {
-                    for (int c = 0; c < row.length; c++) {
-                        row[c] = batch.column(c).value(r);
+        return append(base, builder -> {
+            RowAppender appender = new RowAppender(builder, target);
+            queries.run(insert.query(), new BatchSink() {
+                @Override
+                public void start(List<Field> fields) {
+                    if (fields.size() != target.length) {
+                        throw new StarlingSqlException("INSERT INTO " + base.name() + " names " + target.length
+                                + " columns but its query yields " + fields.size());
                     }
-                    appender.append(row);
                 }
-            }
+
+                @Override
+                public void accept(Batch batch) {
+                    Object[] row = new Object[batch.width()];
+                    for (int r = 0; r < batch.rows(); r++) {
+                        for (int c = 0; c < row.length; c++) {
+                            row[c] = batch.column(c).value(r);
+                        }
+                        appender.append(row);
+                    }
+                }
+            });
         });
+    }
+
+    /**
+     * Appends to {@code base} the rows {@code fill} adds to a new version of it, committed once it
+     * keeps its primary key (a write that repeats a key fails whole); returns how many it added.
+     */
+    private long append(Table base, Consumer<TableBuilder> fill) {
+        TableBuilder builder = TableBuilder.appendingTo(base, catalog);
+        long before = builder.rows();
+        fill.accept(builder);
         Table built = builder.build();
         PrimaryKeys.check(built, before, catalog);
         catalog.commitAppend(base, built);
@@ -194,12 +205,7 @@ public final class DataStatementRunner {
         Path file = intake.loadable(load.file());
         if ("arrow".equals(load.format()) || load.format() == null
                 && load.file().getFileName().toString().toLowerCase(Locale.ROOT).endsWith(".arrow")) {
-            TableBuilder builder = TableBuilder.appendingTo(base, catalog);
-            long rows = ArrowFileRows.append(file, load.file(), builder);
-            Table built = builder.build();
-            PrimaryKeys.check(built, base.rowCount(), catalog);
-            catalog.commitAppend(base, built);
-            return rows;
+            return append(base, builder -> ArrowFileRows.append(file, load.file(), builder));
         }
         LoadFormat format = load.format() == null ? LoadFormat.forFile(load.file())
                 : load.format().equals("csv") ? LoadFormat.CSV : LoadFormat.TBL;
