@@ -29,6 +29,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Predicate;
 
 /**
  * A physical plan cut into pipelines at its breakers, each with where it runs, decided once before
@@ -241,8 +242,7 @@ public final class PipelineGraph {
 
     /** Whether {@code node} is {@code input}, or projections over it that only pick its columns or add constants. */
     private static boolean picksOrAddsConstants(PlanNode node, PlanNode input) {
-        return node == input || node instanceof ProjectNode p && p.expressions().stream()
-                .allMatch(e -> e instanceof ColumnRef || e instanceof Literal) && picksOrAddsConstants(p.input(), input);
+        return projects(node, input, e -> e instanceof ColumnRef || e instanceof Literal);
     }
 
     /** Whether {@code top}'s rows feed a sort the accelerator orders from the host, which they may then only be handed on to. */
@@ -252,8 +252,13 @@ public final class PipelineGraph {
 
     /** Whether {@code node} is {@code breaker}, or projections over it that only pick columns of its rows. */
     private static boolean picksColumnsOf(PlanNode node, PlanNode breaker) {
-        return node == breaker || node instanceof ProjectNode p
-                && p.expressions().stream().allMatch(e -> e instanceof ColumnRef) && picksColumnsOf(p.input(), breaker);
+        return projects(node, breaker, e -> e instanceof ColumnRef);
+    }
+
+    /** Whether {@code node} is {@code input}, or projections over it whose every expression {@code computesNothing} accepts. */
+    private static boolean projects(PlanNode node, PlanNode input, Predicate<Expr> computesNothing) {
+        return node == input || node instanceof ProjectNode p && p.expressions().stream().allMatch(computesNothing)
+                && projects(p.input(), input, computesNothing);
     }
 
     /**
@@ -387,8 +392,9 @@ public final class PipelineGraph {
 
     /**
      * Whether {@code node} tops a pipeline that only hands on the result of a breaker whose work the
-     * accelerator does where it may (a sort, an aggregation placed there), to the query's result or
-     * to a sort the accelerator orders: it computes nothing and runs where that work did.
+     * accelerator does where it may (a sort, an aggregation placed there), to the query's result, to
+     * a sort the accelerator orders or to a join input only an accelerated pipeline reads: it
+     * computes nothing and runs where that work did.
      */
     public boolean handsOnDeviceResult(PlanNode node) {
         return handingOn.values().stream().anyMatch(p -> p.top() == node);
