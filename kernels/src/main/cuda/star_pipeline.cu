@@ -122,3 +122,32 @@ extern "C" __global__ void key_bytes(const uint64_t* keys, long long n, uint64_t
         atomicMax(&counts[257], extremes[1]);
     }
 }
+
+// GroupProjection.Finish, in the order of that Java enum.
+enum FinishKind { FINISH_COUNT, FINISH_SUM, FINISH_VALUE };
+
+// Writes one aggregate call's result for each of `n` groups read back as a column a program over
+// the groups reads (GroupProjection): group i's states start at word i * stride + 1 of `words`
+// (records of compact_groups) or, with stride 0, at word 2 * i (states as they lie, `slotStep`
+// words apart from slot to slot, a record's are 2). The result is the count of `countSlot` (a
+// COUNT's, never NULL), else the low word of `valueSlot`'s state, NULL where that count is 0; an
+// exact SUM past 64 bits sets `overflow` in `status`, for the CPU to report.
+extern "C" __global__ void finish_groups(const uint64_t* words, long long n, int stride, long long slotStep,
+                                         int countSlot, int valueSlot, int kind, long long* values, uint8_t* nulls,
+                                         int* status, int overflow) {
+    for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x) {
+        const uint64_t* states = words + (stride == 0 ? 2 * i : i * stride + 1);
+        uint64_t count = states[countSlot * slotStep];
+        if (kind == FINISH_COUNT) {
+            values[i] = (long long)count;
+            nulls[i] = 0;
+            continue;
+        }
+        long long low = (long long)states[valueSlot * slotStep];
+        values[i] = low;
+        nulls[i] = count == 0;
+        if (kind == FINISH_SUM && count != 0 && states[valueSlot * slotStep + 1] != signWord(low)) {
+            atomicOr(status, overflow);
+        }
+    }
+}

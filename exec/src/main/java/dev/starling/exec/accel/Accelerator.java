@@ -22,8 +22,9 @@ import java.util.Optional;
 public interface Accelerator {
 
     /**
-     * Runs {@code node}'s input pipeline as {@code plan} says, over {@code inputs}. Empty when the
-     * pipeline must run on the CPU after all (out of device memory, an arithmetic case the kernels
+     * Runs {@code node}'s input pipeline as {@code plan} says, over {@code inputs}: its groups, or
+     * the rows of the projection over them that the plan computes ({@link DevicePlan#projects}).
+     * Empty when the pipeline must run on the CPU after all (out of device memory, an arithmetic case the kernels
      * leave to the CPU); the accelerator logs why.
      */
     Optional<Batch> aggregate(AggregateNode node, DevicePlan plan, DeviceInputs inputs, QueryContext ctx);

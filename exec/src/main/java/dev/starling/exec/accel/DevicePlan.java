@@ -35,4 +35,13 @@ public interface DevicePlan {
     default boolean sortsRows() {
         return false;
     }
+
+    /**
+     * Whether the pipeline's result is projection {@code node}'s rows (a projection directly over
+     * its aggregation's groups, {@link GroupsWanted#projection}), computed on the device, rather
+     * than the groups.
+     */
+    default boolean projects(PlanNode node) {
+        return false;
+    }
 }

@@ -2,6 +2,7 @@ package dev.starling.exec.accel;
 
 import dev.starling.exec.expr.Expr;
 import dev.starling.exec.plan.PlanNode;
+import dev.starling.exec.plan.ProjectNode;
 import dev.starling.exec.plan.SortNode;
 
 /**
@@ -9,13 +10,24 @@ import dev.starling.exec.plan.SortNode;
  * back fewer: {@code having}, a condition every kept row passes (a filter directly over the
  * aggregation's rows, or an inner join of them with {@code scalar}); {@code scalar}, a plan of at
  * most one row whose columns {@code having} reads after the aggregation's own (a scalar subquery
- * the rows are compared with; null: none), run before the aggregation; and {@code first}, a sort
+ * the rows are compared with; null: none), run before the aggregation; {@code first}, a sort
  * with a limit over them (each null when there is none). The plan above still runs over what
- * comes back.
+ * comes back, but for {@code projection}: a projection directly over the groups that tops a
+ * pipeline computing nothing else (null: none), whose rows the accelerator may hand back instead
+ * of the groups' ({@link DevicePlan#projects}).
  */
-public record GroupsWanted(Expr having, PlanNode scalar, First first) {
+public record GroupsWanted(Expr having, PlanNode scalar, First first, ProjectNode projection) {
     /** Nothing known: every group is wanted. */
-    public static final GroupsWanted ALL = new GroupsWanted(null, null, null);
+    public static final GroupsWanted ALL = new GroupsWanted(null, null, null, null);
+
+    public GroupsWanted(Expr having, PlanNode scalar, First first) {
+        this(having, scalar, first, null);
+    }
+
+    /** These, and {@code projection} over the groups. */
+    public GroupsWanted projected(ProjectNode projection) {
+        return new GroupsWanted(having, scalar, first, projection);
+    }
 
     /**
      * Only the first {@code count} rows in the order of column {@code column} ({@code descending}

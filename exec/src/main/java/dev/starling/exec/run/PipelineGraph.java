@@ -185,25 +185,41 @@ public final class PipelineGraph {
             if (node instanceof AggregateNode a && placement.accelerated() && !withinDeviceBuilds.contains(input)) {
                 handsOn(a, placement, "the groups of pipeline " + byTop.get(input).id() + ", handed on");
             }
-            cut(input, placer, role == null ? within : placement, first ? wantedOfInputs : GroupsWanted.ALL);
+            GroupsWanted wantedOfInput = first ? wantedOfInputs : GroupsWanted.ALL;
+            if (node instanceof ProjectNode p && input instanceof AggregateNode && handsOnResult(p)) {
+                wantedOfInput = wantedOfInput.projected(p);
+            }
+            cut(input, placer, role == null ? within : placement, wantedOfInput);
         }
+    }
+
+    /**
+     * Whether {@code top} tops a pipeline whose rows, when they are only a breaker's result handed
+     * on, stay where that breaker's work ran: the query's result, a sort the accelerator orders, or
+     * a join input only an accelerated pipeline reads.
+     */
+    private boolean handsOnResult(PlanNode top) {
+        Pipeline p = byTop.get(top);
+        return p != null && (p.role() == Role.RESULT || p.role() == Role.SORT_INPUT && feedsDeviceSort(top)
+                || p.role() == Role.JOIN_BUILD && readOnlyByDevice(top));
     }
 
     /**
      * Records that breaker {@code node}'s work (a sort, an aggregation) runs on the accelerator
      * (placed {@code input}): the pipeline that reads its result, when that pipeline computes nothing
-     * (its top is {@code node} or projections picking columns of it) and feeds the query's result, a
-     * sort the accelerator orders, or a join input that only an accelerated pipeline reads (TPC-H
-     * Q22's average balance, a scalar its kernel compares with), only hands on what comes back, so
-     * it is shown where that work ran, for {@code reason}.
+     * (its top is {@code node}, projections picking columns of it, or a projection of its groups
+     * the accelerator computes) and feeds the query's result, a sort the accelerator orders, or a
+     * join input that only an accelerated pipeline reads (TPC-H Q22's average balance, a scalar its
+     * kernel compares with), only hands on what comes back, so it is shown where that work ran,
+     * for {@code reason}.
      */
     private void handsOn(PlanNode node, Placement input, String reason) {
         for (Pipeline p : pipelines) {
-            if ((p.role() == Role.RESULT || p.role() == Role.SORT_INPUT && feedsDeviceSort(p.top())
-                    || p.role() == Role.JOIN_BUILD && readOnlyByDevice(p.top()))
-                    && picksColumnsOf(p.top(), node)) {
+            boolean projected = input.plan().projects(p.top());
+            if (handsOnResult(p.top()) && (projected || picksColumnsOf(p.top(), node))) {
                 Pipeline shown = new Pipeline(p.id(), p.top(), p.role(), new Placement(true, input.shared(),
-                        reason + (p.top() == node ? "" : " (its columns picked, nothing computed)"), input.plan()));
+                        reason + (p.top() == node ? "" : projected ? "; its expressions computed over them on the GPU"
+                                : " (its columns picked, nothing computed)"), input.plan()));
                 pipelines.set(p.id(), shown);
                 byTop.put(p.top(), shown);
                 handingOn.put(node, shown);
@@ -398,6 +414,15 @@ public final class PipelineGraph {
      */
     public boolean handsOnDeviceResult(PlanNode node) {
         return handingOn.values().stream().anyMatch(p -> p.top() == node);
+    }
+
+    /**
+     * Whether projection {@code node}'s rows come from the accelerator, computed over the groups of
+     * the aggregation below it, rather than by the CPU over the groups that come back.
+     */
+    public boolean projectedOnDevice(ProjectNode node) {
+        return node.input() instanceof AggregateNode a && byTop.get(a.input()) instanceof Pipeline p
+                && p.placement().accelerated() && p.placement().plan().projects(node);
     }
 
     /** The pipeline that only hands on breaker {@code node}'s result, if one does ({@link #handsOnDeviceResult}). */

@@ -190,6 +190,7 @@ public final class PlanCompiler {
                 Stream in = compile(f.input(), with(needed, ExprCompiler.columnsOf(f.condition())), pushed);
                 yield in.then(() -> new FilterOperator(f.condition()), in.fields());
             }
+            case ProjectNode p when graph.projectedOnDevice(p) -> projectedGroups(p, needed);
             case ProjectNode p -> {
                 BitSet inputNeeded = new BitSet();
                 needed.stream().forEach(i -> inputNeeded.or(bits(ExprCompiler.columnsOf(p.expressions().get(i)))));
@@ -235,6 +236,20 @@ public final class PlanCompiler {
                 yield new Stream(parts, u.output(), false);
             }
         };
+    }
+
+    /**
+     * Projection {@code p}'s rows over the groups of the aggregation below it: computed by the
+     * accelerator with them, or here over the groups the CPU computes when it handed them back.
+     */
+    private Stream projectedGroups(ProjectNode p, BitSet needed) {
+        AggregateNode a = (AggregateNode) p.input();
+        Optional<Batch> projected = accelerate(a);
+        if (projected.isPresent()) {
+            return Stream.of(new MaterializedSource(projected.get()), p.output(), false);
+        }
+        return Stream.of(new MaterializedSource(aggregateOnCpu(a)), a.output(), false)
+                .then(() -> new ProjectOperator(p.expressions(), needed), p.output());
     }
 
     /** The join's table: the one the accelerator shares with the CPU workers, else built here. */

@@ -409,20 +409,42 @@ final class AggregateKernel implements AutoCloseable {
      * memory where the budget leaves too little, as the states may have.
      */
     private StateWords compacted(GroupFilter having) throws Unsupported {
-        int stride = 1 + 2 * pipeline.slots().size();
-        try (DeviceArrays scratch = new DeviceArrays(device.memory())) {
-            DeviceBuffer count = scratch.upload(new long[] {0}, "compacted group count");
-            Terms terms = terms(having, scratch);
-            Compacted c = compact(terms, count, Math.min(groups, FIRST_ROOM));
-            if (c.records() == null) {
-                if (c.groups() * stride > Integer.MAX_VALUE - 8) {
-                    throw new Unsupported(c.groups() + " groups, more than one read-back holds");
-                }
-                count.clear();
-                c = compact(terms, count, c.groups());
-            }
-            int n = (int) c.groups();
-            long[] words = c.records();
+        try (DeviceArrays scratch = new DeviceArrays(device.memory()); Compacted c = compactAll(having, scratch)) {
+            return c.read();
+        }
+    }
+
+    /**
+     * The rows of {@code projection} over the groups {@link #states} would read back (without
+     * GROUP BY, the one group, even without rows), computed on the device from their states there,
+     * compacted for it: besides them, only the ids of the groups come back, for their keys.
+     */
+    GroupProjection.Projected projected(GroupFilter having, GroupOrder order, GroupProjection projection)
+            throws Unsupported {
+        if (pipeline.keys().isEmpty()) {
+            return projection.run(device, states.address(), 1, 0, groups * 2, new Vector[0]);
+        }
+        GroupFilter kept = order == null ? having : first(having, order);
+        try (DeviceArrays scratch = new DeviceArrays(device.memory()); Compacted c = compactAll(kept, scratch)) {
+            long[] ids = c.read().ids();
+            return projection.run(device, c.records().address(), ids.length, c.stride(), 2, layout.keyColumns(ids));
+        }
+    }
+
+    /**
+     * Groups compacted on the device: how many passed, and the {@code records} (open until this
+     * closes) of those below {@code room}, {@code stride} words each.
+     */
+    private record Compacted(long groups, long room, int stride, SpillBuffer records) implements AutoCloseable {
+        boolean complete() {
+            return groups <= room;
+        }
+
+        /** The records read back, every group's. */
+        StateWords read() {
+            int n = (int) groups;
+            long[] words = new long[Math.toIntExact(n * (long) stride)];
+            records.download(Pointer.to(words), words.length * 8L);
             long[] ids = new long[n];
             Slices.forEach(n, (from, to) -> {
                 for (int i = from; i < to; i++) {
@@ -431,10 +453,12 @@ final class AggregateKernel implements AutoCloseable {
             });
             return new StateWords(ids, words, true, stride, 2);
         }
-    }
 
-    /** How many groups have rows, and their records when they all had room (else null). */
-    private record Compacted(long groups, long[] records) { }
+        @Override
+        public void close() {
+            records.close();
+        }
+    }
 
     /** A HAVING condition's terms in device memory ({@code GroupTerm}s at {@code address}), or none. */
     private record Terms(long address, int count) { }
@@ -445,14 +469,33 @@ final class AggregateKernel implements AutoCloseable {
                 : new Terms(scratch.upload(having.words(), "HAVING terms").address(), having.terms().size());
     }
 
+    /** The groups with rows that pass {@code having} (null: all), every one compacted, with room for all of them. */
+    private Compacted compactAll(GroupFilter having, DeviceArrays scratch) throws Unsupported {
+        int stride = 1 + 2 * pipeline.slots().size();
+        DeviceBuffer count = scratch.upload(new long[] {0}, "compacted group count");
+        Terms terms = terms(having, scratch);
+        Compacted c = compact(terms, count, Math.min(groups, FIRST_ROOM));
+        if (c.complete()) {
+            return c;
+        }
+        c.close();
+        if (c.groups() * stride > Integer.MAX_VALUE - 8) {
+            throw new Unsupported(c.groups() + " groups, more than one read-back holds");
+        }
+        count.clear();
+        return compact(terms, count, c.groups());
+    }
+
     /**
      * Runs {@code compact_groups} with room for {@code room} records of the groups that pass
      * {@code terms} (counting at {@code count}, zero before).
      */
     private Compacted compact(Terms terms, DeviceBuffer count, long room) {
-        long bytes = room * (1 + 2 * pipeline.slots().size()) * 8;
-        try (SpillBuffer records = SpillBuffer.allocate(device, Math.max(8, bytes), device.memory().available(bytes),
-                "compacted groups")) {
+        int stride = 1 + 2 * pipeline.slots().size();
+        long bytes = room * stride * 8;
+        SpillBuffer records = SpillBuffer.allocate(device, Math.max(8, bytes), device.memory().available(bytes),
+                "compacted groups");
+        try {
             device.makeCurrent();
             CUfunction compact = device.kernel(SOURCE, "compact_groups");
             int threads = StarKernelLauncher.THREADS;
@@ -468,12 +511,10 @@ final class AggregateKernel implements AutoCloseable {
             device.synchronize("compact_groups");
             long[] n = new long[1];
             count.download(Pointer.to(n), 8);
-            if (n[0] > room) {
-                return new Compacted(n[0], null);
-            }
-            long[] out = new long[Math.toIntExact(n[0] * (1 + 2 * pipeline.slots().size()))];
-            records.download(Pointer.to(out), out.length * 8L);
-            return new Compacted(n[0], out);
+            return new Compacted(n[0], room, stride, records);
+        } catch (RuntimeException e) {
+            records.close();
+            throw e;
         }
     }
 

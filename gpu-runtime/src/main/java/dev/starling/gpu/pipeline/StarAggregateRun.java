@@ -10,29 +10,34 @@ import java.util.Optional;
 /**
  * Runs a compiled {@link StarPipeline}'s aggregation on the GPU alone: the fused kernel over every
  * fact row, its groups' states finished into the aggregation's rows (those that pass the HAVING
- * terms the GPU applies, and the first in a sort's order with a limit). Empty when the kernel hands the work back (an overflow or division by
- * zero, which the CPU then reports exactly as it would have) or the pipeline cannot run there (see
- * {@link AggregateKernel#prepare}).
+ * terms the GPU applies, and the first in a sort's order with a limit), or into the rows of the
+ * projection over them that the GPU computes ({@link GroupProjection}). Empty when a kernel hands
+ * the work back (an overflow or division by zero, which the CPU then reports exactly as it would
+ * have) or the pipeline cannot run there (see {@link AggregateKernel#prepare}).
  */
 public final class StarAggregateRun extends PipelineRun<Batch> {
     private final CloneChoice clones;
     private final GroupFilter having;
     private final GroupOrder order;
+    private final GroupProjection projection;
     private final long expectedGroups;
 
     /**
      * {@code clones}: whether the grouped counts, or a probed dimension, go through a clone layout,
      * and which; {@code having}: the HAVING terms the groups must pass to come back (null: none);
      * {@code order}: the order in which only the first groups are wanted (null: all are);
+     * {@code projection}: the projection over the groups whose rows come back instead (null: none);
      * {@code expectedGroups}: the optimizer's estimate of the groups, which a group hash table is
      * first sized for ({@link StarPipeline#NO_ESTIMATE}: none).
      */
     public StarAggregateRun(GpuDevice device, GpuColumnCache cache, StarPipeline pipeline, CloneChoice clones,
-                            GroupFilter having, GroupOrder order, long expectedGroups, OversizedJoin oversized) {
+                            GroupFilter having, GroupOrder order, GroupProjection projection, long expectedGroups,
+                            OversizedJoin oversized) {
         super(device, cache, pipeline, oversized);
         this.clones = clones;
         this.having = having;
         this.order = order;
+        this.projection = projection;
         this.expectedGroups = expectedGroups;
     }
 
@@ -50,8 +55,7 @@ public final class StarAggregateRun extends PipelineRun<Batch> {
                 }
                 long start = System.nanoTime();
                 declined = kernel.handedBack();
-                Optional<Batch> result = declined.isEmpty()
-                        ? Optional.of(kernel.states(having, order).finish(pipeline.aggregate())) : Optional.empty();
+                Optional<Batch> result = declined.isEmpty() ? finished(kernel) : Optional.empty();
                 stats = kernel.stats(millis, ms(System.nanoTime() - start), pipeline.fact().chunkCount());
                 return result;
             } catch (Unsupported e) {
@@ -59,5 +63,15 @@ public final class StarAggregateRun extends PipelineRun<Batch> {
                 return Optional.empty();
             }
         }
+    }
+
+    /** The aggregation's rows, or its projection's, from the kernel's states; empty, with why, when the projection hands them back. */
+    private Optional<Batch> finished(AggregateKernel kernel) throws Unsupported {
+        if (projection == null) {
+            return Optional.of(kernel.states(having, order).finish(pipeline.aggregate()));
+        }
+        GroupProjection.Projected projected = kernel.projected(having, order, projection);
+        declined = projected.declined() == null ? "" : projected.declined();
+        return Optional.ofNullable(projected.rows());
     }
 }

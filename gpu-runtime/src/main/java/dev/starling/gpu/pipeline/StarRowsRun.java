@@ -319,11 +319,10 @@ public final class StarRowsRun extends PipelineRun<Batch> {
             if (!needed.get(c)) {
                 continue;
             }
-            long[] values = longs(buffers.values(), n);
-            boolean[] nulls = flags(buffers.nulls(), n);
+            long[] values = WrittenValues.longs(buffers.values(), n);
+            boolean[] nulls = WrittenValues.flags(buffers.nulls(), n);
             columns[c] = switch (o) {
-                case StarPipeline.Output.Value v -> v.type().kind() == DataType.Kind.DOUBLE
-                        ? Vector.ofDoubles(doubles(values), nulls) : Vector.ofLongs(v.type(), values, nulls);
+                case StarPipeline.Output.Value v -> WrittenValues.vector(v.type(), values, nulls);
                 case StarPipeline.Output.Codes s -> Vector.ofCodes(s.type(), values, nulls,
                         StrDict.of(pipeline.fact().column(s.factColumn()).dictionary()));
                 case StarPipeline.Output.DimensionValue d -> dimRows.get(d.dimension()) == null
@@ -362,35 +361,5 @@ public final class StarRowsRun extends PipelineRun<Batch> {
             }
         }
         return GpuBuiltRows.at(pipeline.dimensions().get(d).build(), columns, rows, catalog);
-    }
-
-    private static long[] longs(DeviceBuffer buffer, int n) {
-        ByteBuffer bytes = DeviceArrays.buffer(8L * n);
-        buffer.download(Pointer.to(bytes), 8L * n);
-        long[] out = new long[n];
-        LongBuffer longs = bytes.asLongBuffer();
-        longs.get(out);
-        return out;
-    }
-
-    private static boolean[] flags(DeviceBuffer buffer, int n) {
-        ByteBuffer bytes = DeviceArrays.buffer(n);
-        buffer.download(Pointer.to(bytes), n);
-        boolean[] out = null;
-        for (int i = 0; i < n; i++) {
-            if (bytes.get(i) != 0) {
-                out = out == null ? new boolean[n] : out;
-                out[i] = true;
-            }
-        }
-        return out;
-    }
-
-    private static double[] doubles(long[] bits) {
-        double[] out = new double[bits.length];
-        for (int i = 0; i < bits.length; i++) {
-            out[i] = Double.longBitsToDouble(bits[i]);
-        }
-        return out;
     }
 }

@@ -5,6 +5,7 @@ import dev.starling.exec.accel.DevicePlan;
 import dev.starling.gpu.pipeline.CloneChoice;
 import dev.starling.gpu.pipeline.GroupFilter;
 import dev.starling.gpu.pipeline.GroupOrder;
+import dev.starling.gpu.pipeline.GroupProjection;
 import dev.starling.gpu.pipeline.RowOrder;
 import dev.starling.gpu.pipeline.RowSort;
 import dev.starling.gpu.pipeline.StarPipeline;
@@ -18,7 +19,8 @@ import java.util.Optional;
  * A pipeline the planner placed on the GPU, planned for device profile {@code target}: the star
  * pipeline compiled from the plan, whether a clone layout serves it, the HAVING terms its groups
  * must pass to come back (null: none), the order in which only its first groups are decoded (null:
- * all are), for a selection the order in which only its first rows come back ({@code rowOrder};
+ * all are), the projection over its groups whose rows come back instead, computed on the GPU
+ * (null: none), for a selection the order in which only its first rows come back ({@code rowOrder};
  * null: all do) and the order they come back in, and which of them ({@code rowSort}; null: in no
  * order, all of them), the groups the optimizer expects ({@link StarPipeline#NO_ESTIMATE}: no estimate, or
  * not an aggregation), and, when it shares its fact rows with the CPU workers, the
@@ -26,7 +28,7 @@ import java.util.Optional;
  * sides of the dimensions the GPU does not build.
  */
 public record GpuPipelinePlan(String target, StarPipeline pipeline, CloneChoice clones, GroupFilter having,
-                              GroupOrder order, long expectedGroups, List<Integer> sharedTables,
+                              GroupOrder order, GroupProjection projection, long expectedGroups, List<Integer> sharedTables,
                               RowOrder rowOrder, RowSort rowSort) implements DevicePlan {
     public GpuPipelinePlan {
         sharedTables = List.copyOf(sharedTables);
@@ -55,6 +57,11 @@ public record GpuPipelinePlan(String target, StarPipeline pipeline, CloneChoice 
     @Override
     public boolean sortsRows() {
         return rowSort != null;
+    }
+
+    @Override
+    public boolean projects(PlanNode node) {
+        return projection != null && projection.node() == node;
     }
 
     /** The HAVING terms bound to the scalar they compare with, run among {@code inputs}; null when there are none. */
