@@ -126,7 +126,7 @@ public final class GpuBackend implements Accelerator, AutoCloseable {
     public Optional<Batch> aggregate(AggregateNode node, DevicePlan plan, DeviceInputs inputs, QueryContext ctx) {
         GpuPipelinePlan p = (GpuPipelinePlan) plan;
         return runOnDevice(new StarAggregateRun(device, cache, p.pipeline(), p.clones(), p.havingOver(inputs), p.order(),
-                p.projection(), p.expectedGroups(), ctx.settings().oversizedJoin()), inputs, ctx);
+                p.programOver(inputs), p.expectedGroups(), ctx.settings().oversizedJoin()), inputs, ctx);
     }
 
     @Override

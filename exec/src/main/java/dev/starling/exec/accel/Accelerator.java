@@ -23,7 +23,7 @@ public interface Accelerator {
 
     /**
      * Runs {@code node}'s input pipeline as {@code plan} says, over {@code inputs}: its groups, or
-     * the rows of the projection over them that the plan computes ({@link DevicePlan#projects}).
+     * the rows of the plan over them that it computes ({@link DevicePlan#computesAbove}).
      * Empty when the pipeline must run on the CPU after all (out of device memory, an arithmetic case the kernels
      * leave to the CPU); the accelerator logs why.
      */

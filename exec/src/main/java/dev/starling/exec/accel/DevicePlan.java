@@ -37,11 +37,11 @@ public interface DevicePlan {
     }
 
     /**
-     * Whether the pipeline's result is projection {@code node}'s rows (a projection directly over
-     * its aggregation's groups, {@link GroupsWanted#projection}), computed on the device, rather
+     * Whether the pipeline's result is {@code node}'s rows (the plan over its aggregation's groups
+     * that tops a pipeline of its own, {@link GroupsWanted#above}), computed on the device, rather
      * than the groups.
      */
-    default boolean projects(PlanNode node) {
+    default boolean computesAbove(PlanNode node) {
         return false;
     }
 }

@@ -2,7 +2,6 @@ package dev.starling.exec.accel;
 
 import dev.starling.exec.expr.Expr;
 import dev.starling.exec.plan.PlanNode;
-import dev.starling.exec.plan.ProjectNode;
 import dev.starling.exec.plan.SortNode;
 
 /**
@@ -12,11 +11,12 @@ import dev.starling.exec.plan.SortNode;
  * most one row whose columns {@code having} reads after the aggregation's own (a scalar subquery
  * the rows are compared with; null: none), run before the aggregation; {@code first}, a sort
  * with a limit over them (each null when there is none). The plan above still runs over what
- * comes back, but for {@code projection}: a projection directly over the groups that tops a
- * pipeline computing nothing else (null: none), whose rows the accelerator may hand back instead
- * of the groups' ({@link DevicePlan#projects}).
+ * comes back, but for {@code above}: the plan over the groups that tops a pipeline computing
+ * nothing else from them (projections, filters, inner joins with a plan of at most one row; null:
+ * none), whose rows the accelerator may hand back instead of the groups'
+ * ({@link DevicePlan#computesAbove}).
  */
-public record GroupsWanted(Expr having, PlanNode scalar, First first, ProjectNode projection) {
+public record GroupsWanted(Expr having, PlanNode scalar, First first, PlanNode above) {
     /** Nothing known: every group is wanted. */
     public static final GroupsWanted ALL = new GroupsWanted(null, null, null, null);
 
@@ -24,9 +24,9 @@ public record GroupsWanted(Expr having, PlanNode scalar, First first, ProjectNod
         this(having, scalar, first, null);
     }
 
-    /** These, and {@code projection} over the groups. */
-    public GroupsWanted projected(ProjectNode projection) {
-        return new GroupsWanted(having, scalar, first, projection);
+    /** These, and {@code above}, the plan over the groups. */
+    public GroupsWanted above(PlanNode above) {
+        return new GroupsWanted(having, scalar, first, above);
     }
 
     /**

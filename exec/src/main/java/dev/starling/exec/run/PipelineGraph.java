@@ -152,7 +152,8 @@ public final class PipelineGraph {
                     withinDeviceBuilds.add(input);
                     yield within;
                 }
-                case AggregateNode a -> placer.aggregate(a, wanted, estimates, settings);
+                case AggregateNode a -> placer.aggregate(a, computedAbove(a).map(wanted::above).orElse(wanted), estimates,
+                        settings);
                 case SortNode s -> placer.rows(input, s, estimates, settings);
                 case UnionNode u -> placer.rows(input, null, estimates, settings);
                 case HashJoinNode j when j.markProbe() -> orRowsOnDevice(input, builtOnDevice(j.build(), within,
@@ -185,12 +186,34 @@ public final class PipelineGraph {
             if (node instanceof AggregateNode a && placement.accelerated() && !withinDeviceBuilds.contains(input)) {
                 handsOn(a, placement, "the groups of pipeline " + byTop.get(input).id() + ", handed on");
             }
-            GroupsWanted wantedOfInput = first ? wantedOfInputs : GroupsWanted.ALL;
-            if (node instanceof ProjectNode p && input instanceof AggregateNode && handsOnResult(p)) {
-                wantedOfInput = wantedOfInput.projected(p);
-            }
-            cut(input, placer, role == null ? within : placement, wantedOfInput);
+            cut(input, placer, role == null ? within : placement, first ? wantedOfInputs : GroupsWanted.ALL);
         }
+    }
+
+    /**
+     * The plan over aggregation {@code a}'s groups that tops a pipeline computing its rows from
+     * them alone ({@link #groupsUnder}), whose rows stay where that aggregation's work runs
+     * ({@link #handsOnResult}), if there is one.
+     */
+    private Optional<PlanNode> computedAbove(AggregateNode a) {
+        return pipelines.stream().map(Pipeline::top).filter(t -> t != a && groupsUnder(t) == a && handsOnResult(t))
+                .findFirst();
+    }
+
+    /**
+     * The aggregation whose groups {@code node} computes its rows from alone, through projections,
+     * filters and inner joins with a plan of at most one row (a scalar subquery: TPC-H Q11's
+     * fraction of the total); null when there is none.
+     */
+    public static AggregateNode groupsUnder(PlanNode node) {
+        return switch (node) {
+            case AggregateNode a -> a;
+            case ProjectNode p -> groupsUnder(p.input());
+            case FilterNode f -> groupsUnder(f.input());
+            case HashJoinNode j when j.kind() == JoinKind.INNER && !j.markProbe() && atMostOneRow(j.build()) ->
+                    groupsUnder(j.probe());
+            default -> null;
+        };
     }
 
     /**
@@ -207,18 +230,18 @@ public final class PipelineGraph {
     /**
      * Records that breaker {@code node}'s work (a sort, an aggregation) runs on the accelerator
      * (placed {@code input}): the pipeline that reads its result, when that pipeline computes nothing
-     * (its top is {@code node}, projections picking columns of it, or a projection of its groups
-     * the accelerator computes) and feeds the query's result, a sort the accelerator orders, or a
+     * (its top is {@code node}, projections picking columns of it, or a plan over its groups the
+     * accelerator computes, {@link #computedAbove}) and feeds the query's result, a sort the accelerator orders, or a
      * join input that only an accelerated pipeline reads (TPC-H Q22's average balance, a scalar its
      * kernel compares with), only hands on what comes back, so it is shown where that work ran,
      * for {@code reason}.
      */
     private void handsOn(PlanNode node, Placement input, String reason) {
         for (Pipeline p : pipelines) {
-            boolean projected = input.plan().projects(p.top());
-            if (handsOnResult(p.top()) && (projected || picksColumnsOf(p.top(), node))) {
+            boolean computed = input.plan().computesAbove(p.top());
+            if (handsOnResult(p.top()) && (computed || picksColumnsOf(p.top(), node))) {
                 Pipeline shown = new Pipeline(p.id(), p.top(), p.role(), new Placement(true, input.shared(),
-                        reason + (p.top() == node ? "" : projected ? "; its expressions computed over them on the GPU"
+                        reason + (p.top() == node ? "" : computed ? "; its rows computed from them on the GPU"
                                 : " (its columns picked, nothing computed)"), input.plan()));
                 pipelines.set(p.id(), shown);
                 byTop.put(p.top(), shown);
@@ -417,12 +440,12 @@ public final class PipelineGraph {
     }
 
     /**
-     * Whether projection {@code node}'s rows come from the accelerator, computed over the groups of
-     * the aggregation below it, rather than by the CPU over the groups that come back.
+     * Whether {@code node}'s rows come from the accelerator, computed from the groups of the
+     * aggregation under it ({@link #groupsUnder}), rather than by the CPU from the groups that come back.
      */
-    public boolean projectedOnDevice(ProjectNode node) {
-        return node.input() instanceof AggregateNode a && byTop.get(a.input()) instanceof Pipeline p
-                && p.placement().accelerated() && p.placement().plan().projects(node);
+    public boolean computedOnDevice(PlanNode node) {
+        return groupsUnder(node) instanceof AggregateNode a && byTop.get(a.input()) instanceof Pipeline p
+                && p.placement().accelerated() && p.placement().plan().computesAbove(node);
     }
 
     /** The pipeline that only hands on breaker {@code node}'s result, if one does ({@link #handsOnDeviceResult}). */

@@ -44,10 +44,12 @@ import dev.starling.exec.vector.Batch;
 import dev.starling.storage.Catalog;
 import java.util.ArrayList;
 import java.util.BitSet;
+import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.stream.IntStream;
 
 /**
@@ -72,6 +74,8 @@ public final class PlanCompiler {
     private final Map<ScanNode, MorselDispatcher> sharedScans = new IdentityHashMap<>();
     /** Join build sides, while their pipeline compiles, whose tables the accelerator builds for the CPU workers too. */
     private final Map<PlanNode, SharedBuilds> sharedTables = new IdentityHashMap<>();
+    /** Aggregations the accelerator handed back whose groups the plan above them is computed from ({@link #computedFromGroups}). */
+    private final Set<AggregateNode> handedBack = Collections.newSetFromMap(new IdentityHashMap<>());
     /** Rows of plans that a device plan reads and a CPU join builds from, computed once for both. */
     private final Map<PlanNode, Batch> readTwice = new IdentityHashMap<>();
 
@@ -184,13 +188,15 @@ public final class PlanCompiler {
      */
     private Stream compile(PlanNode node, BitSet needed, List<DenseKeyFilter.Pushed> pushed) {
         ctx.checkCancelled();
+        if (graph.computedOnDevice(node) && !handedBack.contains(PipelineGraph.groupsUnder(node))) {
+            return computedFromGroups(node, needed, pushed);
+        }
         return switch (node) {
             case ScanNode s -> Stream.of(new ScanSource(s, catalog, ctx, needed, pushed, sharedScans.get(s)), s.output(), false);
             case FilterNode f -> {
                 Stream in = compile(f.input(), with(needed, ExprCompiler.columnsOf(f.condition())), pushed);
                 yield in.then(() -> new FilterOperator(f.condition()), in.fields());
             }
-            case ProjectNode p when graph.projectedOnDevice(p) -> projectedGroups(p, needed);
             case ProjectNode p -> {
                 BitSet inputNeeded = new BitSet();
                 needed.stream().forEach(i -> inputNeeded.or(bits(ExprCompiler.columnsOf(p.expressions().get(i)))));
@@ -219,8 +225,8 @@ public final class PlanCompiler {
                 }
                 yield compile(j.probe(), probeNeeded, probePushed).then(() -> new HashJoinProbe(j, table, combined), j.output());
             }
-            case AggregateNode a -> Stream.of(new MaterializedSource(accelerate(a).orElseGet(() -> aggregateOnCpu(a))),
-                    a.output(), false);
+            case AggregateNode a -> Stream.of(new MaterializedSource((handedBack.contains(a) ? Optional.<Batch>empty()
+                    : accelerate(a)).orElseGet(() -> aggregateOnCpu(a))), a.output(), false);
             case SortNode s -> sorted(s, needed);
             case LimitNode l -> {
                 Stream in = compile(l.input(), needed, List.of());
@@ -239,17 +245,17 @@ public final class PlanCompiler {
     }
 
     /**
-     * Projection {@code p}'s rows over the groups of the aggregation below it: computed by the
-     * accelerator with them, or here over the groups the CPU computes when it handed them back.
+     * The rows of {@code node}, computed from the groups of the aggregation under it: by the
+     * accelerator with them, or, when it handed them back, here from the groups the CPU computes.
      */
-    private Stream projectedGroups(ProjectNode p, BitSet needed) {
-        AggregateNode a = (AggregateNode) p.input();
-        Optional<Batch> projected = accelerate(a);
-        if (projected.isPresent()) {
-            return Stream.of(new MaterializedSource(projected.get()), p.output(), false);
+    private Stream computedFromGroups(PlanNode node, BitSet needed, List<DenseKeyFilter.Pushed> pushed) {
+        AggregateNode a = PipelineGraph.groupsUnder(node);
+        Optional<Batch> rows = accelerate(a);
+        if (rows.isPresent()) {
+            return Stream.of(new MaterializedSource(rows.get()), node.output(), false);
         }
-        return Stream.of(new MaterializedSource(aggregateOnCpu(a)), a.output(), false)
-                .then(() -> new ProjectOperator(p.expressions(), needed), p.output());
+        handedBack.add(a);
+        return compile(node, needed, pushed);
     }
 
     /** The join's table: the one the accelerator shares with the CPU workers, else built here. */

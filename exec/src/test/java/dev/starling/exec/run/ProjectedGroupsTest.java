@@ -1,6 +1,7 @@
 package dev.starling.exec.run;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -20,6 +21,7 @@ import dev.starling.exec.plan.AggregateNode;
 import dev.starling.exec.plan.AggregateNode.AggCall;
 import dev.starling.exec.plan.AggregateNode.Function;
 import dev.starling.exec.plan.FilterNode;
+import dev.starling.exec.plan.LimitNode;
 import dev.starling.exec.plan.PlanEstimates;
 import dev.starling.exec.plan.PlanNode;
 import dev.starling.exec.plan.ProjectNode;
@@ -43,11 +45,11 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * A projection directly over an aggregation's groups (TPC-H Q14's ratio of two sums): its placer
- * is told the projection when it tops a pipeline that only hands on what comes back, not when a
- * CPU operator reads it; where the device plan computes it, its rows are the query's as they come
- * back, and the pipeline is shown on the device; where the device hands the work back, the CPU
- * aggregates and projects, and the answer is the CPU's.
+ * A plan over an aggregation's groups (TPC-H Q14's ratio of two sums, a filter over it): the
+ * aggregation's placer is told that plan when it tops a pipeline that only hands on what comes
+ * back, not when a CPU operator reads it; where the device plan computes it, its rows are the
+ * query's as they come back, and the pipeline is shown on the device; where the device hands the
+ * work back, the CPU aggregates and computes it, and the answer is the CPU's.
  */
 class ProjectedGroupsTest {
     private static AggregateNode groups;
@@ -74,33 +76,35 @@ class ProjectedGroupsTest {
     void aProjectionToppingTheResultIsComputedWhereTheGroupsAre() {
         Projecting device = new Projecting(true);
         PipelineGraph graph = PipelineGraph.of(doubled, device.placer(), Settings.DEFAULT);
-        assertSame(doubled, device.wanted.get(groups).projection());
-        assertTrue(graph.projectedOnDevice(doubled));
+        assertSame(doubled, device.wanted.get(groups).above());
+        assertTrue(graph.computedOnDevice(doubled));
         PipelineGraph.Pipeline result = graph.topping(doubled).orElseThrow();
         assertTrue(result.placement().accelerated());
-        assertTrue(result.placement().reason().contains("its expressions computed over them"), result.placement().reason());
+        assertTrue(result.placement().reason().contains("its rows computed from them on the GPU"), result.placement().reason());
         // the device's rows come back as they are: nothing is projected over them again
         assertEquals(device.rows(), rows(graph, device));
     }
 
     @Test
-    void handedBackTheCpuAggregatesAndProjects() {
+    void handedBackTheCpuAggregatesAndComputesAFilterAndAProjection() {
+        FilterNode filtered = new FilterNode(doubled, new Call(Call.Op.GT, List.of(new ColumnRef(0, DataType.BIGINT, false),
+                new Literal(4L, DataType.BIGINT)), DataType.BOOLEAN, false));
         Projecting device = new Projecting(false);
-        PipelineGraph graph = PipelineGraph.of(doubled, device.placer(), Settings.DEFAULT);
-        List<List<Object>> cpu = rows(PipelineGraph.cpu(doubled), null);
+        PipelineGraph graph = PipelineGraph.of(filtered, device.placer(), Settings.DEFAULT);
+        assertSame(filtered, device.wanted.get(groups).above());
+        List<List<Object>> cpu = rows(PipelineGraph.cpu(filtered), null);
         assertEquals(cpu, rows(graph, device));
-        assertEquals(10, cpu.size());
-        assertEquals(1, device.runs);
+        assertEquals(5, cpu.size(), "the filter keeps half the groups: " + cpu);
+        assertEquals(1, device.runs, "the device ran once, and not again for the CPU's aggregation");
     }
 
     @Test
-    void aProjectionACpuOperatorReadsIsNotOffered() {
-        FilterNode above = new FilterNode(doubled, new Call(Call.Op.GT, List.of(new ColumnRef(1, DataType.BIGINT, false),
-                new Literal(0L, DataType.BIGINT)), DataType.BOOLEAN, false));
+    void aPlanACpuOperatorReadsIsNotOffered() {
+        LimitNode above = new LimitNode(doubled, 0, 3);
         Projecting device = new Projecting(true);
         PipelineGraph graph = PipelineGraph.of(above, device.placer(), Settings.DEFAULT);
-        assertNull(device.wanted.get(groups).projection());
-        assertEquals(false, graph.projectedOnDevice(doubled));
+        assertNull(device.wanted.get(groups).above());
+        assertFalse(graph.computedOnDevice(doubled));
     }
 
     private static List<List<Object>> rows(PipelineGraph graph, Accelerator accelerator) {
@@ -148,8 +152,8 @@ class ProjectedGroupsTest {
                         }
 
                         @Override
-                        public boolean projects(PlanNode node) {
-                            return node == w.projection();
+                        public boolean computesAbove(PlanNode node) {
+                            return node == w.above();
                         }
                     });
                 }

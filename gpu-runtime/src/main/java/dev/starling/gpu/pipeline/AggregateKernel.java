@@ -415,19 +415,19 @@ final class AggregateKernel implements AutoCloseable {
     }
 
     /**
-     * The rows of {@code projection} over the groups {@link #states} would read back (without
-     * GROUP BY, the one group, even without rows), computed on the device from their states there,
-     * compacted for it: besides them, only the ids of the groups come back, for their keys.
+     * The rows of {@code program}, the plan over the groups {@link #states} would read back
+     * (without GROUP BY, the one group, even without rows), computed on the device from their
+     * states there, compacted for it: besides them, only the ids of the groups come back, for
+     * their keys.
      */
-    GroupProjection.Projected projected(GroupFilter having, GroupOrder order, GroupProjection projection)
-            throws Unsupported {
+    GroupProgram.Computed computed(GroupFilter having, GroupOrder order, GroupProgram.Bound program) throws Unsupported {
         if (pipeline.keys().isEmpty()) {
-            return projection.run(device, states.address(), 1, 0, groups * 2, new Vector[0]);
+            return program.run(device, states.address(), 1, 0, groups * 2, new Vector[0]);
         }
         GroupFilter kept = order == null ? having : first(having, order);
         try (DeviceArrays scratch = new DeviceArrays(device.memory()); Compacted c = compactAll(kept, scratch)) {
             long[] ids = c.read().ids();
-            return projection.run(device, c.records().address(), ids.length, c.stride(), 2, layout.keyColumns(ids));
+            return program.run(device, c.records().address(), ids.length, c.stride(), 2, layout.keyColumns(ids));
         }
     }
 

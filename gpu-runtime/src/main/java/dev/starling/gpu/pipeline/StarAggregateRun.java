@@ -11,7 +11,7 @@ import java.util.Optional;
  * Runs a compiled {@link StarPipeline}'s aggregation on the GPU alone: the fused kernel over every
  * fact row, its groups' states finished into the aggregation's rows (those that pass the HAVING
  * terms the GPU applies, and the first in a sort's order with a limit), or into the rows of the
- * projection over them that the GPU computes ({@link GroupProjection}). Empty when a kernel hands
+ * plan over them that the GPU computes ({@link GroupProgram}). Empty when a kernel hands
  * the work back (an overflow or division by zero, which the CPU then reports exactly as it would
  * have) or the pipeline cannot run there (see {@link AggregateKernel#prepare}).
  */
@@ -19,25 +19,25 @@ public final class StarAggregateRun extends PipelineRun<Batch> {
     private final CloneChoice clones;
     private final GroupFilter having;
     private final GroupOrder order;
-    private final GroupProjection projection;
+    private final GroupProgram.Bound program;
     private final long expectedGroups;
 
     /**
      * {@code clones}: whether the grouped counts, or a probed dimension, go through a clone layout,
      * and which; {@code having}: the HAVING terms the groups must pass to come back (null: none);
      * {@code order}: the order in which only the first groups are wanted (null: all are);
-     * {@code projection}: the projection over the groups whose rows come back instead (null: none);
+     * {@code program}: the plan over the groups whose rows come back instead, bound (null: none);
      * {@code expectedGroups}: the optimizer's estimate of the groups, which a group hash table is
      * first sized for ({@link StarPipeline#NO_ESTIMATE}: none).
      */
     public StarAggregateRun(GpuDevice device, GpuColumnCache cache, StarPipeline pipeline, CloneChoice clones,
-                            GroupFilter having, GroupOrder order, GroupProjection projection, long expectedGroups,
+                            GroupFilter having, GroupOrder order, GroupProgram.Bound program, long expectedGroups,
                             OversizedJoin oversized) {
         super(device, cache, pipeline, oversized);
         this.clones = clones;
         this.having = having;
         this.order = order;
-        this.projection = projection;
+        this.program = program;
         this.expectedGroups = expectedGroups;
     }
 
@@ -65,13 +65,13 @@ public final class StarAggregateRun extends PipelineRun<Batch> {
         }
     }
 
-    /** The aggregation's rows, or its projection's, from the kernel's states; empty, with why, when the projection hands them back. */
+    /** The aggregation's rows, or its program's, from the kernel's states; empty, with why, when the program hands them back. */
     private Optional<Batch> finished(AggregateKernel kernel) throws Unsupported {
-        if (projection == null) {
+        if (program == null) {
             return Optional.of(kernel.states(having, order).finish(pipeline.aggregate()));
         }
-        GroupProjection.Projected projected = kernel.projected(having, order, projection);
-        declined = projected.declined() == null ? "" : projected.declined();
-        return Optional.ofNullable(projected.rows());
+        GroupProgram.Computed computed = kernel.computed(having, order, program);
+        declined = computed.declined() == null ? "" : computed.declined();
+        return Optional.ofNullable(computed.rows());
     }
 }

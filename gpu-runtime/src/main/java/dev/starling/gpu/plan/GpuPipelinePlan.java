@@ -5,11 +5,12 @@ import dev.starling.exec.accel.DevicePlan;
 import dev.starling.gpu.pipeline.CloneChoice;
 import dev.starling.gpu.pipeline.GroupFilter;
 import dev.starling.gpu.pipeline.GroupOrder;
-import dev.starling.gpu.pipeline.GroupProjection;
+import dev.starling.gpu.pipeline.GroupProgram;
 import dev.starling.gpu.pipeline.RowOrder;
 import dev.starling.gpu.pipeline.RowSort;
 import dev.starling.gpu.pipeline.StarPipeline;
 import dev.starling.exec.plan.PlanNode;
+import dev.starling.exec.vector.Batch;
 import dev.starling.exec.plan.ProjectNode;
 import java.util.ArrayList;
 import java.util.List;
@@ -19,7 +20,7 @@ import java.util.Optional;
  * A pipeline the planner placed on the GPU, planned for device profile {@code target}: the star
  * pipeline compiled from the plan, whether a clone layout serves it, the HAVING terms its groups
  * must pass to come back (null: none), the order in which only its first groups are decoded (null:
- * all are), the projection over its groups whose rows come back instead, computed on the GPU
+ * all are), the plan over its groups whose rows come back instead, computed on the GPU
  * (null: none), for a selection the order in which only its first rows come back ({@code rowOrder};
  * null: all do) and the order they come back in, and which of them ({@code rowSort}; null: in no
  * order, all of them), the groups the optimizer expects ({@link StarPipeline#NO_ESTIMATE}: no estimate, or
@@ -28,7 +29,7 @@ import java.util.Optional;
  * sides of the dimensions the GPU does not build.
  */
 public record GpuPipelinePlan(String target, StarPipeline pipeline, CloneChoice clones, GroupFilter having,
-                              GroupOrder order, GroupProjection projection, long expectedGroups, List<Integer> sharedTables,
+                              GroupOrder order, GroupProgram program, long expectedGroups, List<Integer> sharedTables,
                               RowOrder rowOrder, RowSort rowSort) implements DevicePlan {
     public GpuPipelinePlan {
         sharedTables = List.copyOf(sharedTables);
@@ -48,10 +49,19 @@ public record GpuPipelinePlan(String target, StarPipeline pipeline, CloneChoice 
                 inputs.add(input(d));
             }
         }
-        if (having != null && having.scalar() != null) {
-            inputs.add(having.scalar());
+        if (scalar() != null) {
+            inputs.add(scalar());
         }
         return inputs;
+    }
+
+    /**
+     * The plan of one row whose columns the HAVING terms or the program over the groups read (the
+     * same join's build side), run among {@link #inputs} last; null: none.
+     */
+    private PlanNode scalar() {
+        return program != null && program.scalar() != null ? program.scalar()
+                : having != null ? having.scalar() : null;
     }
 
     @Override
@@ -60,14 +70,22 @@ public record GpuPipelinePlan(String target, StarPipeline pipeline, CloneChoice 
     }
 
     @Override
-    public boolean projects(PlanNode node) {
-        return projection != null && projection.node() == node;
+    public boolean computesAbove(PlanNode node) {
+        return program != null && program.top() == node;
     }
 
     /** The HAVING terms bound to the scalar they compare with, run among {@code inputs}; null when there are none. */
     public GroupFilter havingOver(DeviceInputs inputs) {
-        return having == null || having.scalar() == null ? having
-                : having.bind(inputs.builds().get(inputs.builds().size() - 1));
+        return having == null || having.scalar() == null ? having : having.bind(scalarRows(inputs));
+    }
+
+    /** The program over the groups bound to the scalar it reads, run among {@code inputs}; null when there is none. */
+    public GroupProgram.Bound programOver(DeviceInputs inputs) {
+        return program == null ? null : program.bind(program.scalar() == null ? null : scalarRows(inputs));
+    }
+
+    private static Batch scalarRows(DeviceInputs inputs) {
+        return inputs.builds().get(inputs.builds().size() - 1);
     }
 
     /** The plan whose rows the CPU runs for dimension {@code d} (one the GPU does not build). */

@@ -16,7 +16,7 @@ import dev.starling.gpu.pipeline.CloneChoice;
 import dev.starling.gpu.pipeline.DimensionHashTable;
 import dev.starling.gpu.pipeline.GroupFilter;
 import dev.starling.gpu.pipeline.GroupOrder;
-import dev.starling.gpu.pipeline.GroupProjection;
+import dev.starling.gpu.pipeline.GroupProgram;
 import dev.starling.gpu.pipeline.RowOrder;
 import dev.starling.gpu.pipeline.RowSort;
 import dev.starling.gpu.pipeline.StarPipeline;
@@ -76,8 +76,8 @@ public final class GpuPlanner implements Placer {
 
     /**
      * The GPU applies the terms of the HAVING it can to the groups, decodes only the first groups a
-     * sort with a limit keeps, and computes a projection over them that tops a pipeline of its own
-     * where it can ({@link GroupProjection}), unless the pipeline shares its fact rows with the CPU
+     * sort with a limit keeps, and computes the plan over them that tops a pipeline of its own
+     * where it can ({@link GroupProgram}), unless the pipeline shares its fact rows with the CPU
      * workers (their groups are merged on the host, after it).
      */
     @Override
@@ -99,8 +99,8 @@ public final class GpuPlanner implements Placer {
         GroupFilter groupFilter = settings.backend() == BackendMode.BOTH ? null
                 : GroupFilter.of(pipeline, wanted.having(), wanted.scalar()).orElse(null);
         GroupOrder order = GroupOrder.of(pipeline, wanted.first()).orElse(null);
-        GroupProjection projection = wanted.projection() == null || settings.backend() == BackendMode.BOTH ? null
-                : GroupProjection.of(pipeline, wanted.projection()).orElse(null);
+        GroupProgram program = wanted.above() == null || settings.backend() == BackendMode.BOTH ? null
+                : GroupProgram.of(pipeline, wanted.above()).orElse(null);
         GpuPlacement.Verdict verdict = GpuPlacement.place(pipeline, settings.backend(), resident, groupFilter != null,
                 estimates.rows(node), estimates);
         long expectedGroups = estimates.rows(node).isPresent()
@@ -133,7 +133,7 @@ public final class GpuPlanner implements Placer {
                     + "cannot share");
         }
         if (settings.backend() == BackendMode.GPU || groupFilter != null || pipeline.hasDistinct()) {
-            return alone(reasons, plan(pipeline, clones, groupFilter, order, projection, expectedGroups, List.of()));
+            return alone(reasons, plan(pipeline, clones, groupFilter, order, program, expectedGroups, List.of()));
         }
         CoProcessingModel.Prediction shared = coProcessing.predict(pipeline, GpuPlacement.factBytes(pipeline),
                 tableMemory, workers);
@@ -144,20 +144,20 @@ public final class GpuPlanner implements Placer {
         return settings.backend() == BackendMode.BOTH || shared.shares()
                 ? Placement.both(String.join("; ", whenShared), plan(pipeline, clones, null, null, null,
                         StarPipeline.NO_ESTIMATE, shared.sharedTables()))
-                : alone(reasons, plan(pipeline, clones, null, order, projection, expectedGroups, List.of()));
+                : alone(reasons, plan(pipeline, clones, null, order, program, expectedGroups, List.of()));
     }
 
     /**
      * The GPU alone runs {@code plan}, for {@code reasons} and, when it has them, the order in which
-     * its first groups are decoded and the projection it computes over them.
+     * its first groups are decoded and the plan over them it computes.
      */
     private static Placement alone(List<String> reasons, GpuPipelinePlan plan) {
         List<String> why = new ArrayList<>(reasons);
         if (plan.order() != null) {
             why.add(plan.order().describe());
         }
-        if (plan.projection() != null) {
-            why.add("[" + plan.projection().text() + "] computed over the groups on the GPU");
+        if (plan.program() != null) {
+            why.add("[" + plan.program().text() + "] computed from the groups on the GPU");
         }
         return Placement.gpu(String.join("; ", why), plan);
     }
@@ -233,8 +233,8 @@ public final class GpuPlanner implements Placer {
     }
 
     private GpuPipelinePlan plan(StarPipeline pipeline, CloneChoice clones, GroupFilter having, GroupOrder order,
-                                 GroupProjection projection, long expectedGroups, List<Integer> sharedTables) {
-        return new GpuPipelinePlan(profile.name(), pipeline, clones, having, order, projection, expectedGroups,
+                                 GroupProgram program, long expectedGroups, List<Integer> sharedTables) {
+        return new GpuPipelinePlan(profile.name(), pipeline, clones, having, order, program, expectedGroups,
                 sharedTables, null, null);
     }
 

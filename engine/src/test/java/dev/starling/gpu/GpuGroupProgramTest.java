@@ -21,17 +21,19 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * On the GPU host: a projection directly over an aggregation (TPC-H Q8's, Q14's and Q17's final
- * arithmetic) is computed over the groups on the GPU (EXPLAIN says so), and the answers are the
- * CPU backend's: decimal and double arithmetic, a CASE, NULL sums of empty inputs, counts that
- * are never NULL, keys passed through beside computed columns, groups past a compaction's first
- * room, hashed groups, a HAVING and a top-N over the groups; a division by zero, an overflow of
- * the arithmetic and a SUM past 64 bits are reported exactly as the CPU reports them. An
- * expression over a key, or an AVG, stays on the CPU.
+ * On the GPU host: the plan over an aggregation's groups that tops a pipeline (TPC-H Q8's, Q14's
+ * and Q17's final arithmetic, a HAVING, Q11's comparison with a scalar subquery) is computed from
+ * the groups on the GPU (EXPLAIN says so), and the answers are the CPU backend's: decimal and
+ * double arithmetic, a CASE, NULL sums of empty inputs, counts that are never NULL, keys passed
+ * through beside computed columns, groups past a compaction's first room, hashed groups, a
+ * HAVING the GPU also applies while compacting and one it cannot, a scalar that is NULL, a top-N
+ * over the groups; a division by zero, an overflow of the arithmetic and a SUM past 64 bits are
+ * reported exactly as the CPU reports them. A condition or expression over a key, or an AVG,
+ * stays on the CPU.
  */
 @Tag("gpu")
-class GpuGroupProjectionTest {
-    private static final String ON_GPU = "computed over the groups on the GPU";
+class GpuGroupProgramTest {
+    private static final String ON_GPU = "computed from the groups on the GPU";
 
     @RegisterExtension
     static final GpuEngine ENGINE = new GpuEngine();
@@ -80,10 +82,18 @@ class GpuGroupProjectionTest {
         "SELECT k, SUM(amt) - MIN(amt), COUNT(*) FROM t GROUP BY k",
         // hashed groups (k by amt passes 2^24 dense ids)
         "SELECT k, amt, SUM(v) * 3 FROM t GROUP BY k, amt",
-        // under a HAVING the GPU applies, and a top-N it cuts
+        // a HAVING the compaction applies too, and one only the program can
         "SELECT k, SUM(amt) / 100 FROM t GROUP BY k HAVING SUM(amt) > 150000",
-        "SELECT k, s * 2 FROM (SELECT k, SUM(amt) AS s FROM t GROUP BY k ORDER BY s DESC, k LIMIT 10)",
-        "SELECT grp, SUM(amt) / 100 AS x FROM t GROUP BY grp ORDER BY x"
+        "SELECT k, SUM(amt) FROM t GROUP BY k HAVING SUM(amt) * 2 - MIN(amt) > 300000 AND COUNT(*) > 1",
+        "SELECT grp, SUM(amt) / 100 AS x FROM t GROUP BY grp ORDER BY x",
+        // Q11's shape: groups above a fraction of the total, a scalar subquery
+        "SELECT k, SUM(amt) AS s FROM t GROUP BY k HAVING SUM(amt) > (SELECT SUM(amt) * 0.00003 FROM t)",
+        "SELECT k, SUM(d) FROM t GROUP BY k HAVING SUM(d) > (SELECT AVG(d) * 4 FROM t)",
+        // a NULL scalar: no group passes
+        "SELECT k, SUM(amt) FROM t GROUP BY k HAVING SUM(amt) > (SELECT MAX(amt) FROM t WHERE k < 0)",
+        // Q15's shape: the groups equal to the largest of them
+        "SELECT k, s FROM (SELECT k, SUM(amt) AS s FROM t GROUP BY k) "
+                + "WHERE s = (SELECT MAX(s2) FROM (SELECT k, SUM(amt) AS s2 FROM t GROUP BY k))"
     })
     void projectionsOverTheGroupsAgreeWithTheCpu(String sql) {
         GpuResults.assertRunsOnGpuAsExplained(ENGINE.db(), ENGINE.gpu(), sql, ON_GPU);
@@ -108,7 +118,8 @@ class GpuGroupProjectionTest {
     @Test
     void expressionsOverKeysOrAveragesStayOnTheCpu() {
         for (String sql : List.of("SELECT grp + 1, SUM(amt) FROM t GROUP BY grp",
-                "SELECT grp, AVG(amt) * 2 FROM t GROUP BY grp")) {
+                "SELECT grp, AVG(amt) * 2 FROM t GROUP BY grp",
+                "SELECT grp, SUM(amt) FROM t GROUP BY grp HAVING SUM(amt) > grp * 1000")) {
             assertFalse(GpuResults.explainedOnGpu(ENGINE.db(), sql).contains(ON_GPU), sql);
             GpuResults.assertSameOnGpu(ENGINE.db(), ENGINE.gpu(), sql, sql);
         }
