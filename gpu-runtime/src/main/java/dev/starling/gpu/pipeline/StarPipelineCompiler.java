@@ -37,6 +37,13 @@ import java.util.stream.IntStream;
  * that order, so a row stops at the first condition it fails.
  */
 public final class StarPipelineCompiler {
+    /**
+     * The values a dimension's digit computed from its key values may take however few rows it
+     * has: a small table's keys may span more combinations than it has rows (TPC-H Q16's part
+     * brands, types and sizes, 187,500 of them, over 20,000 parts at SF 0.1), and so many group
+     * ids still keep the states dense; past them, a digit takes no more values than rows.
+     */
+    private static final long VALUE_DIGITS = 1 << 20;
     private final List<ColumnOrigin> sources = new ArrayList<>();
     private final List<Step> steps = new ArrayList<>();
     private final List<StarPipeline.Dimension> dimensions = new ArrayList<>();
@@ -232,7 +239,8 @@ public final class StarPipelineCompiler {
     /**
      * The ranges of group keys {@code own} (indexes into {@code keys}) of projected dimension
      * {@code dim}, each over its unprojected build; empty unless every one has a range, NULL out of
-     * it, and their product is at most the dimension's codes (a digit no larger than one per row).
+     * it, and their product is at most the dimension's codes (a digit no larger than one per row)
+     * or {@link #VALUE_DIGITS}.
      */
     private List<StarPipeline.KeyRange> keyRanges(StarPipeline.Dimension dim, List<Integer> own,
                                                   List<StarPipeline.GroupKey> keys) {
@@ -246,7 +254,7 @@ public final class StarPipelineCompiler {
             ranges.add(new StarPipeline.KeyRange(k, range.get().min(), range.get().range()));
         }
         long[] each = ranges.stream().mapToLong(StarPipeline.KeyRange::range).toArray();
-        return MixedRadix.multipliers(each, dim.range()).isPresent() ? ranges : List.of();
+        return MixedRadix.multipliers(each, Math.max(dim.range(), VALUE_DIGITS)).isPresent() ? ranges : List.of();
     }
 
     /** The digit of {@code ranges}' keys as an expression over {@code dim}'s unprojected build columns. */
