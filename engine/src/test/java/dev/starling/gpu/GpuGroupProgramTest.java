@@ -91,12 +91,26 @@ class GpuGroupProgramTest {
         "SELECT k, SUM(d) FROM t GROUP BY k HAVING SUM(d) > (SELECT AVG(d) * 4 FROM t)",
         // a NULL scalar: no group passes
         "SELECT k, SUM(amt) FROM t GROUP BY k HAVING SUM(amt) > (SELECT MAX(amt) FROM t WHERE k < 0)",
-        // Q15's shape: the groups equal to the largest of them
+        // Q15's shape: the groups equal to the largest of them, which the GPU finds too
         "SELECT k, s FROM (SELECT k, SUM(amt) AS s FROM t GROUP BY k) "
-                + "WHERE s = (SELECT MAX(s2) FROM (SELECT k, SUM(amt) AS s2 FROM t GROUP BY k))"
+                + "WHERE s = (SELECT MAX(s2) FROM (SELECT k, SUM(amt) AS s2 FROM t GROUP BY k))",
+        // extremes of the groups: of a sum, of counts with many ties, with a projection above
+        "SELECT MAX(s) FROM (SELECT k, SUM(amt) AS s FROM t GROUP BY k)",
+        "SELECT MIN(c), MIN(c) FROM (SELECT k, COUNT(v) AS c FROM t GROUP BY k)",
+        "SELECT MAX(m) * 2 FROM (SELECT k, MAX(d) AS m FROM t GROUP BY k)"
     })
     void projectionsOverTheGroupsAgreeWithTheCpu(String sql) {
         GpuResults.assertRunsOnGpuAsExplained(ENGINE.db(), ENGINE.gpu(), sql, ON_GPU);
+    }
+
+    @Test
+    void anExtremeOfGroupsTheCutCannotTakeFirstIsHandedBack() {
+        // seven groups are too few for the order cut to pay; no group at all has no first
+        for (String sql : List.of("SELECT MAX(s) FROM (SELECT grp, SUM(amt) AS s FROM t GROUP BY grp)",
+                "SELECT MAX(s) FROM (SELECT k, SUM(amt) AS s FROM t WHERE k < 0 GROUP BY k)")) {
+            assertTrue(GpuResults.explainedOnGpu(ENGINE.db(), sql).contains(ON_GPU), sql);
+            GpuResults.assertSameOnGpu(ENGINE.db(), ENGINE.gpu(), sql, sql);
+        }
     }
 
     @Test

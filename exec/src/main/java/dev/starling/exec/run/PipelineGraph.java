@@ -78,8 +78,8 @@ public final class PipelineGraph {
     private final Set<PlanNode> sortedOnDevice = Collections.newSetFromMap(new IdentityHashMap<>());
     /** Sorts that the accelerator orders rows for, the CPU handing it their keys, with its placement ({@link #sortedByDevice}). */
     private final Map<PlanNode, Placement> sortedByDevice = new IdentityHashMap<>();
-    /** Breakers whose work the accelerator does, by the pipeline that hands their result on ({@link #handingOn}). */
-    private final Map<PlanNode, Pipeline> handingOn = new IdentityHashMap<>();
+    /** Breakers whose work the accelerator does, by the pipelines that hand their result on ({@link #handingOn}). */
+    private final Map<PlanNode, List<Pipeline>> handingOn = new IdentityHashMap<>();
     /**
      * Device plans' inputs that are projections of a pipeline's rows (a dimension as its kernel
      * reads it), by that pipeline, whose work computing them is.
@@ -202,11 +202,13 @@ public final class PipelineGraph {
 
     /**
      * The aggregation whose groups {@code node} computes its rows from alone, through projections,
-     * filters and inner joins with a plan of at most one row (a scalar subquery: TPC-H Q11's
-     * fraction of the total); null when there is none.
+     * filters, inner joins with a plan of at most one row (a scalar subquery: TPC-H Q11's fraction
+     * of the total) and the extreme of one of their columns ({@link #extremeOfGroups}); null when
+     * there is none.
      */
     public static AggregateNode groupsUnder(PlanNode node) {
         return switch (node) {
+            case AggregateNode m when extremeOfGroups(m) -> groupsUnder(m.input());
             case AggregateNode a -> a;
             case ProjectNode p -> groupsUnder(p.input());
             case FilterNode f -> groupsUnder(f.input());
@@ -234,21 +236,42 @@ public final class PipelineGraph {
      * accelerator computes, {@link #computedAbove}) and feeds the query's result, a sort the accelerator orders, or a
      * join input that only an accelerated pipeline reads (TPC-H Q22's average balance, a scalar its
      * kernel compares with), only hands on what comes back, so it is shown where that work ran,
-     * for {@code reason}.
+     * for {@code reason}; so is the pipeline that feeds an extreme of the groups the accelerator
+     * finds on the way ({@link #extremeOfGroups}: TPC-H Q15's best revenue).
      */
     private void handsOn(PlanNode node, Placement input, String reason) {
         for (Pipeline p : pipelines) {
             boolean computed = input.plan().computesAbove(p.top());
             if (handsOnResult(p.top()) && (computed || picksColumnsOf(p.top(), node))) {
-                Pipeline shown = new Pipeline(p.id(), p.top(), p.role(), new Placement(true, input.shared(),
-                        reason + (p.top() == node ? "" : computed ? "; its rows computed from them on the GPU"
-                                : " (its columns picked, nothing computed)"), input.plan()));
-                pipelines.set(p.id(), shown);
-                byTop.put(p.top(), shown);
-                handingOn.put(node, shown);
+                show(node, p, new Placement(true, input.shared(), reason + (p.top() == node ? ""
+                        : computed ? "; its rows computed from them on the GPU" : " (its columns picked, nothing computed)"),
+                        input.plan()));
+                if (computed) {
+                    extremesBetween(p.top(), node).forEach(m -> show(node, byTop.get(m.input()),
+                            new Placement(true, false, reason + " to the extreme the GPU finds of them", input.plan())));
+                }
                 return;
             }
         }
+    }
+
+    /** Shows pipeline {@code p} as {@code placement}, handing on breaker {@code node}'s result. */
+    private void show(PlanNode node, Pipeline p, Placement placement) {
+        Pipeline shown = new Pipeline(p.id(), p.top(), p.role(), placement);
+        pipelines.set(p.id(), shown);
+        byTop.put(p.top(), shown);
+        handingOn.computeIfAbsent(node, n -> new ArrayList<>()).add(shown);
+    }
+
+    /** The extremes of groups ({@link #extremeOfGroups}) on the way from {@code top} down to {@code node}. */
+    private static List<AggregateNode> extremesBetween(PlanNode top, PlanNode node) {
+        List<AggregateNode> out = new ArrayList<>();
+        for (PlanNode at = top; at != node && at != null; at = at.inputs().isEmpty() ? null : at.inputs().get(0)) {
+            if (at instanceof AggregateNode m) {
+                out.add(m);
+            }
+        }
+        return out;
     }
 
     /**
@@ -319,6 +342,19 @@ public final class PipelineGraph {
                     null, new GroupsWanted.First(ref.index(), wanted.first().descending(), wanted.first().count()));
             default -> GroupsWanted.ALL;
         };
+    }
+
+    /**
+     * Whether {@code m}, an aggregation without group keys, computes only the largest (or only the
+     * smallest) value of one column of another aggregation's groups (their columns picked on the
+     * way): the first of them in that column's order (TPC-H Q15's best revenue).
+     */
+    private static boolean extremeOfGroups(AggregateNode m) {
+        PlanNode under = m.input();
+        while (under instanceof ProjectNode p && p.expressions().stream().allMatch(e -> e instanceof ColumnRef)) {
+            under = p.input();
+        }
+        return extremeOfOneColumn(m) != null && under instanceof AggregateNode;
     }
 
     /**
@@ -436,7 +472,7 @@ public final class PipelineGraph {
      * computes nothing and runs where that work did.
      */
     public boolean handsOnDeviceResult(PlanNode node) {
-        return handingOn.values().stream().anyMatch(p -> p.top() == node);
+        return handingOn.values().stream().flatMap(List::stream).anyMatch(p -> p.top() == node);
     }
 
     /**
@@ -448,9 +484,9 @@ public final class PipelineGraph {
                 && p.placement().accelerated() && p.placement().plan().computesAbove(node);
     }
 
-    /** The pipeline that only hands on breaker {@code node}'s result, if one does ({@link #handsOnDeviceResult}). */
-    public Optional<Pipeline> handingOn(PlanNode node) {
-        return Optional.ofNullable(handingOn.get(node));
+    /** The pipelines that only hand on breaker {@code node}'s result ({@link #handsOnDeviceResult}); none, mostly. */
+    public List<Pipeline> handingOn(PlanNode node) {
+        return handingOn.getOrDefault(node, List.of());
     }
 
     /**

@@ -154,7 +154,7 @@ public final class PlanCompiler {
             Batch rows = collected.result();
             long start = System.nanoTime();
             Optional<int[]> order = accelerator(feeding, byDevice.get().plan()).sort(s, rows, byDevice.get().plan(), ctx);
-            graph.handingOn(s).ifPresent(p -> ctx.profile().measured(p.id(), System.nanoTime() - start,
+            graph.handingOn(s).forEach(p -> ctx.profile().measured(p.id(), System.nanoTime() - start,
                     order.map(o -> o.length).orElse(0)));
             handedOn(s, order.isPresent() ? "gpu" : HANDED_BACK);
             if (order.isPresent()) {
@@ -333,7 +333,7 @@ public final class PlanCompiler {
 
     /** Records where the pipeline that only hands on {@code breaker}'s result ran, if one does: {@code device}. */
     private void handedOn(PlanNode breaker, String device) {
-        graph.handingOn(breaker).ifPresent(p -> ctx.ran(p.id(), device));
+        graph.handingOn(breaker).forEach(p -> ctx.ran(p.id(), device));
     }
 
     /** Records that the join inputs device plan {@code plan} builds itself ran on the GPU with it. */

@@ -28,8 +28,10 @@ import jcuda.Pointer;
 /**
  * The plan over a star pipeline's aggregation that the GPU computes from the groups before
  * anything comes back: projections (TPC-H Q14's promotion share of two sums, Q8's market share
- * per year), filters (a HAVING, exactly) and an inner join with a scalar subquery's one row (Q11's
- * groups above a fraction of the total). Each aggregate it reads is finished on the device as a
+ * per year), filters (a HAVING, exactly), an inner join with a scalar subquery's one row (Q11's
+ * groups above a fraction of the total), and the largest or smallest value of one column of the
+ * groups (Q15's best revenue: {@code extreme}, the first group by the order cut that keeps only
+ * it and its ties, {@link GroupOrder}, whose value any of them holds). Each aggregate it reads is finished on the device as a
  * column ({@code finish_groups}); its conditions and expressions, the scalar's columns bound as
  * constants once it has run, become a program of the one expression IR ({@link ProgramBuilder})
  * that runs a group a row, and only the rows that pass cross the link. A group key passes through
@@ -42,7 +44,7 @@ import jcuda.Pointer;
  * the device finishes it (null: it cannot); {@code text}: what it computes, for EXPLAIN.
  */
 public record GroupProgram(PlanNode top, List<Expr> filters, List<Expr> outputs, int[] keyOf, PlanNode scalar,
-                           AggregateNode aggregate, List<Finished> finishable, String text) {
+                           boolean extreme, AggregateNode aggregate, List<Finished> finishable, String text) {
     private static final String SOURCE = "star_pipeline";
 
     /** How {@code finish_groups} finishes an aggregate from its states; the kernel's {@code FinishKind}, in this order. */
@@ -107,8 +109,11 @@ public record GroupProgram(PlanNode top, List<Expr> filters, List<Expr> outputs,
                     computed.add(ExprText.of(outputs.get(i), names));
                 }
             }
-            GroupProgram program = new GroupProgram(top, walk.filters, outputs, keyOf, walk.scalar, aggregate, finishable,
-                    String.join(", ", computed));
+            if (walk.extreme) {
+                computed.add("the first group's, by an order cut");
+            }
+            GroupProgram program = new GroupProgram(top, walk.filters, outputs, keyOf, walk.scalar, walk.extreme,
+                    aggregate, finishable, String.join(", ", computed));
             program.compile(program.placeholders());
             return Optional.of(program);
         } catch (Unsupported e) {
@@ -118,13 +123,15 @@ public record GroupProgram(PlanNode top, List<Expr> filters, List<Expr> outputs,
 
     /**
      * The plan's rows as expressions over the aggregation's columns, then the scalar's, and the
-     * conditions a row must pass; only projections, filters and one inner join with a plan of at
-     * most one row may lie between {@code top} and the aggregation.
+     * conditions a row must pass; only projections, filters, one inner join with a plan of at most
+     * one row, and an extreme of one column of the groups, with nothing but projections above it,
+     * may lie between {@code top} and the aggregation.
      */
     private static final class Walk {
         private final AggregateNode aggregate;
         private final List<Expr> filters = new ArrayList<>();
         private PlanNode scalar;
+        private boolean extreme;
 
         Walk(AggregateNode aggregate) {
             this.aggregate = aggregate;
@@ -141,11 +148,24 @@ public record GroupProgram(PlanNode top, List<Expr> filters, List<Expr> outputs,
                 }
                 case FilterNode f -> {
                     List<Expr> in = of(f.input());
+                    rowsKept();
                     filters.add(StarPipelineCompiler.substitute(f.condition(), in));
                     return in;
                 }
+                case AggregateNode m when m.groupKeys().length == 0 && !m.calls().isEmpty() && !extreme -> {
+                    List<Expr> in = of(m.input());
+                    AggCall first = m.calls().get(0);
+                    if (!filters.isEmpty() || scalar != null || m.calls().stream().anyMatch(c -> c.filter() >= 0
+                            || c.function() != first.function() || c.argument() != first.argument())
+                            || first.function() != AggregateNode.Function.MAX && first.function() != AggregateNode.Function.MIN) {
+                        throw new Unsupported("an aggregation of the groups other than the extreme of one column");
+                    }
+                    extreme = true;
+                    return m.calls().stream().map(c -> in.get(c.argument())).toList();
+                }
                 case HashJoinNode j when j.kind() == JoinKind.INNER && !j.markProbe() && scalar == null -> {
                     List<Expr> out = new ArrayList<>(of(j.probe()));
+                    rowsKept();
                     scalar = j.build();
                     int probeWidth = out.size();
                     out.addAll(refs(scalar.output(), aggregate.output().size()));
@@ -160,6 +180,13 @@ public record GroupProgram(PlanNode top, List<Expr> filters, List<Expr> outputs,
                     return out;
                 }
                 default -> throw new Unsupported(node.describe().split(" ")[0] + " over the groups");
+            }
+        }
+
+        /** A filter or join above an extreme would drop its one row, which the program never leaves out. */
+        private void rowsKept() throws Unsupported {
+            if (extreme) {
+                throw new Unsupported("a filter or join over an extreme of the groups");
             }
         }
 
@@ -271,6 +298,11 @@ public record GroupProgram(PlanNode top, List<Expr> filters, List<Expr> outputs,
             this.compiled = compiled;
         }
 
+        /** Whether it takes an extreme of the groups, which needs the order cut to have kept only the first of them. */
+        boolean extreme() {
+            return extreme;
+        }
+
         /**
          * Runs the program over {@code n} groups whose states are at {@code words} ({@code stride}
          * words a record after its id, or, with stride 0, as they lie, {@code slotStep} words from
@@ -317,6 +349,9 @@ public record GroupProgram(PlanNode top, List<Expr> filters, List<Expr> outputs,
                 long[] passed = new long[1];
                 counter.download(Pointer.to(passed), 8);
                 int m = (int) passed[0];
+                if (extreme && m == 0) {
+                    return new Computed(null, "no group to take the extreme of");
+                }
                 // the program writes the groups that pass in no order: each row names its group
                 long[] groups = WrittenValues.longs(buffers.get(buffers.size() - 1)[0], m);
                 int[] at = new int[m];
@@ -334,9 +369,22 @@ public record GroupProgram(PlanNode top, List<Expr> filters, List<Expr> outputs,
                         columns[i] = WrittenValues.read(fields.get(i).type(), out[0], out[1], m);
                     }
                 }
-                return new Computed(new Batch(columns, m), null);
+                Batch rows = new Batch(columns, m);
+                return new Computed(extreme ? firstValued(rows) : rows, null);
             }
         }
+    }
+
+    /**
+     * The one row of an extreme: the first of the groups the order cut kept (the extreme and its
+     * ties, which hold its value) whose value is not NULL, or, when none has one, NULL.
+     */
+    private static Batch firstValued(Batch rows) {
+        int at = 0;
+        while (at < rows.rows() - 1 && rows.column(0).isNull(at)) {
+            at++;
+        }
+        return rows.gather(new int[] {at}, 1);
     }
 
     /** Aggregate {@code f} of the {@code n} groups finished into a column of {@code arrays} ({@code finish_groups}). */

@@ -99,8 +99,11 @@ public final class GpuPlanner implements Placer {
         GroupFilter groupFilter = settings.backend() == BackendMode.BOTH ? null
                 : GroupFilter.of(pipeline, wanted.having(), wanted.scalar()).orElse(null);
         GroupOrder order = GroupOrder.of(pipeline, wanted.first()).orElse(null);
+        // an extreme of the groups is the first of those the order cut keeps
+        boolean cuts = order != null || pipeline.keys().isEmpty();
+        StarPipeline compiled = pipeline;
         GroupProgram program = wanted.above() == null || settings.backend() == BackendMode.BOTH ? null
-                : GroupProgram.of(pipeline, wanted.above()).orElse(null);
+                : GroupProgram.of(compiled, wanted.above()).filter(p -> !p.extreme() || cuts).orElse(null);
         GpuPlacement.Verdict verdict = GpuPlacement.place(pipeline, settings.backend(), resident, groupFilter != null,
                 estimates.rows(node), estimates);
         long expectedGroups = estimates.rows(node).isPresent()
