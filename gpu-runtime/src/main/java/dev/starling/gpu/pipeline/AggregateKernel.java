@@ -418,7 +418,7 @@ final class AggregateKernel implements AutoCloseable {
      * The rows of {@code program}, the plan over the groups {@link #states} would read back
      * (without GROUP BY, the one group, even without rows), computed on the device from their
      * states there, compacted for it: besides them, only the ids of the groups come back, for
-     * their keys. An extreme of the groups is handed back when the order cut did not keep only
+     * their keys. An extreme of several groups is handed back when the order cut did not keep only
      * the first of them (too few groups for the cut to pay, or a SUM past 64 bits to report).
      */
     GroupProgram.Computed computed(GroupFilter having, GroupOrder order, GroupProgram.Bound program) throws Unsupported {
@@ -426,11 +426,11 @@ final class AggregateKernel implements AutoCloseable {
             return program.run(device, states.address(), 1, 0, groups * 2, new Vector[0]);
         }
         GroupFilter kept = order == null ? having : first(having, order);
-        if (program.extreme() && kept == having) {
-            return new GroupProgram.Computed(null, "the order cut kept every group, not the first");
-        }
         try (DeviceArrays scratch = new DeviceArrays(device.memory()); Compacted c = compactAll(kept, scratch)) {
             long[] ids = c.read().ids();
+            if (program.extreme() && kept == having && ids.length > 1) {
+                return new GroupProgram.Computed(null, "the order cut kept every group, not the first");
+            }
             return program.run(device, c.records().address(), ids.length, c.stride(), 2, layout.keyColumns(ids));
         }
     }

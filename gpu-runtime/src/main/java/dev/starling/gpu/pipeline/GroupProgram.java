@@ -310,7 +310,7 @@ public record GroupProgram(PlanNode top, List<Expr> filters, List<Expr> outputs,
          */
         Computed run(GpuDevice device, long words, int n, int stride, long slotStep, Vector[] keys) {
             if (n == 0 || compiled == null) {
-                return new Computed(empty(keys), null);
+                return extreme ? extremeOf(empty(keys)) : new Computed(empty(keys), null);
             }
             device.makeCurrent();
             try (DeviceArrays arrays = new DeviceArrays(device.memory())) {
@@ -349,9 +349,6 @@ public record GroupProgram(PlanNode top, List<Expr> filters, List<Expr> outputs,
                 long[] passed = new long[1];
                 counter.download(Pointer.to(passed), 8);
                 int m = (int) passed[0];
-                if (extreme && m == 0) {
-                    return new Computed(null, "no group to take the extreme of");
-                }
                 // the program writes the groups that pass in no order: each row names its group
                 long[] groups = WrittenValues.longs(buffers.get(buffers.size() - 1)[0], m);
                 int[] at = new int[m];
@@ -370,21 +367,27 @@ public record GroupProgram(PlanNode top, List<Expr> filters, List<Expr> outputs,
                     }
                 }
                 Batch rows = new Batch(columns, m);
-                return new Computed(extreme ? firstValued(rows) : rows, null);
+                return extreme ? extremeOf(rows) : new Computed(rows, null);
             }
         }
     }
 
     /**
-     * The one row of an extreme: the first of the groups the order cut kept (the extreme and its
-     * ties, which hold its value) whose value is not NULL, or, when none has one, NULL.
+     * The one row of an extreme, from {@code rows}, the groups the order cut kept (the extreme and
+     * its ties, which hold its value): the first whose value is not NULL, or, when none has one,
+     * NULL; with no group at all, NULL where the extreme is the plan's row, else the CPU computes
+     * what the plan makes of it.
      */
-    private static Batch firstValued(Batch rows) {
+    private Computed extremeOf(Batch rows) {
+        if (rows.rows() == 0) {
+            return top instanceof AggregateNode ? new Computed(rows.gather(new int[] {-1}, 1), null)
+                    : new Computed(null, "no group to take the extreme of");
+        }
         int at = 0;
         while (at < rows.rows() - 1 && rows.column(0).isNull(at)) {
             at++;
         }
-        return rows.gather(new int[] {at}, 1);
+        return new Computed(rows.gather(new int[] {at}, 1), null);
     }
 
     /** Aggregate {@code f} of the {@code n} groups finished into a column of {@code arrays} ({@code finish_groups}). */
