@@ -276,6 +276,27 @@ class GpuPlanTest {
     }
 
     /**
+     * Under auto, the plan over Q14's one group and Q11's few thousand is the CPU's, over the
+     * groups that come back; forced, the GPU computes them.
+     */
+    @Test
+    void thePlanOverFewGroupsIsTheCpusUnderAuto() {
+        Settings before = tpch.settings();
+        try {
+            for (int q : List.of(11, 14)) {
+                tpch.setSettings(Settings.DEFAULT.withBackend(BackendMode.AUTO));
+                String auto = tpch.explain(TpchQueries.query(q));
+                assertFalse(auto.contains("computed from the groups on the GPU"), auto);
+                tpch.setSettings(GPU);
+                String forced = tpch.explain(TpchQueries.query(q));
+                assertTrue(forced.contains("computed from the groups on the GPU"), forced);
+            }
+        } finally {
+            tpch.setSettings(before);
+        }
+    }
+
+    /**
      * With the GPU forced, the TPC-H query whose EXPLAIN shows a pipeline on the CPU: Q20's semi join
      * marking its probe rows by other keys than codes. The other 21 run every pipeline on the GPU:
      * Q2's and Q22's subqueries hand their groups (Q22's one row) to the GPU pipeline that reads

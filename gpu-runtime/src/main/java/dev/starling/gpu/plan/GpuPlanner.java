@@ -48,6 +48,13 @@ public final class GpuPlanner implements Placer {
     private final int workers = Runtime.getRuntime().availableProcessors();
     /** Under auto, fewer rows than this reaching a sort on the host are sorted on the CPU. */
     static final double AUTO_MIN_SORT_ROWS = 100_000;
+    /**
+     * Under auto, the plan over fewer groups than this is computed by the CPU from the groups that
+     * come back: over TPC-H's few groups (Q11, Q14, Q17 at SF 10) it takes microseconds there,
+     * against a program's launches and synchronizations on the GPU, which measured slower there
+     * (docs/BENCHMARKS.md).
+     */
+    static final double AUTO_MIN_PROGRAM_GROUPS = 100_000;
 
     /**
      * {@code budget}: the device memory its pipelines may take; {@code resident}: whether a column
@@ -77,7 +84,7 @@ public final class GpuPlanner implements Placer {
     /**
      * The GPU applies the terms of the HAVING it can to the groups, decodes only the first groups a
      * sort with a limit keeps, and computes the plan over them that tops a pipeline of its own
-     * where it can ({@link GroupProgram}), unless the pipeline shares its fact rows with the CPU
+     * where it can ({@link GroupProgram}; under auto, over {@link #AUTO_MIN_PROGRAM_GROUPS} or more), unless the pipeline shares its fact rows with the CPU
      * workers (their groups are merged on the host, after it).
      */
     @Override
@@ -102,7 +109,9 @@ public final class GpuPlanner implements Placer {
         // an extreme of the groups is the first of those the order cut keeps
         boolean cuts = order != null || pipeline.keys().isEmpty();
         StarPipeline compiled = pipeline;
-        GroupProgram program = wanted.above() == null || settings.backend() == BackendMode.BOTH ? null
+        boolean manyGroups = settings.backend() == BackendMode.GPU
+                || estimates.rows(node).orElse(Double.MAX_VALUE) >= AUTO_MIN_PROGRAM_GROUPS;
+        GroupProgram program = wanted.above() == null || settings.backend() == BackendMode.BOTH || !manyGroups ? null
                 : GroupProgram.of(compiled, wanted.above()).filter(p -> !p.extreme() || cuts).orElse(null);
         GpuPlacement.Verdict verdict = GpuPlacement.place(pipeline, settings.backend(), resident, groupFilter != null,
                 estimates.rows(node), estimates);
