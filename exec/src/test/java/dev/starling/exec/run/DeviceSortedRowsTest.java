@@ -166,52 +166,19 @@ class DeviceSortedRowsTest {
     }
 
     /**
-     * A stand-in accelerator whose placer puts on the "device" only what {@link #rowsPlaced} and
-     * {@link #sortPlaced} say; nothing else may reach it.
+     * A stand-in accelerator whose placer puts on the "device" only what {@link #rowsPlaced} (of
+     * rows that feed a sort) and {@link #sortPlaced} say.
      */
-    private abstract static class StandIn implements Accelerator {
+    private abstract static class StandIn extends StandInAccelerator {
         abstract Placement rowsPlaced(SortNode s);
 
+        @Override
+        Placement rowsPlaced(PlanNode top, SortNode sort) {
+            return sort == null ? Placement.cpu("test") : rowsPlaced(sort);
+        }
+
+        @Override
         abstract Placement sortPlaced(SortNode s);
-
-        Placer placer() {
-            return new Placer() {
-                @Override
-                public Placement aggregate(AggregateNode node, GroupsWanted w, PlanEstimates estimates, Settings settings) {
-                    return Placement.cpu("test");
-                }
-
-                @Override
-                public Placement rows(PlanNode top, SortNode s, PlanEstimates estimates, Settings settings) {
-                    return s == null ? Placement.cpu("test") : rowsPlaced(s);
-                }
-
-                @Override
-                public Placement sort(SortNode node, PlanEstimates estimates, Settings settings) {
-                    return sortPlaced(node);
-                }
-            };
-        }
-
-        @Override
-        public Optional<Batch> aggregate(AggregateNode node, DevicePlan plan, DeviceInputs inputs, QueryContext ctx) {
-            throw new AssertionError("no aggregation is placed on the accelerator");
-        }
-
-        @Override
-        public Optional<SharedPart> share(AggregateNode node, DevicePlan plan, DeviceInputs inputs, QueryContext ctx) {
-            throw new AssertionError("nothing is shared");
-        }
-
-        @Override
-        public Optional<Batch> rows(PlanNode top, DevicePlan plan, DeviceInputs inputs, BitSet needed, QueryContext ctx) {
-            throw new AssertionError("no rows are placed on the accelerator");
-        }
-
-        @Override
-        public Optional<int[]> sort(SortNode node, Batch rows, DevicePlan plan, QueryContext ctx) {
-            throw new AssertionError("no sort is placed on the accelerator");
-        }
     }
 
     /**

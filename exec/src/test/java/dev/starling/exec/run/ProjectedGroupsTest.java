@@ -13,7 +13,6 @@ import dev.starling.exec.accel.DeviceInputs;
 import dev.starling.exec.accel.DevicePlan;
 import dev.starling.exec.accel.GroupsWanted;
 import dev.starling.exec.accel.Placement;
-import dev.starling.exec.accel.Placer;
 import dev.starling.exec.expr.Call;
 import dev.starling.exec.expr.ColumnRef;
 import dev.starling.exec.expr.Literal;
@@ -22,11 +21,9 @@ import dev.starling.exec.plan.AggregateNode.AggCall;
 import dev.starling.exec.plan.AggregateNode.Function;
 import dev.starling.exec.plan.FilterNode;
 import dev.starling.exec.plan.LimitNode;
-import dev.starling.exec.plan.PlanEstimates;
 import dev.starling.exec.plan.PlanNode;
 import dev.starling.exec.plan.ProjectNode;
 import dev.starling.exec.plan.ScanNode;
-import dev.starling.exec.plan.SortNode;
 import dev.starling.exec.vector.Batch;
 import dev.starling.exec.vector.Vector;
 import dev.starling.storage.Catalog;
@@ -36,7 +33,6 @@ import dev.starling.storage.Table;
 import dev.starling.storage.TableBuilder;
 import dev.starling.storage.TableSchema;
 import java.util.ArrayList;
-import java.util.BitSet;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
@@ -120,7 +116,7 @@ class ProjectedGroupsTest {
      * projection it was told of, and a run hands back fixed rows of that projection's shape, or
      * ({@code computes} false) nothing.
      */
-    private static final class Projecting implements Accelerator {
+    private static final class Projecting extends StandInAccelerator {
         final Map<PlanNode, GroupsWanted> wanted = new IdentityHashMap<>();
         private final boolean computes;
         int runs;
@@ -134,40 +130,10 @@ class ProjectedGroupsTest {
             return List.of(List.of(-1L, 42L));
         }
 
-        Placer placer() {
-            return new Placer() {
-                @Override
-                public Placement aggregate(AggregateNode node, GroupsWanted w, PlanEstimates estimates,
-                                           Settings settings) {
-                    wanted.put(node, w);
-                    return Placement.gpu("test", new DevicePlan() {
-                        @Override
-                        public String target() {
-                            return "test";
-                        }
-
-                        @Override
-                        public List<PlanNode> inputs() {
-                            return List.of();
-                        }
-
-                        @Override
-                        public boolean computesAbove(PlanNode node) {
-                            return node == w.above();
-                        }
-                    });
-                }
-
-                @Override
-                public Placement rows(PlanNode top, SortNode sort, PlanEstimates estimates, Settings settings) {
-                    return Placement.cpu("test");
-                }
-
-                @Override
-                public Placement sort(SortNode node, PlanEstimates estimates, Settings settings) {
-                    return Placement.cpu("test");
-                }
-            };
+        @Override
+        Placement aggregatePlaced(AggregateNode node, GroupsWanted w) {
+            wanted.put(node, w);
+            return Placement.gpu("test", devicePlan(List.of(), w.above()));
         }
 
         @Override
@@ -175,21 +141,6 @@ class ProjectedGroupsTest {
             runs++;
             return computes ? Optional.of(new Batch(new Vector[] {Vector.ofLongs(DataType.BIGINT, new long[] {-1}, null),
                     Vector.ofLongs(DataType.BIGINT, new long[] {42}, null)}, 1)) : Optional.empty();
-        }
-
-        @Override
-        public Optional<SharedPart> share(AggregateNode node, DevicePlan plan, DeviceInputs inputs, QueryContext ctx) {
-            throw new AssertionError("nothing is shared");
-        }
-
-        @Override
-        public Optional<Batch> rows(PlanNode top, DevicePlan plan, DeviceInputs inputs, BitSet needed, QueryContext ctx) {
-            throw new AssertionError("no result rows are placed on the accelerator");
-        }
-
-        @Override
-        public Optional<int[]> sort(SortNode node, Batch rows, DevicePlan plan, QueryContext ctx) {
-            throw new AssertionError("no sort is placed on the accelerator");
         }
     }
 }

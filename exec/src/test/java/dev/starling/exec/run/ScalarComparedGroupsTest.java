@@ -14,7 +14,6 @@ import dev.starling.exec.accel.DeviceInputs;
 import dev.starling.exec.accel.DevicePlan;
 import dev.starling.exec.accel.GroupsWanted;
 import dev.starling.exec.accel.Placement;
-import dev.starling.exec.accel.Placer;
 import dev.starling.exec.expr.Call;
 import dev.starling.exec.expr.ColumnRef;
 import dev.starling.exec.expr.Literal;
@@ -23,9 +22,7 @@ import dev.starling.exec.plan.AggregateNode.AggCall;
 import dev.starling.exec.plan.AggregateNode.Function;
 import dev.starling.exec.plan.HashJoinNode;
 import dev.starling.exec.plan.JoinKind;
-import dev.starling.exec.plan.PlanEstimates;
 import dev.starling.exec.plan.PlanNode;
-import dev.starling.exec.plan.SortNode;
 import dev.starling.exec.plan.ScanNode;
 import dev.starling.exec.vector.Batch;
 import dev.starling.storage.Catalog;
@@ -34,7 +31,6 @@ import dev.starling.storage.DataType;
 import dev.starling.storage.Table;
 import dev.starling.storage.TableBuilder;
 import dev.starling.storage.TableSchema;
-import java.util.BitSet;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;
@@ -124,41 +120,15 @@ class ScalarComparedGroupsTest {
      * Places every aggregation on the "device", recording what each was told; the grouped one reads
      * the scalar its wanted groups name, the scalar one counts its runs; both hand their work back to the CPU.
      */
-    private static final class Recording implements Accelerator {
+    private static final class Recording extends StandInAccelerator {
         final Map<PlanNode, GroupsWanted> wanted = new IdentityHashMap<>();
         int scalarRuns;
         Batch scalarRows;
 
-        Placer placer() {
-            return new Placer() {
-                @Override
-                public Placement aggregate(AggregateNode node, GroupsWanted w, PlanEstimates estimates,
-                                           Settings settings) {
-                    wanted.put(node, w);
-                    List<PlanNode> inputs = w.scalar() == null ? List.of() : List.of(w.scalar());
-                    return Placement.gpu("test", new DevicePlan() {
-                        @Override
-                        public String target() {
-                            return "test";
-                        }
-
-                        @Override
-                        public List<PlanNode> inputs() {
-                            return inputs;
-                        }
-                    });
-                }
-
-                @Override
-                public Placement rows(PlanNode top, SortNode sort, PlanEstimates estimates, Settings settings) {
-                    return Placement.cpu("test");
-                }
-
-                @Override
-                public Placement sort(SortNode node, PlanEstimates estimates, Settings settings) {
-                    return Placement.cpu("test");
-                }
-            };
+        @Override
+        Placement aggregatePlaced(AggregateNode node, GroupsWanted w) {
+            wanted.put(node, w);
+            return Placement.gpu("test", devicePlan(w.scalar() == null ? List.of() : List.of(w.scalar()), null));
         }
 
         @Override
@@ -169,21 +139,6 @@ class ScalarComparedGroupsTest {
                 scalarRows = inputs.builds().get(0);
             }
             return Optional.empty();
-        }
-
-        @Override
-        public Optional<SharedPart> share(AggregateNode node, DevicePlan plan, DeviceInputs inputs, QueryContext ctx) {
-            throw new AssertionError("nothing is shared");
-        }
-
-        @Override
-        public Optional<Batch> rows(PlanNode top, DevicePlan plan, DeviceInputs inputs, BitSet needed, QueryContext ctx) {
-            throw new AssertionError("no result rows are placed on the accelerator");
-        }
-
-        @Override
-        public Optional<int[]> sort(SortNode node, Batch rows, DevicePlan plan, QueryContext ctx) {
-            throw new AssertionError("no sort is placed on the accelerator");
         }
     }
 }
