@@ -225,8 +225,9 @@ public final class PlanCompiler {
                 }
                 yield compile(j.probe(), probeNeeded, probePushed).then(() -> new HashJoinProbe(j, table, combined), j.output());
             }
-            case AggregateNode a -> Stream.of(new MaterializedSource((handedBack.contains(a) ? Optional.<Batch>empty()
-                    : accelerate(a)).orElseGet(() -> aggregateOnCpu(a))), a.output(), false);
+            // an aggregation of groups the accelerator handed back (an extreme of them) runs here with them
+            case AggregateNode a -> Stream.of(new MaterializedSource((handedBack.contains(PipelineGraph.groupsUnder(a))
+                    ? Optional.<Batch>empty() : accelerate(a)).orElseGet(() -> aggregateOnCpu(a))), a.output(), false);
             case SortNode s -> sorted(s, needed);
             case LimitNode l -> {
                 Stream in = compile(l.input(), needed, List.of());

@@ -84,7 +84,8 @@ public final class GpuPlanner implements Placer {
     /**
      * The GPU applies the terms of the HAVING it can to the groups, decodes only the first groups a
      * sort with a limit keeps, and computes the plan over them that tops a pipeline of its own
-     * where it can ({@link GroupProgram}; under auto, over {@link #AUTO_MIN_PROGRAM_GROUPS} or more), unless the pipeline shares its fact rows with the CPU
+     * where it can ({@link GroupProgram}; under auto, over {@link #AUTO_MIN_PROGRAM_GROUPS} or
+     * more), unless the pipeline shares its fact rows with the CPU
      * workers (their groups are merged on the host, after it).
      */
     @Override
@@ -108,11 +109,10 @@ public final class GpuPlanner implements Placer {
         GroupOrder order = GroupOrder.of(pipeline, wanted.first()).orElse(null);
         // an extreme of the groups is the first of those the order cut keeps
         boolean cuts = order != null || pipeline.keys().isEmpty();
-        StarPipeline compiled = pipeline;
         boolean manyGroups = settings.backend() == BackendMode.GPU
                 || estimates.rows(node).orElse(Double.MAX_VALUE) >= AUTO_MIN_PROGRAM_GROUPS;
         GroupProgram program = wanted.above() == null || settings.backend() == BackendMode.BOTH || !manyGroups ? null
-                : GroupProgram.of(compiled, wanted.above()).filter(p -> !p.extreme() || cuts).orElse(null);
+                : GroupProgram.of(pipeline, wanted.above()).filter(p -> !p.extreme() || cuts).orElse(null);
         GpuPlacement.Verdict verdict = GpuPlacement.place(pipeline, settings.backend(), resident, groupFilter != null,
                 estimates.rows(node), estimates);
         long expectedGroups = estimates.rows(node).isPresent()
