@@ -20,7 +20,8 @@ import org.junit.jupiter.api.Test;
  * most a bounded number of result rows, which it hands back whole where the CPU would stream them
  * to the client, but the rows of a join's input, which a join on the CPU consumes whole before
  * anything above it runs, however many are expected; a join table built on the CPU counts as the
- * rows the optimizer expects of it.
+ * rows the optimizer expects of it; the plan over an aggregation's groups runs on the GPU only
+ * where it keeps many of them from coming back.
  */
 class AutoPlacementTest {
     private static final Settings AUTO = Settings.DEFAULT.withBackend(BackendMode.AUTO);
@@ -37,6 +38,25 @@ class AutoPlacementTest {
     @AfterAll
     static void close() {
         db.close();
+    }
+
+    /**
+     * Over Q14's one group the CPU computes the projection; over the orders' lineitem groups, a
+     * HAVING that the terms the GPU applies while compacting cannot express runs on the GPU, and
+     * one they can is left to them and the CPU.
+     */
+    @Test
+    void thePlanOverTheGroupsIsTheGpusWhereItKeepsManyBack() {
+        String groups = "SELECT l_orderkey, SUM(l_quantity) FROM lineitem GROUP BY l_orderkey HAVING ";
+        assertFalse(computedFromGroups(dev.starling.storage.gen.TpchQueries.query(14)));
+        assertTrue(computedFromGroups(groups + "SUM(l_quantity) * 2 - MIN(l_quantity) > 300"));
+        assertFalse(computedFromGroups(groups + "SUM(l_quantity) > 300"));
+    }
+
+    private static boolean computedFromGroups(String sql) {
+        SqlPlanner.Plan planned = new SqlPlanner(db.catalog()).plan(sql);
+        return dev.starling.exec.run.PipelineGraph.of(planned.plan(), planned.estimates(), planner, AUTO).pipelines()
+                .stream().anyMatch(p -> p.placement().reason().contains("computed from the groups on the GPU"));
     }
 
     @Test

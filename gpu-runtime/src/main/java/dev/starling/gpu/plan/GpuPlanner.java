@@ -49,10 +49,11 @@ public final class GpuPlanner implements Placer {
     /** Under auto, fewer rows than this reaching a sort on the host are sorted on the CPU. */
     static final double AUTO_MIN_SORT_ROWS = 100_000;
     /**
-     * Under auto, the plan over fewer groups than this is computed by the CPU from the groups that
-     * come back: over TPC-H's few groups (Q11, Q14, Q17 at SF 10) it takes microseconds there,
-     * against a program's launches and synchronizations on the GPU, which measured slower there
-     * (docs/BENCHMARKS.md).
+     * Under auto, the plan over the groups is computed on the GPU only where it keeps many of them
+     * from coming back: a condition the HAVING terms do not already apply while compacting, over
+     * this many groups or more. Else the CPU computes it over the groups that come back, in
+     * microseconds over TPC-H's few (Q11, Q14, Q17 at SF 10), against a program's launches and
+     * synchronizations on the GPU, which measured slower (docs/BENCHMARKS.md).
      */
     static final double AUTO_MIN_PROGRAM_GROUPS = 100_000;
 
@@ -84,8 +85,8 @@ public final class GpuPlanner implements Placer {
     /**
      * The GPU applies the terms of the HAVING it can to the groups, decodes only the first groups a
      * sort with a limit keeps, and computes the plan over them that tops a pipeline of its own
-     * where it can ({@link GroupProgram}; under auto, over {@link #AUTO_MIN_PROGRAM_GROUPS} or
-     * more), unless the pipeline shares its fact rows with the CPU
+     * where it can ({@link GroupProgram}; under auto, where it pays:
+     * {@link #AUTO_MIN_PROGRAM_GROUPS}), unless the pipeline shares its fact rows with the CPU
      * workers (their groups are merged on the host, after it).
      */
     @Override
@@ -109,11 +110,14 @@ public final class GpuPlanner implements Placer {
         GroupOrder order = GroupOrder.of(pipeline, wanted.first()).orElse(null);
         // an extreme of the groups is the first of those the order cut keeps
         boolean cuts = order != null || pipeline.keys().isEmpty();
-        boolean manyGroups = settings.backend() == BackendMode.GPU
-                || estimates.rows(node).orElse(Double.MAX_VALUE) >= AUTO_MIN_PROGRAM_GROUPS;
-        GroupProgram program = wanted.above() == null || settings.backend() == BackendMode.BOTH || !manyGroups ? null
-                : GroupProgram.of(pipeline, wanted.above()).filter(p -> !p.extreme() || cuts).orElse(null);
-        GpuPlacement.Verdict verdict = GpuPlacement.place(pipeline, settings.backend(), resident, groupFilter != null,
+        boolean manyGroups = estimates.rows(node).orElse(Double.MAX_VALUE) >= AUTO_MIN_PROGRAM_GROUPS;
+        boolean forced = settings.backend() == BackendMode.GPU;
+        GroupProgram program = wanted.above() == null || settings.backend() == BackendMode.BOTH ? null
+                : GroupProgram.of(pipeline, wanted.above()).filter(p -> !p.extreme() || cuts)
+                        .filter(p -> forced || manyGroups && groupFilter == null && !p.filters().isEmpty()).orElse(null);
+        // groups filtered on the GPU, by HAVING terms or a program, come back fewer, from it alone
+        boolean filtered = groupFilter != null || program != null && !program.filters().isEmpty();
+        GpuPlacement.Verdict verdict = GpuPlacement.place(pipeline, settings.backend(), resident, filtered,
                 estimates.rows(node), estimates);
         long expectedGroups = estimates.rows(node).isPresent()
                 ? (long) Math.min(StarPipeline.NO_ESTIMATE, Math.ceil(estimates.rows(node).getAsDouble())) : StarPipeline.NO_ESTIMATE;
@@ -144,7 +148,7 @@ public final class GpuPlanner implements Placer {
             reasons.add("the GPU alone: a DISTINCT aggregate's values are told apart in one set, which the CPU workers "
                     + "cannot share");
         }
-        if (settings.backend() == BackendMode.GPU || groupFilter != null || pipeline.hasDistinct()) {
+        if (settings.backend() == BackendMode.GPU || filtered || pipeline.hasDistinct()) {
             return alone(reasons, plan(pipeline, clones, groupFilter, order, program, expectedGroups, List.of()));
         }
         CoProcessingModel.Prediction shared = coProcessing.predict(pipeline, GpuPlacement.factBytes(pipeline),
