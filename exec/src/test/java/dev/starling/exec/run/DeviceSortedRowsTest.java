@@ -10,11 +10,7 @@ import dev.starling.exec.Settings;
 import dev.starling.exec.accel.Accelerator;
 import dev.starling.exec.accel.DeviceInputs;
 import dev.starling.exec.accel.DevicePlan;
-import dev.starling.exec.accel.GroupsWanted;
 import dev.starling.exec.accel.Placement;
-import dev.starling.exec.accel.Placer;
-import dev.starling.exec.plan.AggregateNode;
-import dev.starling.exec.plan.PlanEstimates;
 import dev.starling.exec.plan.PlanNode;
 import dev.starling.exec.plan.ScanNode;
 import dev.starling.exec.plan.SortNode;
@@ -145,26 +141,6 @@ class DeviceSortedRowsTest {
         return BatchBuffer.concat(top.output(), batches);
     }
 
-    /** A plan for the stand-in device: it reads nothing, and {@code sortsRows} says whether its rows come back sorted. */
-    private static DevicePlan plan(boolean sortsRows) {
-        return new DevicePlan() {
-            @Override
-            public String target() {
-                return "test";
-            }
-
-            @Override
-            public List<PlanNode> inputs() {
-                return List.of();
-            }
-
-            @Override
-            public boolean sortsRows() {
-                return sortsRows;
-            }
-        };
-    }
-
     /**
      * A stand-in accelerator whose placer puts on the "device" only what {@link #rowsPlaced} (of
      * rows that feed a sort) and {@link #sortPlaced} say.
@@ -196,7 +172,7 @@ class DeviceSortedRowsTest {
 
         @Override
         Placement rowsPlaced(SortNode s) {
-            return rowsOnDevice ? Placement.gpu("test rows", plan(false)) : Placement.cpu("test");
+            return rowsOnDevice ? Placement.gpu("test rows", devicePlan(List.of(), null, false)) : Placement.cpu("test");
         }
 
         @Override
@@ -206,7 +182,7 @@ class DeviceSortedRowsTest {
 
         @Override
         Placement sortPlaced(SortNode s) {
-            return Placement.gpu("test sort", plan(false));
+            return Placement.gpu("test sort", devicePlan(List.of(), null, false));
         }
 
         @Override
@@ -242,7 +218,7 @@ class DeviceSortedRowsTest {
         @Override
         Placement rowsPlaced(SortNode s) {
             told = s;
-            return Placement.gpu("test", plan(true));
+            return Placement.gpu("test", devicePlan(List.of(), null, true));
         }
 
         @Override

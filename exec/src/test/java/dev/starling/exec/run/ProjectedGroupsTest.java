@@ -133,7 +133,7 @@ class ProjectedGroupsTest {
         @Override
         Placement aggregatePlaced(AggregateNode node, GroupsWanted w) {
             wanted.put(node, w);
-            return Placement.gpu("test", devicePlan(List.of(), w.above()));
+            return Placement.gpu("test", devicePlan(List.of(), w.above(), false));
         }
 
         @Override

@@ -128,7 +128,7 @@ class ScalarComparedGroupsTest {
         @Override
         Placement aggregatePlaced(AggregateNode node, GroupsWanted w) {
             wanted.put(node, w);
-            return Placement.gpu("test", devicePlan(w.scalar() == null ? List.of() : List.of(w.scalar()), null));
+            return Placement.gpu("test", devicePlan(w.scalar() == null ? List.of() : List.of(w.scalar()), null, false));
         }
 
         @Override

@@ -54,8 +54,11 @@ abstract class StandInAccelerator implements Accelerator {
         };
     }
 
-    /** A plan for the stand-in device that reads {@code inputs} and computes {@code above} over its groups (null: nothing). */
-    static DevicePlan devicePlan(List<PlanNode> inputs, PlanNode above) {
+    /**
+     * A plan for the stand-in device that reads {@code inputs}, computes {@code above} over its
+     * groups (null: nothing) and, by {@code sortsRows}, hands its rows back sorted or not.
+     */
+    static DevicePlan devicePlan(List<PlanNode> inputs, PlanNode above, boolean sortsRows) {
         return new DevicePlan() {
             @Override
             public String target() {
@@ -70,6 +73,11 @@ abstract class StandInAccelerator implements Accelerator {
             @Override
             public boolean computesAbove(PlanNode node) {
                 return above != null && node == above;
+            }
+
+            @Override
+            public boolean sortsRows() {
+                return sortsRows;
             }
         };
     }
