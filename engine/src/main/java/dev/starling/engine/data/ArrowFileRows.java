@@ -7,7 +7,9 @@ import dev.starling.storage.TableBuilder;
 import dev.starling.storage.TableSchema;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
@@ -19,16 +21,21 @@ import org.apache.arrow.vector.DateDayVector;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.ipc.ArrowFileReader;
+import org.apache.arrow.vector.ipc.ArrowReader;
+import org.apache.arrow.vector.ipc.ArrowStreamReader;
 import org.apache.arrow.vector.ipc.InvalidArrowFileException;
 import org.apache.arrow.vector.types.pojo.Field;
 
 /**
- * The rows of an Arrow IPC file (the random-access format, as COPY and pyarrow write it) appended
- * to a table being built: its columns by position, as many as the table has, each value converted
+ * The rows of an Arrow IPC file, in the random-access file format or the stream format (as COPY
+ * and pyarrow write them; the file format's magic tells them apart), appended to a table being built: its columns by position, as many as the table has, each value converted
  * to its column's type as an INSERT converts a query's ({@link RowAppender}: numbers to the
  * column's scale, NOT NULL, VARCHAR(n), DECIMAL(p,s) and key checks the same).
  */
 final class ArrowFileRows {
+    /** The bytes the Arrow IPC file format starts with; the stream format has none. */
+    private static final String FILE_MAGIC = "ARROW1";
+
     private ArrowFileRows() { }
 
     /** Appends {@code file}'s rows (named {@code named} in errors) to {@code out}. */
@@ -36,7 +43,7 @@ final class ArrowFileRows {
         int columns = out.schema().columns().size();
         try (BufferAllocator allocator = new RootAllocator();
              FileChannel channel = FileChannel.open(file);
-             ArrowFileReader reader = new ArrowFileReader(channel, allocator)) {
+             ArrowReader reader = reader(channel, allocator, named)) {
             VectorSchemaRoot root = reader.getVectorSchemaRoot();
             int fields = root.getSchema().getFields().size();
             if (fields != columns) {
@@ -64,10 +71,34 @@ final class ArrowFileRows {
                 }
             }
         } catch (InvalidArrowFileException e) {
-            throw new StarlingSqlException(named + " is not an Arrow IPC file (" + e.getMessage() + ")");
+            throw notArrow(named, e);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read " + named + ": " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * A reader of the file format where the file starts with its magic ({@code ARROW1}), else of
+     * the stream format, whose schema it reads at once: a file that is neither is refused there.
+     */
+    private static ArrowReader reader(FileChannel channel, BufferAllocator allocator, Path named) throws IOException {
+        ByteBuffer magic = ByteBuffer.allocate(FILE_MAGIC.length());
+        channel.read(magic, 0);
+        if (new String(magic.array(), 0, magic.position(), StandardCharsets.US_ASCII).equals(FILE_MAGIC)) {
+            return new ArrowFileReader(channel, allocator);
+        }
+        ArrowStreamReader stream = new ArrowStreamReader(channel, allocator);
+        try {
+            stream.getVectorSchemaRoot();
+            return stream;
+        } catch (IOException | RuntimeException e) {
+            stream.close();
+            throw notArrow(named, e);
+        }
+    }
+
+    private static StarlingSqlException notArrow(Path named, Exception e) {
+        return new StarlingSqlException(named + " is not an Arrow IPC file or stream (" + e.getMessage() + ")");
     }
 
     /**

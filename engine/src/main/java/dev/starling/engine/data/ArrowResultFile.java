@@ -14,11 +14,14 @@ import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.ipc.ArrowFileWriter;
+import org.apache.arrow.vector.ipc.ArrowStreamWriter;
+import org.apache.arrow.vector.ipc.ArrowWriter;
 
 /**
- * A query's rows as an Arrow IPC file (the random-access format that pyarrow's {@code ipc.open_file},
- * DuckDB and Arrow readers open), in record batches of about {@link #BATCH_ROWS} rows with the
- * result's column types (ArrowBatches.schema).
+ * A query's rows in Arrow IPC form, in record batches of about {@link #BATCH_ROWS} rows with the
+ * result's column types (ArrowBatches.schema): the random-access file format that pyarrow's
+ * {@code ipc.open_file}, DuckDB and Arrow readers open, or the stream format
+ * ({@code ipc.open_stream}), which a reader takes in one pass and a pipe can carry.
  */
 final class ArrowResultFile implements ResultFile {
     /** The executor's batches are gathered into record batches of this many rows: fewer, larger blocks to read. */
@@ -27,13 +30,16 @@ final class ArrowResultFile implements ResultFile {
     private final FileChannel channel;
     private final BufferAllocator allocator = new RootAllocator();
     private VectorSchemaRoot root;
-    private ArrowFileWriter writer;
+    private final boolean stream;
+    private ArrowWriter writer;
     private List<Field> fields;
     private final List<Batch> pending = new ArrayList<>();
     private int pendingRows;
     private long rows;
 
-    ArrowResultFile(Path file) throws IOException {
+    /** Writes {@code file}, in the stream format when {@code stream}, else the file format. */
+    ArrowResultFile(Path file, boolean stream) throws IOException {
+        this.stream = stream;
         this.channel = FileChannel.open(file, StandardOpenOption.WRITE, StandardOpenOption.CREATE,
                 StandardOpenOption.TRUNCATE_EXISTING);
     }
@@ -42,7 +48,7 @@ final class ArrowResultFile implements ResultFile {
     public void start(List<Field> fields) {
         this.fields = fields;
         root = VectorSchemaRoot.create(ArrowBatches.schema(fields), allocator);
-        writer = new ArrowFileWriter(root, null, channel);
+        writer = stream ? new ArrowStreamWriter(root, null, channel) : new ArrowFileWriter(root, null, channel);
         try {
             writer.start();
         } catch (IOException e) {

@@ -24,7 +24,7 @@ public sealed interface DataStatement {
     /** {@code format} null: from the file's extension. */
     record Load(String table, Path file, String format) implements DataStatement { }
 
-    /** {@code COPY {(query) | t} TO 'file' [FORMAT ARROW | CSV]}: the query's rows (a table's: all of them) written to a file. */
+    /** {@code COPY {(query) | t} TO 'file' [FORMAT ARROW [STREAM] | CSV]}: the query's rows (a table's: all of them) written to a file. */
     record CopyTo(String query, Path file, String format) implements DataStatement { }
 
     /** {@code SET name = value}: a setting of the session (the embedded engine's, or a server connection's). */

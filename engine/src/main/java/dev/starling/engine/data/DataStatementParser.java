@@ -21,7 +21,7 @@ import java.util.Optional;
  * DROP VIEW [IF EXISTS] v
  * INSERT INTO t [(c, ...)] {SELECT ... | VALUES ...}
  * LOAD [INTO] [TABLE] t FROM 'file' [FORMAT TBL | CSV | ARROW]
- * COPY {(query) | t} TO 'file' [FORMAT ARROW | CSV]
+ * COPY {(query) | t} TO 'file' [FORMAT ARROW [STREAM] | CSV]
  * GENERATE {TPCH | SSB} [SCALE] [FACTOR] n [SCHEMA s]
  * SET {backend | clone_layouts | clone_budget | clone_window | oversized_join | query_timeout} {= | TO} value
  * ALTER TABLE t SET [(] gpu_resident = {true | false} [)]
@@ -265,9 +265,9 @@ public final class DataStatementParser {
         if (t.accept("format")) {
             Tokens.Token f = t.next();
             if (!f.is("csv") && !f.is("arrow")) {
-                throw t.error(f.offset(), "unknown format '" + f.text() + "': expected ARROW or CSV");
+                throw t.error(f.offset(), "unknown format '" + f.text() + "': expected ARROW, ARROW STREAM or CSV");
             }
-            format = f.name();
+            format = f.is("arrow") && t.accept("stream") ? "arrow stream" : f.name();
         }
         return new DataStatement.CopyTo(query, file, format);
     }

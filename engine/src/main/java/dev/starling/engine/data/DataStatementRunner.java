@@ -203,8 +203,8 @@ public final class DataStatementRunner {
     private long load(DataStatement.Load load) {
         Table base = existing(load.table());
         Path file = intake.loadable(load.file());
-        if ("arrow".equals(load.format()) || load.format() == null
-                && load.file().getFileName().toString().toLowerCase(Locale.ROOT).endsWith(".arrow")) {
+        String name = load.file().getFileName().toString().toLowerCase(Locale.ROOT);
+        if ("arrow".equals(load.format()) || load.format() == null && (name.endsWith(".arrow") || name.endsWith(".arrows"))) {
             return append(base, builder -> ArrowFileRows.append(file, load.file(), builder));
         }
         LoadFormat format = load.format() == null ? LoadFormat.forFile(load.file())

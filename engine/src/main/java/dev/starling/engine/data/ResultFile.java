@@ -14,21 +14,23 @@ interface ResultFile extends BatchSink, AutoCloseable {
     void close() throws IOException;
 
     /**
-     * A writer of {@code format} ({@code arrow} or {@code csv}; null: as {@code named}'s extension,
-     * {@code .arrow} or {@code .csv}, says) into {@code file}.
+     * A writer of {@code format} ({@code arrow}, {@code arrow stream} or {@code csv}; null: as
+     * {@code named}'s extension, {@code .arrow}, {@code .arrows} or {@code .csv}, says) into {@code file}.
      */
     static ResultFile open(Path file, String format, Path named) throws IOException {
         String kind = format != null ? format : extension(named);
         return switch (kind) {
-            case "arrow" -> new ArrowResultFile(file);
+            case "arrow" -> new ArrowResultFile(file, false);
+            case "arrow stream" -> new ArrowResultFile(file, true);
             case "csv" -> new CsvResultFile(file);
             default -> throw new IllegalArgumentException("cannot tell the format to write " + named
-                    + " in: give FORMAT ARROW or CSV, or name it .arrow or .csv");
+                    + " in: give FORMAT ARROW, ARROW STREAM or CSV, or name it .arrow, .arrows or .csv");
         };
     }
 
     private static String extension(Path named) {
         String name = named.getFileName().toString().toLowerCase(Locale.ROOT);
-        return name.endsWith(".arrow") ? "arrow" : name.endsWith(".csv") ? "csv" : "";
+        return name.endsWith(".arrow") ? "arrow" : name.endsWith(".arrows") ? "arrow stream"
+                : name.endsWith(".csv") ? "csv" : "";
     }
 }

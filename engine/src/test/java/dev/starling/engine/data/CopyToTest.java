@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.starling.engine.Starling;
 import dev.starling.planner.sql.StarlingSqlException;
 import dev.starling.storage.gen.TpchGenerator;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -17,11 +18,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * COPY writes a query's rows (or a table's) to an Arrow IPC or CSV file under the load
- * directories, whole or not at all, and LOAD reads both back into a table equal to what was
- * written: every type, NULLs, empty strings, quotes and commas in strings. A file outside the
- * directories is refused; a COPY that fails leaves the file it would replace as it was; an Arrow
- * file that does not fit its table is refused whole, without quoting its values.
+ * COPY writes a query's rows (or a table's) to an Arrow IPC file (the file format or the stream
+ * format) or a CSV file under the load directories, whole or not at all, and LOAD reads each back
+ * into a table equal to what was written: every type, NULLs, empty strings, quotes and commas in
+ * strings. A file outside the directories is refused; a COPY that fails leaves the file it would
+ * replace as it was; an Arrow file that does not fit its table is refused whole, without quoting
+ * its values, and one that is not Arrow at all is refused as such.
  */
 class CopyToTest {
     /** Every column type, NULLs in each, an empty string, a quote and a comma. */
@@ -53,27 +55,42 @@ class CopyToTest {
     }
 
     @Test
-    void aQueryCopiedToArrowOrCsvLoadsBackEqual() {
+    void aQueryCopiedToArrowOrCsvLoadsBackEqual() throws Exception {
         List<List<Object>> expected = db.query(ROWS + " ORDER BY n_nationkey").rows();
-        for (String file : List.of("nations.arrow", "nations.csv")) {
+        for (String file : List.of("nations.arrow", "nations.arrows", "nations.csv")) {
             assertEquals(List.of(List.of(25L)), db.query("COPY (" + ROWS + ") TO '" + file + "'").rows(), file);
             db.query(TABLE);
             assertEquals(List.of(List.of(25L)), db.query("LOAD back FROM '" + file + "'").rows(), file);
             assertEquals(expected, db.query("SELECT * FROM back ORDER BY k").rows(), file);
             db.query("DROP TABLE back");
         }
-        assertEquals(List.of(".", "nations.arrow", "nations.csv"), files(), "no partial file is left");
+        assertEquals(List.of(".", "nations.arrow", "nations.arrows", "nations.csv"), files(), "no partial file is left");
+        // the file format starts with its magic; the stream format with a message
+        assertTrue(new String(Files.readAllBytes(dir.resolve("nations.arrow")), 0, 6, StandardCharsets.US_ASCII).equals("ARROW1"));
+        assertFalse(new String(Files.readAllBytes(dir.resolve("nations.arrows")), 0, 6, StandardCharsets.US_ASCII).equals("ARROW1"));
     }
 
     @Test
     void aTableCopiesWhole() {
-        assertEquals(List.of(List.of(1500L)), db.query("COPY orders TO 'orders.data' FORMAT ARROW").rows());
-        db.query("CREATE TABLE copied (k BIGINT, cust BIGINT, status VARCHAR(1), price DECIMAL(15,2), day DATE, "
-                + "priority VARCHAR(15), clerk VARCHAR(15), ship INTEGER, comment VARCHAR(79))");
-        db.query("LOAD copied FROM 'orders.data' FORMAT ARROW");
-        // the copy's key columns are BIGINT where orders has INTEGER: compared as text
-        assertEquals(text(db.query("SELECT * FROM orders ORDER BY o_orderkey").rows()),
-                text(db.query("SELECT * FROM copied ORDER BY k").rows()));
+        for (String format : List.of("ARROW", "ARROW STREAM")) {
+            assertEquals(List.of(List.of(1500L)), db.query("COPY orders TO 'orders.data' FORMAT " + format).rows());
+            db.query("CREATE TABLE copied (k BIGINT, cust BIGINT, status VARCHAR(1), price DECIMAL(15,2), day DATE, "
+                    + "priority VARCHAR(15), clerk VARCHAR(15), ship INTEGER, comment VARCHAR(79))");
+            db.query("LOAD copied FROM 'orders.data' FORMAT ARROW");
+            // the copy's key columns are BIGINT where orders has INTEGER: compared as text
+            assertEquals(text(db.query("SELECT * FROM orders ORDER BY o_orderkey").rows()),
+                    text(db.query("SELECT * FROM copied ORDER BY k").rows()), format);
+            db.query("DROP TABLE copied");
+        }
+    }
+
+    @Test
+    void aFileThatIsNotArrowIsRefusedAsSuch() throws Exception {
+        Files.writeString(dir.resolve("notes.arrows"), "r_regionkey,r_name\n0,AFRICA\n");
+        db.query("CREATE TABLE notes (k INTEGER, name VARCHAR(25))");
+        StarlingSqlException e = assertThrows(StarlingSqlException.class, () -> db.query("LOAD notes FROM 'notes.arrows'"));
+        assertTrue(e.getMessage().startsWith("notes.arrows is not an Arrow IPC file or stream"), e.getMessage());
+        assertFalse(e.getMessage().contains("AFRICA"), e.getMessage());
     }
 
     @Test
@@ -89,7 +106,7 @@ class CopyToTest {
         assertEquals("kept", Files.readString(kept), "a failed COPY leaves the file it would replace");
         assertEquals(List.of(".", "regions.csv"), files());
         StarlingSqlException format = assertThrows(StarlingSqlException.class, () -> db.query("COPY region TO 'regions.txt'"));
-        assertTrue(format.getMessage().contains("give FORMAT ARROW or CSV"), format.getMessage());
+        assertTrue(format.getMessage().contains("give FORMAT ARROW, ARROW STREAM or CSV"), format.getMessage());
     }
 
     @Test
