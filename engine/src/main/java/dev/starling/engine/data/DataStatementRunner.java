@@ -20,7 +20,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.List;
-import java.util.Locale;
 import java.util.Set;
 import java.util.function.Consumer;
 
@@ -203,8 +202,9 @@ public final class DataStatementRunner {
     private long load(DataStatement.Load load) {
         Table base = existing(load.table());
         Path file = intake.loadable(load.file());
-        String name = load.file().getFileName().toString().toLowerCase(Locale.ROOT);
-        if ("arrow".equals(load.format()) || load.format() == null && (name.endsWith(".arrow") || name.endsWith(".arrows"))) {
+        // FORMAT ARROW reads either Arrow IPC form
+        String named = load.format() != null ? load.format() : FileFormats.of(load.file());
+        if (named.equals("arrow") || named.equals("arrow stream")) {
             return append(base, builder -> ArrowFileRows.append(file, load.file(), builder));
         }
         LoadFormat format = load.format() == null ? LoadFormat.forFile(load.file())

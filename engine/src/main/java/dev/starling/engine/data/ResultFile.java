@@ -3,7 +3,6 @@ package dev.starling.engine.data;
 import dev.starling.exec.BatchSink;
 import java.io.IOException;
 import java.nio.file.Path;
-import java.util.Locale;
 
 /** A query's rows written to a file by COPY, as they are produced; closing it closes the file. */
 interface ResultFile extends BatchSink, AutoCloseable {
@@ -18,7 +17,7 @@ interface ResultFile extends BatchSink, AutoCloseable {
      * {@code named}'s extension, {@code .arrow}, {@code .arrows} or {@code .csv}, says) into {@code file}.
      */
     static ResultFile open(Path file, String format, Path named) throws IOException {
-        String kind = format != null ? format : extension(named);
+        String kind = format != null ? format : FileFormats.of(named);
         return switch (kind) {
             case "arrow" -> new ArrowResultFile(file, false);
             case "arrow stream" -> new ArrowResultFile(file, true);
@@ -28,9 +27,4 @@ interface ResultFile extends BatchSink, AutoCloseable {
         };
     }
 
-    private static String extension(Path named) {
-        String name = named.getFileName().toString().toLowerCase(Locale.ROOT);
-        return name.endsWith(".arrow") ? "arrow" : name.endsWith(".arrows") ? "arrow stream"
-                : name.endsWith(".csv") ? "csv" : "";
-    }
 }
