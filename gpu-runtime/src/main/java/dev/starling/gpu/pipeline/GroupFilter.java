@@ -6,8 +6,6 @@ import dev.starling.exec.expr.Expr;
 import dev.starling.exec.expr.ExprLowering;
 import dev.starling.exec.expr.ExprText;
 import dev.starling.exec.expr.Literal;
-import dev.starling.exec.plan.AggregateNode;
-import dev.starling.exec.plan.AggregateNode.AggCall;
 import dev.starling.exec.plan.Field;
 import dev.starling.exec.plan.PlanNode;
 import dev.starling.exec.vector.Batch;
@@ -226,31 +224,28 @@ public record GroupFilter(List<Term> terms, List<Unbound> unbound, PlanNode scal
         return template(pipeline, value, op).map(t -> new Unbound(t, op, column, value.stateScale()));
     }
 
-    /** The term comparing {@code value} by {@code op}, its constant not yet known (0), if the GPU can apply it. */
+    /**
+     * The term comparing {@code value} by {@code op}, its constant not yet known (0), if the GPU can
+     * apply it: the aggregate's result is its state ({@link GroupProgram#finish}), a count or an
+     * integer's.
+     */
     private static Optional<Term> template(StarPipeline pipeline, Widened value, Call.Op op) {
-        AggregateNode aggregate = pipeline.aggregate();
         int call = value.column().index() - pipeline.keys().size();
         if (call < 0) {
             return Optional.empty();
         }
-        AggCall agg = aggregate.calls().get(call);
-        StarPipeline.CallStates states = pipeline.calls().get(call);
-        DataType result = agg.type();
-        Kind kind = switch (agg.function()) {
-            case COUNT_STAR, COUNT -> Kind.COUNT;
-            case SUM -> pipeline.slots().get(states.valueSlot()).kind() == AggKind.SUM_I ? Kind.SUM : null;
-            case MIN, MAX -> {
-                AggKind k = pipeline.slots().get(states.valueSlot()).kind();
-                yield k == AggKind.MIN_I || k == AggKind.MAX_I ? Kind.EXTREME : null;
-            }
-            case AVG -> null;
-        };
-        // the states hold the argument's values at its scale, the result is rounded to its own
-        DataType argument = agg.argument() < 0 ? null : aggregate.input().output().get(agg.argument()).type();
-        if (kind == null || (kind != Kind.COUNT && argument.scale() != result.scale())) {
-            return Optional.empty();
-        }
-        return Optional.of(new Term(kind, comparison(op), states.countSlot(), states.valueSlot(), 0, value.passBeyond()));
+        return GroupProgram.finish(pipeline, call).flatMap(f -> {
+            Kind kind = switch (f.finish()) {
+                case COUNT -> Kind.COUNT;
+                case SUM -> Kind.SUM;
+                case VALUE -> {
+                    AggKind k = pipeline.slots().get(f.valueSlot()).kind();
+                    yield k == AggKind.MIN_I || k == AggKind.MAX_I ? Kind.EXTREME : null;
+                }
+            };
+            return kind == null ? Optional.empty()
+                    : Optional.of(new Term(kind, comparison(op), f.countSlot(), f.valueSlot(), 0, value.passBeyond()));
+        });
     }
 
     private static boolean comparable(DataType value, DataType other) {

@@ -201,9 +201,11 @@ public record GroupProgram(PlanNode top, List<Expr> filters, List<Expr> outputs,
 
     /**
      * How aggregate call {@code call} is finished on the device, if it can be: a count, or a SUM,
-     * MIN or MAX whose result is its state (a double's, or an exact one at its argument's scale).
+     * MIN or MAX whose result is its state (a double's, or an exact one at its argument's scale;
+     * the host rounds others to their result's). The HAVING terms compare such states too
+     * ({@link GroupFilter}).
      */
-    private static Optional<Finished> finish(StarPipeline pipeline, int call) {
+    static Optional<Finished> finish(StarPipeline pipeline, int call) {
         AggregateNode aggregate = pipeline.aggregate();
         AggCall agg = aggregate.calls().get(call);
         StarPipeline.CallStates states = pipeline.calls().get(call);
