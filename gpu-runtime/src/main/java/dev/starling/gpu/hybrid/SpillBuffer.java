@@ -8,6 +8,8 @@ import dev.starling.gpu.cuda.GpuException;
 import dev.starling.gpu.cuda.GpuOutOfMemoryException;
 import dev.starling.gpu.cuda.MappedHostBuffer;
 import jcuda.Pointer;
+import jcuda.driver.CUDA_MEMCPY2D;
+import jcuda.driver.CUmemorytype;
 import jcuda.driver.JCudaDriver;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -64,6 +66,26 @@ public final class SpillBuffer implements AutoCloseable {
     /** Copies the first {@code length} bytes to {@code target} (host memory), wherever they live. */
     public void download(Pointer target, long length) {
         Cuda.check(JCudaDriver.cuMemcpyDtoH(target, DevicePointer.at(address), length), "cuMemcpyDtoH");
+    }
+
+    /**
+     * Copies {@code rows} runs of {@code width} bytes, {@code pitch} bytes apart from the start
+     * (a column of records), to {@code target} (host memory) one after the other, wherever they live.
+     */
+    public void download(Pointer target, long width, long pitch, long rows) {
+        if (rows == 0) {
+            return;
+        }
+        CUDA_MEMCPY2D copy = new CUDA_MEMCPY2D();
+        copy.srcMemoryType = CUmemorytype.CU_MEMORYTYPE_DEVICE;
+        copy.srcDevice = DevicePointer.at(address);
+        copy.srcPitch = pitch;
+        copy.dstMemoryType = CUmemorytype.CU_MEMORYTYPE_HOST;
+        copy.dstHost = target;
+        copy.dstPitch = width;
+        copy.WidthInBytes = width;
+        copy.Height = rows;
+        Cuda.check(JCudaDriver.cuMemcpy2D(copy), "cuMemcpy2D");
     }
 
     /** Bytes from the start that live in device memory. */

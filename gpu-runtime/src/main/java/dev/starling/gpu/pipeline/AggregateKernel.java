@@ -427,7 +427,7 @@ final class AggregateKernel implements AutoCloseable {
         }
         GroupFilter kept = order == null ? having : first(having, order);
         try (DeviceArrays scratch = new DeviceArrays(device.memory()); Compacted c = compactAll(kept, scratch)) {
-            long[] ids = c.read().ids();
+            long[] ids = c.ids();
             if (program.extreme() && kept == having && ids.length > 1) {
                 return new GroupProgram.Computed(null, "the order cut kept every group, not the first");
             }
@@ -442,6 +442,13 @@ final class AggregateKernel implements AutoCloseable {
     private record Compacted(long groups, long room, int stride, SpillBuffer records) implements AutoCloseable {
         boolean complete() {
             return groups <= room;
+        }
+
+        /** The groups' ids alone, read back from their records. */
+        long[] ids() {
+            long[] ids = new long[Math.toIntExact(groups)];
+            records.download(Pointer.to(ids), Long.BYTES, (long) stride * Long.BYTES, groups);
+            return ids;
         }
 
         /** The records read back, every group's. */
@@ -475,7 +482,6 @@ final class AggregateKernel implements AutoCloseable {
 
     /** The groups with rows that pass {@code having} (null: all), every one compacted, with room for all of them. */
     private Compacted compactAll(GroupFilter having, DeviceArrays scratch) throws Unsupported {
-        int stride = 1 + 2 * pipeline.slots().size();
         DeviceBuffer count = scratch.upload(new long[] {0}, "compacted group count");
         Terms terms = terms(having, scratch);
         Compacted c = compact(terms, count, Math.min(groups, FIRST_ROOM));
@@ -483,7 +489,7 @@ final class AggregateKernel implements AutoCloseable {
             return c;
         }
         c.close();
-        if (c.groups() * stride > Integer.MAX_VALUE - 8) {
+        if (c.groups() * c.stride() > Integer.MAX_VALUE - 8) {
             throw new Unsupported(c.groups() + " groups, more than one read-back holds");
         }
         count.clear();
