@@ -321,10 +321,6 @@ public record GroupProgram(PlanNode top, List<Expr> filters, List<Expr> outputs,
                 for (Finished f : compiled.finished()) {
                     read.add(finished(device, arrays, f, words, n, stride, slotStep, status));
                 }
-                String met = KernelStatus.read(status);
-                if (!met.isEmpty()) {
-                    return new Computed(null, met);
-                }
                 List<StarKernelInput.Output> outputs = new ArrayList<>();
                 List<DeviceBuffer[]> buffers = new ArrayList<>();
                 for (int i = 0; i <= keyOf.length; i++) {
@@ -344,7 +340,8 @@ public record GroupProgram(PlanNode top, List<Expr> filters, List<Expr> outputs,
                         List.of(), List.of(), List.of(), outputs, StarKernelInput.Accumulators.ROWS, null, null, List.of(),
                         null, null, constantWords.address(), status.address(), counter.address(), n, n);
                 StarKernelLauncher.launch(device, StarKernelLauncher.compile(device, input), input, 0);
-                met = KernelStatus.read(status);
+                // one status for both: a SUM past 64 bits the finish met, or a case the program met
+                String met = KernelStatus.read(status);
                 if (!met.isEmpty()) {
                     return new Computed(null, met);
                 }
