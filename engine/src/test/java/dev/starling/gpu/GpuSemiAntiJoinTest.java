@@ -1,5 +1,6 @@
 package dev.starling.gpu;
 
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.starling.storage.Catalog;
@@ -24,7 +25,9 @@ import org.junit.jupiter.params.provider.ValueSource;
  * keys among them. A join on no keys to a scalar subquery's one row reads it like a constant,
  * NULL included. A SEMI or ANTI join between two tables' foreign keys to one table (TPC-H Q21's
  * lineitem rows of one order) marks that table's codes, and a condition comparing a column of each
- * side reads the extremes of the build side's column at the code, NULLs taking no part.
+ * side reads the extremes of the build side's column at the code, NULLs taking no part. On keys
+ * that are no table's codes, whose build side's values repeat, the pipeline asks a hash table of
+ * them whether a row's key is there, also where the CPU would mark its few probe rows.
  */
 @Tag("gpu")
 class GpuSemiAntiJoinTest {
@@ -89,5 +92,26 @@ class GpuSemiAntiJoinTest {
     })
     void agreeWithTheCpu(String sql) {
         assertTrue(GpuResults.assertSameOnGpu(ENGINE.db(), ENGINE.gpu(), sql, sql), "did not run on the GPU: " + ENGINE.db().explain(sql));
+    }
+
+    /**
+     * A SEMI or ANTI join on keys that are no table's codes, its build side's keys repeating and
+     * NULL in places: the pipeline streams the probe side through a hash table of the build keys
+     * (one row a key), whichever side the CPU would have built (a join marking its few probe rows
+     * too), and nothing runs on the CPU.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {
+        "SELECT grp, COUNT(*) FROM p WHERE pk IN (SELECT amt FROM ch WHERE id < 50000) GROUP BY grp",
+        "SELECT pk, tag FROM p WHERE grp = 3 AND pk IN (SELECT ch.amt FROM ch JOIN p p2 ON ch.fk = p2.pk "
+                + "WHERE p2.grp = 2)",
+        "SELECT pk, tag FROM p WHERE grp = 3 AND pk IN (SELECT CAST(sup AS BIGINT) * 3 + 1 FROM li)",
+        "SELECT pk, grp FROM p WHERE grp = 1 AND EXISTS (SELECT * FROM ch WHERE ch.amt = p.pk)",
+        "SELECT COUNT(*), SUM(pk) FROM p WHERE NOT EXISTS (SELECT * FROM ch WHERE ch.amt = p.pk AND ch.id > 1000)"
+    })
+    void onRepeatedKeysOfNoTablesCodesAgreeWithTheCpuAndRunOnTheGpu(String sql) {
+        String explained = GpuResults.explainedOnGpu(ENGINE.db(), sql);
+        assertFalse(explained.contains("backend=cpu"), explained);
+        assertTrue(GpuResults.assertSameOnGpu(ENGINE.db(), ENGINE.gpu(), sql, sql), "did not run on the GPU: " + explained);
     }
 }

@@ -59,8 +59,6 @@ public final class PipelineGraph {
 
     private static final Placement BUILT_ON_CPU = Placement.cpu("join tables are built on the CPU");
     private static final String ROWS_ON_GPU = "its rows from the GPU, the join's table built from them on the CPU";
-    private static final String MARKING_ON_GPU = "marks the rows of the pipeline it feeds on the GPU, at the codes its keys hold";
-    private static final String MARKED_ON_GPU = "scanned on the GPU by the pipeline it feeds, which reads its marks";
     private static final String ON_BOTH = ", and on the CPU for the CPU workers' joins";
 
     private final PlanNode root;
@@ -156,9 +154,9 @@ public final class PipelineGraph {
                         settings);
                 case SortNode s -> placer.rows(input, s, estimates, settings);
                 case UnionNode u -> placer.rows(input, null, estimates, settings);
-                case HashJoinNode j when j.markProbe() -> orRowsOnDevice(input, builtOnDevice(j.build(), within,
-                        first ? MARKED_ON_GPU : MARKING_ON_GPU), within, placer);
-                case HashJoinNode j when !first -> orRowsOnDevice(input, builtOnDevice(input, within, null), within, placer);
+                // the CPU builds a table of a marking join's probe side too; a GPU pipeline streams it
+                case HashJoinNode j when j.markProbe() || !first -> orRowsOnDevice(input, builtOnDevice(input, within),
+                        placer);
                 default -> null;
             };
             Role role = switch (node) {
@@ -403,31 +401,29 @@ public final class PipelineGraph {
     }
 
     /**
-     * Where a join input of a pipeline placed {@code within} runs, for join build side {@code build}
-     * (a marking join's two sides go with its build side): by the accelerator when its plan builds
-     * it ({@code reason}, else the plan's; and, when the CPU workers share the pipeline, on the CPU
+     * Where a join input {@code input} of a pipeline placed {@code within} runs: by the accelerator
+     * when its plan builds or streams it (and, when the CPU workers share the pipeline, on the CPU
      * for their joins too), else on the CPU.
      */
-    private static Placement builtOnDevice(PlanNode build, Placement within, String reason) {
-        Optional<String> how = within.accelerated() ? within.plan().deviceBuild(build) : Optional.empty();
+    private static Placement builtOnDevice(PlanNode input, Placement within) {
+        Optional<String> how = within.accelerated() ? within.plan().deviceBuild(input) : Optional.empty();
         if (how.isEmpty()) {
             return BUILT_ON_CPU;
         }
-        String why = reason == null ? how.get() : reason;
-        return within.shared() ? Placement.both(why + ON_BOTH, within.plan()) : Placement.gpu(why, within.plan());
+        return within.shared() ? Placement.both(how.get() + ON_BOTH, within.plan()) : Placement.gpu(how.get(), within.plan());
     }
 
     /**
-     * {@code built}, where a join input {@code input} is built; when that is the CPU, for a join the
-     * CPU runs (its pipeline placed {@code within} the CPU), the rows of {@code input} may still come
-     * from the accelerator as a pipeline of rows ({@code placer} decides, as for a result's), which
-     * the CPU then builds the join's table from (TPC-H Q20's partsupp rows of the parts it names,
-     * and its Canadian suppliers); where the accelerator was weighed and declined, its reason is
-     * shown too. A join the accelerator runs reads such an input through its own
-     * plan's inputs, which the CPU computes.
+     * {@code built}, where a join input {@code input} is built; when that is the CPU, the rows of
+     * {@code input} may still come from the accelerator as a pipeline of rows ({@code placer}
+     * decides, as for a result's), which the CPU then builds the join's table from: for a join the
+     * CPU runs, TPC-H Q20's partsupp rows of the parts it names; for one the accelerator runs, a
+     * dimension its plan reads (Q20's {@code ps_suppkey} values of those rows, which its Canadian
+     * suppliers are looked up among). Where the accelerator was weighed and declined, its reason is
+     * shown too.
      */
-    private Placement orRowsOnDevice(PlanNode input, Placement built, Placement within, Placer placer) {
-        if (built != BUILT_ON_CPU || within.accelerated()) {
+    private Placement orRowsOnDevice(PlanNode input, Placement built, Placer placer) {
+        if (built != BUILT_ON_CPU) {
             return built;
         }
         Placement rows = placer.joinInput(input, estimates, settings);

@@ -99,21 +99,31 @@ public final class PlanCompiler {
     }
 
     /**
-     * The rows of the pipeline topped by {@code node} (of {@code role}): the accelerator's when the
-     * graph placed them there as a pipeline of rows and it did not hand them back, else compiled
-     * here with the columns {@code needed} and dense-key filters {@code pushed}.
+     * The rows of the pipeline topped by {@code node} (of {@code role}), or of projections over its
+     * top (a dimension as a device plan reads it): the accelerator's when the graph placed them there
+     * as a pipeline of rows and it did not hand them back (projected here), else compiled here with
+     * the columns {@code needed} and dense-key filters {@code pushed}.
      */
     private Stream pipelineRows(PlanNode node, PipelineGraph.Role role, BitSet needed, List<DenseKeyFilter.Pushed> pushed) {
         PipelineGraph.Pipeline p = graph.pipeline(node, role);
-        if (graph.rowsOnDevice(p) && p.top() == node) {
-            Optional<Batch> rows = deviceRows(p, node, needed);
+        if (graph.rowsOnDevice(p)) {
+            Optional<Batch> rows = deviceRows(p, p.top(), p.top() == node ? needed : all(p.top()));
             if (rows.isPresent()) {
-                return Stream.of(new MaterializedSource(rows.get()), node.output(), false);
+                return projected(node, p.top(), Stream.of(new MaterializedSource(rows.get()), p.top().output(), false));
             }
         } else if (!graph.handsOnDeviceResult(p.top())) {
             ctx.ran(p.id(), "cpu");
         }
         return compile(node, needed, pushed);
+    }
+
+    /** {@code view}'s rows: those of {@code top}, {@code rows}, under the projections between them. */
+    private static Stream projected(PlanNode view, PlanNode top, Stream rows) {
+        if (view == top) {
+            return rows;
+        }
+        ProjectNode p = (ProjectNode) view;
+        return projected(p.input(), top, rows).then(() -> new ProjectOperator(p.expressions(), all(p)), p.output());
     }
 
     /**

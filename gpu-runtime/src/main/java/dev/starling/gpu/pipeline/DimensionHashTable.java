@@ -33,16 +33,25 @@ public final class DimensionHashTable {
 
     /** The table over the first {@code rows} keys, or empty when a key repeats (a join that would multiply rows). */
     public static Optional<DimensionHashTable> build(Vector keys, int rows) {
+        return build(keys, rows, false);
+    }
+
+    /**
+     * The same; with {@code keysMayRepeat} (a join that only asks whether a key is there), a key
+     * that repeats keeps its first row.
+     */
+    public static Optional<DimensionHashTable> build(Vector keys, int rows, boolean keysMayRepeat) {
         long[] heap = new long[(int) (capacity(rows) * SLOT_BYTES / Long.BYTES)];
-        return build(keys, rows, MemorySegment.ofArray(heap), heap);
+        return build(keys, rows, keysMayRepeat, MemorySegment.ofArray(heap), heap);
     }
 
     /** The same, built in {@code memory} ({@link #bytesFor} bytes). */
-    public static Optional<DimensionHashTable> buildIn(Vector keys, int rows, MemorySegment memory) {
-        return build(keys, rows, memory, null);
+    public static Optional<DimensionHashTable> buildIn(Vector keys, int rows, boolean keysMayRepeat, MemorySegment memory) {
+        return build(keys, rows, keysMayRepeat, memory, null);
     }
 
-    private static Optional<DimensionHashTable> build(Vector keys, int rows, MemorySegment slots, long[] heap) {
+    private static Optional<DimensionHashTable> build(Vector keys, int rows, boolean keysMayRepeat, MemorySegment slots,
+                                                      long[] heap) {
         long capacity = capacity(rows);
         int shift = 64 - Long.numberOfTrailingZeros(capacity);
         for (long s = 0; s < capacity; s++) {
@@ -50,6 +59,7 @@ public final class DimensionHashTable {
         }
         long[] values = keys.longs();
         boolean[] nulls = keys.nulls();
+        rows:
         for (int r = 0; r < rows; r++) {
             if (nulls != null && nulls[r]) {
                 continue;
@@ -58,6 +68,9 @@ public final class DimensionHashTable {
             long s = Hashing.homeSlot(key, shift);
             while ((long) ROW.get(slots, 0L, s) >= 0) {
                 if ((long) KEY.get(slots, 0L, s) == key) {
+                    if (keysMayRepeat) {
+                        continue rows;
+                    }
                     return Optional.empty();
                 }
                 s = (s + 1) & (capacity - 1);

@@ -30,10 +30,12 @@ final class GpuHashTableBuild {
 
     /**
      * The table over the first {@code rows} of {@code keys}, in {@code arrays} (freed with them);
-     * throws {@link Unsupported} when a key repeats (dimension {@code d}'s join would multiply rows).
+     * throws {@link Unsupported} when a key repeats (dimension {@code d}'s join would multiply rows)
+     * unless {@code keysMayRepeat} (a join that only asks whether a key is there: one of its rows
+     * stays in the table).
      */
-    static Optional<StarKernelInput.HashTable> build(GpuDevice device, DeviceArrays arrays, int d, Vector keys, int rows)
-            throws Unsupported {
+    static Optional<StarKernelInput.HashTable> build(GpuDevice device, DeviceArrays arrays, int d, Vector keys, int rows,
+                                                     boolean keysMayRepeat) throws Unsupported {
         try (DeviceArrays input = new DeviceArrays(device.memory())) {
             DeviceBuffer keyWords = input.allocate(Math.max(8, 8L * rows), "dimension " + d + " build keys");
             if (rows > 0) {
@@ -42,7 +44,7 @@ final class GpuHashTableBuild {
             DeviceBuffer nulls = keys.nulls() == null ? null : input.upload(DeviceArrays.flags(keys.nulls(), rows),
                     "dimension " + d + " build key NULLs");
             return build(device, arrays, d, new StarKernelInput.Column(keyWords.address(),
-                    nulls == null ? 0 : nulls.address(), 8), rows);
+                    nulls == null ? 0 : nulls.address(), 8), rows, keysMayRepeat);
         } catch (GpuOutOfMemoryException e) {
             return Optional.empty();
         }
@@ -53,7 +55,8 @@ final class GpuHashTableBuild {
      * has them (a row whose flag is set is left out, as a NULL key matches nothing).
      */
     static Optional<StarKernelInput.HashTable> build(GpuDevice device, DeviceArrays arrays, int d,
-                                                     StarKernelInput.Column keys, long rows) throws Unsupported {
+                                                     StarKernelInput.Column keys, long rows, boolean keysMayRepeat)
+            throws Unsupported {
         long capacity = DimensionHashTable.capacity(rows);
         int shift = 64 - Long.numberOfTrailingZeros(capacity);
         try (DeviceArrays scratch = new DeviceArrays(device.memory())) {
@@ -71,7 +74,7 @@ final class GpuHashTableBuild {
             device.synchronize("build_hash_table");
             int[] failed = new int[1];
             status.download(Pointer.to(failed), 4);
-            if ((failed[0] & KEY_REPEATS) != 0) {
+            if ((failed[0] & KEY_REPEATS) != 0 && !keysMayRepeat) {
                 throw new Unsupported("the build side of hash join " + d + " has duplicate keys");
             }
             if ((failed[0] & (KEY_IS_MARKER | TABLE_FULL)) != 0) {

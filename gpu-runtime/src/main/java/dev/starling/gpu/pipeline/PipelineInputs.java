@@ -273,12 +273,13 @@ final class PipelineInputs implements AutoCloseable {
                 table = sharedTable(d, rows);
             } else {
                 Optional<StarKernelInput.HashTable> onDevice = GpuHashTableBuild.build(device, arrays, d, rows.column(0),
-                        rows.rows());
+                        rows.rows(), dim.presence());
                 if (onDevice.isPresent()) {
                     table = onDevice.get();
                     uploadedBytes += 8L * rows.rows();
                 } else {
-                    DimensionHashTable built = hashTable(d, DimensionHashTable.build(rows.column(0), rows.rows()));
+                    DimensionHashTable built = hashTable(d, DimensionHashTable.build(rows.column(0), rows.rows(),
+                            dim.presence()));
                     long start = System.nanoTime();
                     table = place(d, built, rows);
                     placeNanos += System.nanoTime() - start;
@@ -298,7 +299,8 @@ final class PipelineInputs implements AutoCloseable {
      * pipeline to the CPU.
      */
     private StarKernelInput.HashTable gpuBuiltTable(int d, GpuDimensionBuild built) throws Unsupported {
-        return GpuHashTableBuild.build(device, arrays, d, built.keys(), pipeline.dimensions().get(d).range())
+        StarPipeline.Dimension dim = pipeline.dimensions().get(d);
+        return GpuHashTableBuild.build(device, arrays, d, built.keys(), dim.range(), dim.presence())
                 .orElseThrow(() -> new Unsupported("the hash table of join " + d + ", past the device memory budget or "
                         + "holding the key " + Long.MIN_VALUE));
     }
@@ -354,7 +356,8 @@ final class PipelineInputs implements AutoCloseable {
         placeNanos += System.nanoTime() - start;
         DimensionHashTable table;
         try {
-            table = hashTable(d, DimensionHashTable.buildIn(rows.column(0), rows.rows(), memory.segment()));
+            table = hashTable(d, DimensionHashTable.buildIn(rows.column(0), rows.rows(),
+                    pipeline.dimensions().get(d).presence(), memory.segment()));
         } catch (Unsupported | RuntimeException e) {
             memory.close();
             throw e;

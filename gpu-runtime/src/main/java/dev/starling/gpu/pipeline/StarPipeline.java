@@ -180,7 +180,8 @@ public record StarPipeline(
      * one foreign key ({@link #foldsGroups}), holds its groups folded at their codes; {@code outer}:
      * a LEFT join's build side, after whose rows comes one whose columns are all NULL, which a row
      * that finds no match reads (built on the CPU, {@link PipelineInputs#dimensionRows}, or, for
-     * folded groups, on the GPU);
+     * folded groups, on the GPU); {@code presence}: a SEMI or ANTI join's build side that only tells
+     * whether some row has a key (nothing reads its rows), so that a hashed one's key may repeat;
      * {@code valueDigit}: for a dimension built on the GPU whose group keys are not its table's key,
      * the digit its build computes from their values (else null); {@code folded}: for a marking one
      * that holds an aggregation's groups folded at their codes ({@link #foldsGroups}), that
@@ -188,10 +189,10 @@ public record StarPipeline(
      * are then numbered as the aggregation's output.
      */
     public record Dimension(PlanNode build, int keyColumn, boolean hashed, boolean packedKey, long range,
-                            boolean marks, boolean outer, StarPipeline gpuBuild, ValueDigit valueDigit,
-                            AggregateNode folded) {
+                            boolean marks, boolean outer, boolean presence, StarPipeline gpuBuild,
+                            ValueDigit valueDigit, AggregateNode folded) {
         public Dimension(PlanNode build, int keyColumn, boolean hashed, long range) {
-            this(build, keyColumn, hashed, false, range, false, false, null, null, null);
+            this(build, keyColumn, hashed, false, range, false, false, false, null, null, null);
         }
 
         public boolean builtOnGpu() {
@@ -214,17 +215,18 @@ public record StarPipeline(
 
         /** The same dimension with its rows produced on the CPU (not a marking one, which only the GPU builds). */
         public Dimension builtOnCpu() {
-            return new Dimension(build, keyColumn, hashed, packedKey, range, false, outer, null, null, null);
+            return new Dimension(build, keyColumn, hashed, packedKey, range, false, outer, presence, null, null, null);
         }
 
         /** The same dimension whose build side, {@code projected}, gives its key as column 0. */
         Dimension projected(PlanNode projected) {
-            return new Dimension(projected, 0, hashed, packedKey, range, marks, outer, null, null, folded);
+            return new Dimension(projected, 0, hashed, packedKey, range, marks, outer, presence, null, null, folded);
         }
 
         /** The same dimension built on the GPU by {@code pipeline} (null: on the CPU), its digit {@code digit}. */
         Dimension withGpuBuild(StarPipeline pipeline, ValueDigit digit) {
-            return new Dimension(build, keyColumn, hashed, packedKey, range, marks, outer, pipeline, digit, folded);
+            return new Dimension(build, keyColumn, hashed, packedKey, range, marks, outer, presence, pipeline, digit,
+                    folded);
         }
     }
 

@@ -437,9 +437,7 @@ public final class StarPipelineCompiler {
 
     private List<Expr> join(HashJoinNode j) throws Unsupported {
         if (j.markProbe()) {
-            return joinByCodes(j, walk(j.probe())).orElseThrow(() -> new Unsupported(describe(j)
-                    + " on other keys than codes of one table, or with a condition other than a comparison of a column"
-                    + " of each side"));
+            return marking(j);
         }
         boolean anti = j.kind() == JoinKind.ANTI;
         if (j.probeKeys().length == 0 && !anti) {
@@ -455,7 +453,6 @@ public final class StarPipelineCompiler {
         if (j.kind() == JoinKind.INNER && !j.dense() && !streams(j.probe()) && streams(j.build())) {
             return swapped(j);
         }
-        boolean packed = j.probeKeys().length > 1;
         List<Expr> out = new ArrayList<>(walk(j.probe()));
         if (j.kind() == JoinKind.INNER) {
             Optional<List<Expr>> onGroups = joinOnGroups(j, out);
@@ -469,6 +466,42 @@ public final class StarPipelineCompiler {
                 return byCodes.get();
             }
         }
+        return probed(j, out);
+    }
+
+    /**
+     * A SEMI or ANTI join that marks its probe rows (the CPU builds a table of the smaller probe
+     * side and streams the build side through it): by codes where both sides hold them
+     * ({@link #joinByCodes}), else, with no condition beyond its keys, as the join it means, the
+     * pipeline streaming the probe side and asking a dimension of the build side's keys whether a
+     * row's key is there (TPC-H Q20's Canadian suppliers among the {@code ps_suppkey} values of a
+     * join): a hash table of a few thousand keys is nothing to the GPU.
+     */
+    private List<Expr> marking(HashJoinNode j) throws Unsupported {
+        List<Expr> out = new ArrayList<>(walk(j.probe()));
+        Optional<List<Expr>> byCodes = joinByCodes(j, out);
+        if (byCodes.isPresent()) {
+            return byCodes.get();
+        }
+        if (j.dense()) {
+            throw new Unsupported(describe(j) + " by its rows' index from a build side other than one table's scan");
+        }
+        if (j.residual() != null) {
+            throw new Unsupported(describe(j) + " with a condition beyond its keys, on other keys than codes of one"
+                    + " table or a condition other than a comparison of a column of each side");
+        }
+        return probed(j, out);
+    }
+
+    /**
+     * Join {@code j} (INNER, SEMI or ANTI) probing its build side, built as a dense or hashed
+     * dimension, with each row of its probe side's columns {@code out}. A SEMI or ANTI join with no
+     * condition beyond its keys only asks whether a key is there, so its build side's keys may repeat.
+     */
+    private List<Expr> probed(HashJoinNode j, List<Expr> out) throws Unsupported {
+        boolean anti = j.kind() == JoinKind.ANTI;
+        boolean packed = j.probeKeys().length > 1;
+        boolean presence = j.kind() != JoinKind.INNER && j.residual() == null;
         if (anti && (packed || j.residual() != null)) {
             throw new Unsupported("an ANTI join " + (packed ? "on several keys" : "with a condition beyond its keys"));
         }
@@ -480,12 +513,12 @@ public final class StarPipelineCompiler {
         if (packed) {
             PackedJoinKey key = PackedJoinKey.of(j, out, catalog);
             dimensions.add(new StarPipeline.Dimension(key.keyedBuild(), buildFields.size(), true, true,
-                    mostRows(j.build()), false, false, null, null, null));
+                    mostRows(j.build()), false, false, presence, null, null, null));
             steps.add(new Step.Filter(key.guard()));
             steps.add(new Step.Probe(d, key.probe(), true, false));
         } else {
-            dimensions.add(new StarPipeline.Dimension(j.build(), j.buildKeys()[0], !j.dense(),
-                    j.dense() ? j.denseRange() : mostRows(j.build())));
+            dimensions.add(new StarPipeline.Dimension(j.build(), j.buildKeys()[0], !j.dense(), false,
+                    j.dense() ? j.denseRange() : mostRows(j.build()), false, false, presence, null, null, null));
             steps.add(new Step.Probe(d, out.get(j.probeKeys()[0]), !j.dense(), anti));
         }
         return output(j, out, d);
@@ -517,7 +550,7 @@ public final class StarPipelineCompiler {
         }
         int d = dimensions.size();
         dimensions.add(new StarPipeline.Dimension(j.build(), j.buildKeys()[0], !j.dense(), false,
-                j.dense() ? j.denseRange() : mostRows(j.build()) + 1, false, true, null, null, null));
+                j.dense() ? j.denseRange() : mostRows(j.build()) + 1, false, true, false, null, null, null));
         steps.add(new Step.Probe(d, out.get(j.probeKeys()[0]), !j.dense(), ProbeMode.OUTER));
         return output(j, out, d);
     }
@@ -572,7 +605,7 @@ public final class StarPipelineCompiler {
         boolean outer = j.kind() == JoinKind.LEFT;
         int d = dimensions.size();
         dimensions.add(new StarPipeline.Dimension(j.build(), 0, false, false,
-                catalog.require(target.get().table()).rowCount(), true, outer, null, null, a));
+                catalog.require(target.get().table()).rowCount(), true, outer, false, null, null, a));
         steps.add(new Step.Probe(d, code.get(), false, outer ? ProbeMode.OUTER : ProbeMode.MATCH));
         foldedGroups = true;
         List<Expr> folded = new ArrayList<>();
@@ -839,8 +872,8 @@ public final class StarPipelineCompiler {
         }
         int d = dimensions.size();
         long codes = j.dense() ? j.denseRange() : catalog.require(buildKeyReference(j).orElseThrow().table()).rowCount();
-        dimensions.add(new StarPipeline.Dimension(j.build(), j.buildKeys()[0], false, false, codes, true, false, null, null,
-                null));
+        dimensions.add(new StarPipeline.Dimension(j.build(), j.buildKeys()[0], false, false, codes, true, false, false,
+                null, null, null));
         if (test.isEmpty()) {
             steps.add(new Step.Probe(d, code.get(), false, anti));
             return Optional.of(out);

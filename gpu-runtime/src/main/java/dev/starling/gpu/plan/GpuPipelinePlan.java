@@ -95,11 +95,11 @@ public record GpuPipelinePlan(String target, StarPipeline pipeline, CloneChoice 
     }
 
     /**
-     * How the GPU builds join build side {@code build} (a plan node of the pipeline), if it does:
-     * by the pipeline it feeds, at its rows' indexes (a hashed one with its hash table), or, for a
-     * marking join, at the codes its keys hold (an aggregation's groups folded there, and that
-     * aggregation too); or streams
-     * it, when the pipeline's fact scan is in it.
+     * How the GPU builds join input {@code build} (a plan node of the pipeline), if it does: by the
+     * pipeline it feeds, at its rows' indexes (a hashed one with its hash table), or, for a marking
+     * join, at the codes its keys hold (an aggregation's groups folded there, and that aggregation
+     * too); or streams it, when the pipeline's fact scan is in it (a join's sides swapped, or the
+     * probe side of a join the CPU would run by marking it).
      */
     @Override
     public Optional<String> deviceBuild(PlanNode build) {
