@@ -17,4 +17,14 @@ public sealed interface PlanNode
 
     /** One line describing this node, for EXPLAIN (children are printed by the caller). */
     String describe();
+
+    /** Whether {@code node} scans one table, filtered and projected. */
+    static boolean scansOneTable(PlanNode node) {
+        return switch (node) {
+            case ScanNode s -> true;
+            case FilterNode f -> scansOneTable(f.input());
+            case ProjectNode p -> scansOneTable(p.input());
+            default -> false;
+        };
+    }
 }

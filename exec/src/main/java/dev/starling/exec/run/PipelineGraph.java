@@ -156,7 +156,7 @@ public final class PipelineGraph {
                 case UnionNode u -> placer.rows(input, null, estimates, settings);
                 // the CPU builds a table of a marking join's probe side too; a GPU pipeline streams it
                 case HashJoinNode j when j.markProbe() || !first -> orRowsOnDevice(input, builtOnDevice(input, within),
-                        placer);
+                        within, placer);
                 default -> null;
             };
             Role role = switch (node) {
@@ -417,13 +417,15 @@ public final class PipelineGraph {
      * {@code built}, where a join input {@code input} is built; when that is the CPU, the rows of
      * {@code input} may still come from the accelerator as a pipeline of rows ({@code placer}
      * decides, as for a result's), which the CPU then builds the join's table from: for a join the
-     * CPU runs, TPC-H Q20's partsupp rows of the parts it names; for one the accelerator runs, a
-     * dimension its plan reads (Q20's {@code ps_suppkey} values of those rows, which its Canadian
-     * suppliers are looked up among). Where the accelerator was weighed and declined, its reason is
+     * CPU runs, TPC-H Q20's partsupp rows of the parts it names; for one the accelerator runs
+     * (placed {@code within} it), a dimension its plan reads that joins or aggregates (Q20's
+     * {@code ps_suppkey} values of those rows, which its Canadian suppliers are looked up among),
+     * not one table's scan, which the plan leaves to the CPU for a reason of its own (a hash table
+     * past the device memory budget). Where the accelerator was weighed and declined, its reason is
      * shown too.
      */
-    private Placement orRowsOnDevice(PlanNode input, Placement built, Placer placer) {
-        if (built != BUILT_ON_CPU) {
+    private Placement orRowsOnDevice(PlanNode input, Placement built, Placement within, Placer placer) {
+        if (built != BUILT_ON_CPU || within.accelerated() && PlanNode.scansOneTable(input)) {
             return built;
         }
         Placement rows = placer.joinInput(input, estimates, settings);

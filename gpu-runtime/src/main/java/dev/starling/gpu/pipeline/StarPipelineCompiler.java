@@ -581,7 +581,7 @@ public final class StarPipelineCompiler {
             return Optional.empty();
         }
         AggregateNode a = groups.get().aggregate();
-        if (a.groupKeys().length != 1 || !scansOneTable(a.input())) {
+        if (a.groupKeys().length != 1 || !PlanNode.scansOneTable(a.input())) {
             return Optional.empty();
         }
         int keyWidth = a.output().get(0).type().physical().width;
@@ -857,7 +857,7 @@ public final class StarPipelineCompiler {
      * table's scan, or the condition not such a comparison.
      */
     private Optional<List<Expr>> joinByCodes(HashJoinNode j, List<Expr> out) throws Unsupported {
-        if (j.probeKeys().length != 1 || !scansOneTable(j.build())) {
+        if (j.probeKeys().length != 1 || !PlanNode.scansOneTable(j.build())) {
             return Optional.empty();
         }
         Optional<Expr> code = markedCode(j, out.get(j.probeKeys()[0]));
@@ -888,16 +888,6 @@ public final class StarPipelineCompiler {
     /** "a SEMI join", "an ANTI join marking its probe side", for EXPLAIN's reasons. */
     private static String describe(HashJoinNode j) {
         return (j.kind() == JoinKind.ANTI ? "an " : "a ") + j.kind() + " join" + (j.markProbe() ? " marking its probe side" : "");
-    }
-
-    /** Whether {@code node} scans one table, filtered and projected: what a dimension built on the GPU may be. */
-    private static boolean scansOneTable(PlanNode node) {
-        return switch (node) {
-            case ScanNode s -> true;
-            case FilterNode f -> scansOneTable(f.input());
-            case ProjectNode p -> scansOneTable(p.input());
-            default -> false;
-        };
     }
 
     /**
