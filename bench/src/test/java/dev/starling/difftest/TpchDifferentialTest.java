@@ -4,6 +4,7 @@ import dev.starling.storage.gen.TpchGenerator;
 import dev.starling.storage.gen.TpchQueries;
 import java.util.stream.DoubleStream;
 import java.util.stream.IntStream;
+import java.util.stream.LongStream;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -12,9 +13,11 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The 22 TPC-H queries give the same rows on Starling and on DuckDB over the same generated data, and
- * at SF 0.01 the rows of the reference answers too.
+ * at SF 0.01 the rows of the reference answers too; so do three variants of each with other
+ * substitution parameters.
  */
 class TpchDifferentialTest {
+    private static final int VARIANTS = 3;
     private static final GeneratedEngines DATA = new GeneratedEngines(
             (catalog, scaleFactor) -> TpchGenerator.generate(catalog, scaleFactor, ""));
 
@@ -35,5 +38,16 @@ class TpchDifferentialTest {
         if (scaleFactor == TpchReferenceAnswers.SCALE_FACTOR) {
             TpchReferenceAnswers.assertMatches(query, starling);
         }
+    }
+
+    static Stream<Arguments> variants() {
+        return IntStream.rangeClosed(1, TpchQueries.COUNT).boxed()
+                .flatMap(query -> LongStream.rangeClosed(1, VARIANTS).mapToObj(seed -> Arguments.of(query, seed)));
+    }
+
+    @ParameterizedTest(name = "SF 0.1 Q{0} variant {1}")
+    @MethodSource("variants")
+    void variantsGiveTheSameRowsAsDuckDb(int query, long seed) throws Exception {
+        DATA.at(0.1).assertSameAnswer(TpchQueries.variant(query, 0.1, seed));
     }
 }

@@ -1,6 +1,7 @@
 package dev.starling.storage.gen;
 
 import java.util.List;
+import java.util.Random;
 
 /**
  * The 13 Star Schema Benchmark queries, Q1.1 to Q4.3, over the tables of {@link SsbGenerator}
@@ -23,5 +24,13 @@ public final class SsbQueries {
             throw new IllegalArgumentException("SSB has no query '" + name + "'; its queries are " + NAMES);
         }
         return QueryResources.read("ssb/q" + name + ".sql");
+    }
+
+    /**
+     * Query {@code name} with other parameters, drawn within the ranges the data covers
+     * ({@link SsbSubstitutions}); a seed gives one text.
+     */
+    public static String variant(String name, long seed) {
+        return SsbSubstitutions.apply(name, query(name), new Random(seed * NAMES.size() + NAMES.indexOf(name)));
     }
 }

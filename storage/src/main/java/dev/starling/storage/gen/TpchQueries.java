@@ -2,6 +2,7 @@ package dev.starling.storage.gen;
 
 import java.math.BigDecimal;
 import java.math.MathContext;
+import java.util.Random;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -49,5 +50,13 @@ public final class TpchQueries {
         String fraction = BigDecimal.valueOf(0.0001).divide(BigDecimal.valueOf(scaleFactor), MathContext.DECIMAL64)
                 .stripTrailingZeros().toPlainString();
         return sql.replace("* 0.0001", "* " + fraction);
+    }
+
+    /**
+     * Query {@code n} for data at {@code scaleFactor} with other substitution parameters, drawn
+     * within the specification's ranges ({@link TpchSubstitutions}); a seed gives one text.
+     */
+    public static String variant(int n, double scaleFactor, long seed) {
+        return TpchSubstitutions.apply(n, query(n, scaleFactor), new Random(seed * COUNT + n));
     }
 }

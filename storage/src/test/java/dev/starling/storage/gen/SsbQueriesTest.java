@@ -23,4 +23,14 @@ class SsbQueriesTest {
         }
         assertThrows(IllegalArgumentException.class, () -> SsbQueries.query("5.1"));
     }
+
+    @Test
+    void variantsDrawOtherParametersOncePerSeed() {
+        for (String name : SsbQueries.names()) {
+            assertEquals(SsbQueries.variant(name, 7), SsbQueries.variant(name, 7), name);
+            long changed = java.util.stream.LongStream.rangeClosed(1, 5)
+                    .filter(seed -> !SsbQueries.variant(name, seed).equals(SsbQueries.query(name))).count();
+            assertTrue(changed >= 4, name + " kept its shipped parameters under " + (5 - changed) + " of 5 seeds");
+        }
+    }
 }
