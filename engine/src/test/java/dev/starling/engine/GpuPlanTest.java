@@ -16,7 +16,9 @@ import dev.starling.storage.gen.SsbGenerator;
 import dev.starling.storage.gen.SsbQueries;
 import dev.starling.storage.gen.TpchGenerator;
 import dev.starling.storage.gen.TpchQueries;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Pattern;
@@ -36,6 +38,8 @@ class GpuPlanTest {
     private static final GpuOptions H100_PROFILE_ONLY = new GpuOptions(false, 0, 0, HostMemoryPools.DEFAULT, "h100-80gb");
     private static final Settings GPU = Settings.DEFAULT.withBackend(BackendMode.GPU);
     /** TPC-H queries with an aggregation the GPU runs when forced (docs/GPU.md lists them). */
+    /** How many variants of each query, with other substitution parameters, the plan checks take. */
+    private static final int VARIANTS = 3;
     private static final Set<Integer> TPCH_ON_GPU = Set.of(1, 2, 3, 5, 6, 7, 8, 9, 10, 11, 12, 14, 15, 16, 17, 18, 19);
 
     private static Starling tpch;
@@ -301,18 +305,47 @@ class GpuPlanTest {
      * sizes span more combinations than there are parts at this scale, are numbered by those values
      * there; Q2's top-N orders the rows of a GPU pipeline there; Q20's semi join, which the CPU would
      * run by marking its few suppliers, streams them on the GPU through a hash table of the keys of
-     * a GPU pipeline's rows.
+     * a GPU pipeline's rows. The same holds for three variants of each with other substitution
+     * parameters.
      */
     @Test
     void noTpchQueryHasACpuPipelineWhenTheGpuIsForced() {
-        Settings before = tpch.settings();
-        tpch.setSettings(GPU);
+        Map<String, String> queries = new LinkedHashMap<>();
+        for (int q = 1; q <= TpchQueries.COUNT; q++) {
+            queries.put("Q" + q, TpchQueries.query(q));
+            for (long seed = 1; seed <= VARIANTS; seed++) {
+                queries.put("Q" + q + " variant " + seed, TpchQueries.variant(q, 0.01, seed));
+            }
+        }
+        assertEquals(List.of(), withACpuPipelineWhenTheGpuIsForced(tpch, queries));
+    }
+
+    /**
+     * With the GPU forced, no SSB query's EXPLAIN shows a pipeline on the CPU, nor that of three
+     * variants of each with other parameters: Q2.3's projection of the brand its filter names
+     * beside the groups adds a constant and computes nothing.
+     */
+    @Test
+    void noSsbQueryHasACpuPipelineWhenTheGpuIsForced() {
+        Map<String, String> queries = new LinkedHashMap<>();
+        for (String q : SsbQueries.names()) {
+            queries.put("Q" + q, SsbQueries.query(q));
+            for (long seed = 1; seed <= VARIANTS; seed++) {
+                queries.put("Q" + q + " variant " + seed, SsbQueries.variant(q, seed));
+            }
+        }
+        assertEquals(List.of(), withACpuPipelineWhenTheGpuIsForced(ssb, queries));
+    }
+
+    /** The names of {@code queries} (by name) whose EXPLAIN on {@code db} with the GPU forced shows a pipeline on the CPU. */
+    private static List<String> withACpuPipelineWhenTheGpuIsForced(Starling db, Map<String, String> queries) {
+        Settings before = db.settings();
+        db.setSettings(GPU);
         try {
-            List<Integer> onCpu = tpchQueries().filter(q -> tpch.explain(TpchQueries.query(q)).contains("backend=cpu"))
-                    .boxed().toList();
-            assertEquals(List.of(), onCpu);
+            return queries.entrySet().stream().filter(q -> db.explain(q.getValue()).contains("backend=cpu"))
+                    .map(Map.Entry::getKey).toList();
         } finally {
-            tpch.setSettings(before);
+            db.setSettings(before);
         }
     }
 

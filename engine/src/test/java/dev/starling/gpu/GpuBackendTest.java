@@ -1,5 +1,6 @@
 package dev.starling.gpu;
 
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -12,15 +13,19 @@ import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * On the GPU host: every SSB query and every TPC-H query with a GPU pipeline answers the same on
- * the GPU as on the CPU backend, at SF 0.1 and SF 1, and leaves no device memory behind.
+ * the GPU as on the CPU backend, at SF 0.1 and SF 1, and leaves no device memory behind; so do
+ * three variants of each with other substitution parameters, at SF 0.1, with no pipeline on the CPU.
  */
 @Tag("gpu")
 class GpuBackendTest {
+
+    private static final int VARIANTS = 3;
 
     @ParameterizedTest
     @ValueSource(doubles = {0.1, 1})
@@ -61,5 +66,36 @@ class GpuBackendTest {
             }
             gpu.columnCache().clear();
         }
+    }
+
+    @Test
+    void variantsAgreeWithTheCpuWithNoPipelineOnTheCpu() {
+        try (Starling db = Starling.inMemory()) {
+            GpuBackend gpu = db.gpu().orElse(null);
+            assumeTrue(gpu != null, "no GPU");
+            TpchGenerator.generate(db.catalog(), 0.1, "");
+            for (int q = 1; q <= TpchQueries.COUNT; q++) {
+                for (long seed = 1; seed <= VARIANTS; seed++) {
+                    assertWholeOnGpu(db, gpu, "TPC-H Q" + q + " variant " + seed, TpchQueries.variant(q, 0.1, seed));
+                }
+            }
+            gpu.columnCache().clear();
+        }
+        try (Starling db = Starling.inMemory()) {
+            GpuBackend gpu = db.gpu().orElseThrow();
+            SsbGenerator.generate(db.catalog(), 0.1, "");
+            for (String q : SsbQueries.names()) {
+                for (long seed = 1; seed <= VARIANTS; seed++) {
+                    assertWholeOnGpu(db, gpu, "SSB Q" + q + " variant " + seed, SsbQueries.variant(q, seed));
+                }
+            }
+            gpu.columnCache().clear();
+        }
+    }
+
+    private static void assertWholeOnGpu(Starling db, GpuBackend gpu, String label, String sql) {
+        String explained = GpuResults.explainedOnGpu(db, sql);
+        assertFalse(explained.contains("backend=cpu"), label + ":\n" + explained);
+        assertTrue(GpuResults.assertSameOnGpu(db, gpu, label, sql), label + " did not run on the GPU");
     }
 }

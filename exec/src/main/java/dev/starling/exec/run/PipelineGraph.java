@@ -230,7 +230,8 @@ public final class PipelineGraph {
     /**
      * Records that breaker {@code node}'s work (a sort, an aggregation) runs on the accelerator
      * (placed {@code input}): the pipeline that reads its result, when that pipeline computes nothing
-     * (its top is {@code node}, projections picking columns of it, or a plan over its groups the
+     * (its top is {@code node}, projections picking columns of it or adding constants, as SSB Q2.3's
+     * brand that its filter names, or a plan over its groups the
      * accelerator computes, {@link #computedAbove}) and feeds the query's result, a sort the accelerator orders, or a
      * join input that only an accelerated pipeline reads (TPC-H Q22's average balance, a scalar its
      * kernel compares with), only hands on what comes back, so it is shown where that work ran,
@@ -240,9 +241,11 @@ public final class PipelineGraph {
     private void handsOn(PlanNode node, Placement input, String reason) {
         for (Pipeline p : pipelines) {
             boolean computed = input.plan().computesAbove(p.top());
-            if (handsOnResult(p.top()) && (computed || picksColumnsOf(p.top(), node))) {
+            if (handsOnResult(p.top()) && (computed || picksOrAddsConstants(p.top(), node))) {
                 show(node, p, new Placement(true, input.shared(), reason + (p.top() == node ? ""
-                        : computed ? "; its rows computed from them on the GPU" : " (its columns picked, nothing computed)"),
+                        : computed ? "; its rows computed from them on the GPU"
+                        : projects(p.top(), node, e -> e instanceof ColumnRef) ? " (its columns picked, nothing computed)"
+                        : " (its columns picked, constants beside them, nothing computed)"),
                         input.plan()));
                 if (computed) {
                     extremesBetween(p.top(), node).forEach(m -> show(node, byTop.get(m.input()),
@@ -308,11 +311,6 @@ public final class PipelineGraph {
     /** Whether {@code top}'s rows feed a sort the accelerator orders from the host, which they may then only be handed on to. */
     private boolean feedsDeviceSort(PlanNode top) {
         return sortedByDevice.keySet().stream().anyMatch(s -> s.inputs().get(0) == top);
-    }
-
-    /** Whether {@code node} is {@code breaker}, or projections over it that only pick columns of its rows. */
-    private static boolean picksColumnsOf(PlanNode node, PlanNode breaker) {
-        return projects(node, breaker, e -> e instanceof ColumnRef);
     }
 
     /** Whether {@code node} is {@code input}, or projections over it whose every expression {@code computesNothing} accepts. */
