@@ -14,6 +14,7 @@ import dev.starling.storage.Catalog;
 import dev.starling.storage.CatalogNames;
 import dev.starling.planner.sql.StarlingOperators;
 import dev.starling.planner.sql.StarlingTypeCoercion;
+import dev.starling.planner.sql.StarlingValidator;
 import dev.starling.planner.sql.ResultColumnNames;
 import dev.starling.planner.sql.WideIntegerLiterals;
 import dev.starling.planner.sql.ViewExpansion;
@@ -25,11 +26,9 @@ import java.util.List;
 import java.util.Properties;
 import org.apache.calcite.jdbc.CalciteSchema;
 import org.apache.calcite.adapter.java.JavaTypeFactory;
-import org.apache.calcite.prepare.PlannerImpl;
 import org.apache.calcite.prepare.CalciteCatalogReader;
 import org.apache.calcite.rel.type.RelDataTypeField;
 import org.apache.calcite.sql.util.SqlOperatorTables;
-import org.apache.calcite.sql.validate.SqlValidatorUtil;
 import org.apache.calcite.avatica.util.Casing;
 import org.apache.calcite.config.CalciteConnectionConfigImpl;
 import org.apache.calcite.config.CalciteConnectionProperty;
@@ -38,6 +37,11 @@ import org.apache.calcite.DataContexts;
 import org.apache.calcite.plan.Contexts;
 import org.apache.calcite.rex.RexExecutorImpl;
 import org.apache.calcite.plan.ConventionTraitDef;
+import org.apache.calcite.plan.RelOptCluster;
+import org.apache.calcite.plan.RelOptTable;
+import org.apache.calcite.plan.volcano.VolcanoPlanner;
+import org.apache.calcite.rex.RexBuilder;
+import org.apache.calcite.sql2rel.RelDecorrelator;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.RelRoot;
 import org.apache.calcite.runtime.CalciteContextException;
@@ -54,9 +58,6 @@ import org.apache.calcite.sql.validate.SqlValidator;
 import org.apache.calcite.sql2rel.SqlToRelConverter;
 import org.apache.calcite.tools.FrameworkConfig;
 import org.apache.calcite.tools.Frameworks;
-import org.apache.calcite.tools.Planner;
-import org.apache.calcite.tools.RelConversionException;
-import org.apache.calcite.tools.ValidationException;
 
 /**
  * Plans SQL over a catalog: parse, validate, convert, optimize into the STARLING convention and
@@ -109,29 +110,74 @@ public final class SqlPlanner {
     public record Plan(RelNode physical, PlanNode plan, PlanEstimates estimates) { }
 
     public Plan plan(String sql) {
-        Planner planner = new TypedPlanner(config());
-        try {
-            SqlNode parsed = ViewExpansion.expand(ResultColumnNames.name(sql, WideIntegerLiterals.rewrite(parse(planner, sql))),
-                    catalog, SqlPlanner::parseView);
-            if (!parsed.getKind().belongsTo(SqlKind.QUERY)) {
-                throw StarlingSqlException.unsupported("statement " + parsed.getKind().sql
-                        + " (only queries are supported)");
-            }
-            SqlNode validated = validate(planner, parsed);
-            RelRoot root = planner.rel(validated);
-            RelNode logical = root.project();
-            // Every estimate from here on (join order, build sides) comes from the stored statistics.
-            logical.getCluster().setMetadataProvider(StarlingMetadata.PROVIDER);
-            logical.getCluster().invalidateMetadataQuery();
-            RelNode physical = planner.transform(0, logical.getTraitSet().replace(StarlingRel.CONVENTION), logical);
-            PlanTranslator translator = new PlanTranslator(physical.getCluster().getRexBuilder());
-            PlanNode plan = translator.translateRoot(physical, root.validatedRowType);
-            return new Plan(physical, plan, translator.estimates());
-        } catch (RelConversionException e) {
-            throw new StarlingSqlException("cannot plan query: " + e.getMessage(), 0, 0, e);
-        } finally {
-            planner.close();
+        FrameworkConfig config = config();
+        JavaTypeFactory types = new StarlingTypeFactory();
+        SqlNode parsed = ViewExpansion.expand(ResultColumnNames.name(sql, WideIntegerLiterals.rewrite(parse(sql))),
+                catalog, SqlPlanner::parseView);
+        if (!parsed.getKind().belongsTo(SqlKind.QUERY)) {
+            throw StarlingSqlException.unsupported("statement " + parsed.getKind().sql
+                    + " (only queries are supported)");
         }
+        CalciteCatalogReader reader = catalogReader(config, types);
+        SqlValidator validator = validator(config, reader, types);
+        SqlNode validated = validate(validator, parsed);
+        RelNode logical = logical(config, reader, validator, validated);
+        // Every estimate from here on (join order, build sides) comes from the stored statistics.
+        logical.getCluster().setMetadataProvider(StarlingMetadata.PROVIDER);
+        logical.getCluster().invalidateMetadataQuery();
+        RelNode physical = physical(config, logical);
+        PlanTranslator translator = new PlanTranslator(physical.getCluster().getRexBuilder());
+        PlanNode plan = translator.translateRoot(physical, validator.getValidatedNodeType(validated));
+        return new Plan(physical, plan, translator.estimates());
+    }
+
+    /**
+     * The logical plan of {@code validated}: converted, its types flattened and its correlated
+     * subqueries decorrelated, in a cluster of its own whose planner is Volcano with Starling's
+     * conventions. Starling's views are expanded before validation, so conversion meets none.
+     */
+    private static RelNode logical(FrameworkConfig config, CalciteCatalogReader reader, SqlValidator validator,
+                                   SqlNode validated) {
+        VolcanoPlanner volcano = new VolcanoPlanner(null, config.getContext());
+        volcano.setExecutor(config.getExecutor());
+        volcano.addRelTraitDef(ConventionTraitDef.INSTANCE);
+        RelOptCluster cluster = RelOptCluster.create(volcano, new RexBuilder(reader.getTypeFactory()));
+        SqlToRelConverter.Config conversion = config.getSqlToRelConverterConfig().withTrimUnusedFields(false);
+        SqlToRelConverter converter = new SqlToRelConverter(NO_CALCITE_VIEWS, validator, reader, cluster,
+                config.getConvertletTable(), conversion);
+        RelRoot root = converter.convertQuery(validated, false, true);
+        RelNode flat = converter.flattenTypes(root.rel, true);
+        return RelDecorrelator.decorrelateQuery(root.withRel(flat).project(),
+                conversion.getRelBuilderFactory().create(cluster, null));
+    }
+
+    /**
+     * {@code logical} optimized into the STARLING convention by the program, its metadata cached
+     * per planner run as Calcite's own planner does.
+     */
+    @SuppressWarnings("deprecation") // CachingRelMetadataProvider: what Calcite's Planner wraps the provider in
+    private static RelNode physical(FrameworkConfig config, RelNode logical) {
+        RelOptCluster cluster = logical.getCluster();
+        cluster.setMetadataProvider(new org.apache.calcite.rel.metadata.CachingRelMetadataProvider(
+                cluster.getMetadataProvider(), cluster.getPlanner()));
+        return config.getPrograms().get(0).run(cluster.getPlanner(), logical,
+                logical.getTraitSet().replace(StarlingRel.CONVENTION), List.of(), List.of());
+    }
+
+    /** Calcite's views would be expanded through this; Starling expands its own before validation. */
+    private static final RelOptTable.ViewExpander NO_CALCITE_VIEWS = (rowType, queryString, schemaPath, viewPath) -> {
+        throw new IllegalStateException("Starling's views are expanded before validation");
+    };
+
+    private static CalciteCatalogReader catalogReader(FrameworkConfig config, JavaTypeFactory types) {
+        return new CalciteCatalogReader(CalciteSchema.from(config.getDefaultSchema()).root(), List.of(CatalogSchema.NAME),
+                types, CONNECTION_CONFIG);
+    }
+
+    private static SqlValidator validator(FrameworkConfig config, CalciteCatalogReader reader, JavaTypeFactory types) {
+        return new StarlingValidator(SqlOperatorTables.chain(config.getOperatorTable(), reader), reader, types,
+                config.getSqlValidatorConfig().withDefaultNullCollation(CONNECTION_CONFIG.defaultNullCollation())
+                        .withLenientOperatorLookup(CONNECTION_CONFIG.lenientOperatorLookup()));
     }
 
     /** A query's result columns and the types of its parameters ({@code ?}), as Calcite's validator infers them. */
@@ -155,26 +201,18 @@ public final class SqlPlanner {
                     pos == null ? 0 : pos.getLineNum(), pos == null ? 0 : pos.getColumnNum(), e);
         }
         JavaTypeFactory types = new StarlingTypeFactory();
-        CalciteCatalogReader reader = new CalciteCatalogReader(CalciteSchema.from(config.getDefaultSchema()).root(),
-                List.of(CatalogSchema.NAME), types, CONNECTION_CONFIG);
-        SqlValidator validator = SqlValidatorUtil.newValidator(
-                SqlOperatorTables.chain(config.getOperatorTable(), reader), reader, types,
-                config.getSqlValidatorConfig().withDefaultNullCollation(NullCollation.LAST));
-        try {
-            SqlNode validated = validator.validate(parsed);
-            List<Field> fields = new ArrayList<>();
-            for (RelDataTypeField f : validator.getValidatedNodeType(validated).getFieldList()) {
-                fields.add(new Field(f.getName(), TypeMapping.toStarling(f.getType()), f.getType().isNullable()));
-            }
-            List<DataType> parameters = new ArrayList<>();
-            for (RelDataTypeField p : validator.getParameterRowType(validated).getFieldList()) {
-                parameters.add(TypeMapping.toStarling(p.getType()));
-            }
-            return new Signature(fields, parameters);
-        } catch (CalciteContextException c) {
-            String message = c.getCause() == null ? c.getMessage() : c.getCause().getMessage();
-            throw new StarlingSqlException(message, c.getPosLine(), c.getPosColumn(), c);
+        CalciteCatalogReader reader = catalogReader(config, types);
+        SqlValidator validator = validator(config, reader, types);
+        SqlNode validated = validate(validator, parsed);
+        List<Field> fields = new ArrayList<>();
+        for (RelDataTypeField f : validator.getValidatedNodeType(validated).getFieldList()) {
+            fields.add(new Field(f.getName(), TypeMapping.toStarling(f.getType()), f.getType().isNullable()));
         }
+        List<DataType> parameters = new ArrayList<>();
+        for (RelDataTypeField p : validator.getParameterRowType(validated).getFieldList()) {
+            parameters.add(TypeMapping.toStarling(p.getType()));
+        }
+        return new Signature(fields, parameters);
     }
 
     /** The columns of view {@code view}: its query's result columns, under the view's names for them. */
@@ -211,9 +249,9 @@ public final class SqlPlanner {
         }
     }
 
-    private static SqlNode parse(Planner planner, String sql) {
+    private static SqlNode parse(String sql) {
         try {
-            return planner.parse(sql);
+            return SqlParser.create(sql, PARSER).parseStmt();
         } catch (SqlParseException e) {
             var pos = e.getPos();
             String message = e.getMessage() == null ? "syntax error" : e.getMessage().lines().findFirst().orElse("")
@@ -223,15 +261,20 @@ public final class SqlPlanner {
         }
     }
 
-    private static SqlNode validate(Planner planner, SqlNode parsed) {
+    /**
+     * {@code parsed}, validated; what the validator rejects is the query's mistake, at the position
+     * it names where it names one.
+     */
+    private static SqlNode validate(SqlValidator validator, SqlNode parsed) {
         try {
-            return planner.validate(parsed);
-        } catch (ValidationException e) {
-            if (e.getCause() instanceof CalciteContextException c) {
-                String message = c.getCause() == null ? c.getMessage() : c.getCause().getMessage();
-                throw new StarlingSqlException(message, c.getPosLine(), c.getPosColumn(), e);
-            }
-            throw new StarlingSqlException(e.getMessage(), 0, 0, e);
+            return validator.validate(parsed);
+        } catch (StarlingSqlException e) {
+            throw e;
+        } catch (CalciteContextException c) {
+            String message = c.getCause() == null ? c.getMessage() : c.getCause().getMessage();
+            throw new StarlingSqlException(message, c.getPosLine(), c.getPosColumn(), c);
+        } catch (RuntimeException e) {
+            throw new StarlingSqlException(e.getMessage() == null ? "the query does not validate" : e.getMessage(), 0, 0, e);
         }
     }
 
@@ -249,23 +292,6 @@ public final class SqlPlanner {
     /** The parser configuration queries are read with (for tools that read query texts as Starling does). */
     public static SqlParser.Config parserConfig() {
         return PARSER;
-    }
-
-    /**
-     * Calcite's planner with Starling's type factory: {@code Frameworks.getPlanner} makes its own
-     * from the type system, whose common type of exact numerics Starling must replace.
-     */
-    private static final class TypedPlanner extends PlannerImpl {
-        private final JavaTypeFactory types = new StarlingTypeFactory();
-
-        TypedPlanner(FrameworkConfig config) {
-            super(config);
-        }
-
-        @Override
-        public JavaTypeFactory getTypeFactory() {
-            return types;
-        }
     }
 
     private FrameworkConfig config() {
