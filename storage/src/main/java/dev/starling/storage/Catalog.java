@@ -12,6 +12,7 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Function;
 
 /**
  * The set of tables. Each change writes the new table version durably (when backed by a data
@@ -25,6 +26,8 @@ public final class Catalog implements AutoCloseable {
 
     /** Held by the thread running {@link #createAll}; the tables its creation names so far. */
     private final ReentrantLock creation = new ReentrantLock();
+    /** One lock per table appended to, so that appends to it take turns ({@link #appending}). */
+    private final Map<String, ReentrantLock> appends = new ConcurrentHashMap<>();
     private final List<String> creating = new ArrayList<>();
 
     private Catalog(TableStore store) {
@@ -188,6 +191,23 @@ public final class Catalog implements AutoCloseable {
                 durably("cannot record the tables created", () -> store.endCreating());
             }
             creation.unlock();
+        }
+    }
+
+    /**
+     * Runs {@code append} over the current version of table {@code name} with no other append to it
+     * running meanwhile, so that the version it builds and commits ({@link #commitAppend}) is over
+     * the one it read: two INSERTs, or an INSERT and a LOAD, into one table take turns instead of
+     * one failing. Queries are not held up; an append that runs a query (INSERT ... SELECT) holds
+     * its table's turn while the query runs.
+     */
+    public <T> T appending(String name, Function<Table, T> append) {
+        ReentrantLock turn = appends.computeIfAbsent(name.toLowerCase(Locale.ROOT), key -> new ReentrantLock());
+        turn.lock();
+        try {
+            return append.apply(require(name));
+        } finally {
+            turn.unlock();
         }
     }
 

@@ -186,17 +186,24 @@ public final class DataStatementRunner {
     }
 
     /**
-     * Appends to {@code base} the rows {@code fill} adds to a new version of it, committed once it
-     * keeps its primary key (a write that repeats a key fails whole); returns how many it added.
+     * Appends to table {@code base} (its version the statement was checked against) the rows
+     * {@code fill} adds to a new version of its current one, committed once it keeps its primary
+     * key (a write that repeats a key fails whole), other appends to it waiting their turn; returns
+     * how many it added.
      */
     private long append(Table base, Consumer<TableBuilder> fill) {
-        TableBuilder builder = TableBuilder.appendingTo(base, catalog);
-        long before = builder.rows();
-        fill.accept(builder);
-        Table built = builder.build();
-        PrimaryKeys.check(built, before, catalog);
-        catalog.commitAppend(base, built);
-        return builder.rows() - before;
+        return catalog.appending(base.name(), current -> {
+            if (!current.schema().equals(base.schema())) {
+                throw new StarlingSqlException("table " + base.name() + " was replaced while the statement ran");
+            }
+            TableBuilder builder = TableBuilder.appendingTo(current, catalog);
+            long before = builder.rows();
+            fill.accept(builder);
+            Table built = builder.build();
+            PrimaryKeys.check(built, before, catalog);
+            catalog.commitAppend(current, built);
+            return builder.rows() - before;
+        });
     }
 
     private long load(DataStatement.Load load) {

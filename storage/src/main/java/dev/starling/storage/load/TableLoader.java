@@ -68,15 +68,16 @@ public final class TableLoader {
     /** @param source names the input in error messages, such as its file name */
     public LoadResult append(String table, Reader in, String source, LoadFormat format) {
         long started = System.nanoTime();
-        Table base = catalog.require(table);
-        TableBuilder builder = TableBuilder.appendingTo(base, catalog);
-        long rows = readRows(builder, in, source, format);
-        Table built = builder.build();
-        PrimaryKeys.check(built, base.rowCount(), catalog);
-        catalog.commitAppend(base, built);
-        LOG.info("loaded {} rows into {} from {} in {} s", rows, base.name(), source,
-                String.format(java.util.Locale.ROOT, "%.1f", secondsSince(started)));
-        return new LoadResult(base.name(), rows, secondsSince(started));
+        return catalog.appending(table, base -> {
+            TableBuilder builder = TableBuilder.appendingTo(base, catalog);
+            long rows = readRows(builder, in, source, format);
+            Table built = builder.build();
+            PrimaryKeys.check(built, base.rowCount(), catalog);
+            catalog.commitAppend(base, built);
+            LOG.info("loaded {} rows into {} from {} in {} s", rows, base.name(), source,
+                    String.format(java.util.Locale.ROOT, "%.1f", secondsSince(started)));
+            return new LoadResult(base.name(), rows, secondsSince(started));
+        });
     }
 
     private static UncheckedIOException cannotRead(Path file, IOException e) {
