@@ -74,6 +74,7 @@ public final class SoakMain implements Callable<Integer> {
     private final AtomicLong rowsInserted = new AtomicLong();
     private final AtomicLong filesLoaded = new AtomicLong();
     private final ConcurrentLinkedQueue<String> problems = new ConcurrentLinkedQueue<>();
+    private long gpuRuns;
 
     public static void main(String[] args) {
         System.exit(new CommandLine(new SoakMain()).execute(args));
@@ -96,7 +97,9 @@ public final class SoakMain implements Callable<Integer> {
                 createTables(url);
                 warm(url, queries);
                 Memory before = Memory.of(db);
+                long gpuRunsBefore = gpuRuns(db);
                 run(url, queries, file);
+                gpuRuns = gpuRuns(db) - gpuRunsBefore;
                 dropTables(url);
                 Memory after = Memory.of(db);
                 report(db, before, after);
@@ -300,10 +303,16 @@ public final class SoakMain implements Callable<Integer> {
         System.out.printf("| acknowledged writes missing | %d |%n", lost.get());
         System.out.printf("| rows inserted | %d |%n", rowsInserted.get());
         System.out.printf("| files loaded | %d (%d rows) |%n", filesLoaded.get(), filesLoaded.get() * LOAD_ROWS);
+        System.out.printf("| GPU pipeline runs and sorts | %s |%n", db.gpu().isEmpty() ? "no GPU" : String.valueOf(gpuRuns));
         System.out.printf("| heap in use after GC, before / after | %.1f / %.1f MB |%n", before.heap() / 1e6, after.heap() / 1e6);
         System.out.printf("| GPU memory beyond the column cache, before / after | %s |%n", db.gpu().isEmpty() ? "no GPU"
                 : before.device() + " / " + after.device() + " bytes");
         problems.forEach(p -> System.out.println("  " + p));
+    }
+
+    /** How many pipelines and sorts the GPU has run (0 without a GPU). */
+    private static long gpuRuns(Starling db) {
+        return db.gpu().map(g -> g.runs() + g.sorts()).orElse(0L);
     }
 
     /** The heap in use after a full collection, and the GPU memory held beyond the column cache (0 without a GPU). */
