@@ -1,6 +1,5 @@
 package dev.starling.gpu;
 
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -33,7 +32,7 @@ class GpuBackendTest {
             assumeTrue(gpu != null, "no GPU");
             SsbGenerator.generate(db.catalog(), sf, "");
             for (String q : SsbQueries.names()) {
-                assertWholeOnGpu(db, gpu, "SSB Q" + q + " SF " + sf, SsbQueries.query(q));
+                GpuResults.assertWholeOnGpu(db, gpu, "SSB Q" + q + " SF " + sf, SsbQueries.query(q));
             }
             gpu.columnCache().clear();
         }
@@ -47,7 +46,7 @@ class GpuBackendTest {
             assumeTrue(gpu != null, "no GPU");
             TpchGenerator.generate(db.catalog(), sf, "");
             for (int q = 1; q <= TpchQueries.COUNT; q++) {
-                assertWholeOnGpu(db, gpu, "TPC-H Q" + q + " SF " + sf, TpchQueries.query(q, sf));
+                GpuResults.assertWholeOnGpu(db, gpu, "TPC-H Q" + q + " SF " + sf, TpchQueries.query(q, sf));
             }
             for (String exists : List.of("EXISTS", "NOT EXISTS")) {
                 // joined by the code the customer dimension was probed with, itself read from the orders dimension
@@ -69,7 +68,7 @@ class GpuBackendTest {
             TpchGenerator.generate(db.catalog(), 0.1, "");
             for (int q = 1; q <= TpchQueries.COUNT; q++) {
                 for (long seed = 1; seed <= VARIANTS; seed++) {
-                    assertWholeOnGpu(db, gpu, "TPC-H Q" + q + " variant " + seed, TpchQueries.variant(q, 0.1, seed));
+                    GpuResults.assertWholeOnGpu(db, gpu, "TPC-H Q" + q + " variant " + seed, TpchQueries.variant(q, 0.1, seed));
                 }
             }
             gpu.columnCache().clear();
@@ -79,16 +78,10 @@ class GpuBackendTest {
             SsbGenerator.generate(db.catalog(), 0.1, "");
             for (String q : SsbQueries.names()) {
                 for (long seed = 1; seed <= VARIANTS; seed++) {
-                    assertWholeOnGpu(db, gpu, "SSB Q" + q + " variant " + seed, SsbQueries.variant(q, seed));
+                    GpuResults.assertWholeOnGpu(db, gpu, "SSB Q" + q + " variant " + seed, SsbQueries.variant(q, seed));
                 }
             }
             gpu.columnCache().clear();
         }
-    }
-
-    private static void assertWholeOnGpu(Starling db, GpuBackend gpu, String label, String sql) {
-        String explained = GpuResults.explainedOnGpu(db, sql);
-        assertFalse(explained.contains("backend=cpu"), label + ":\n" + explained);
-        assertTrue(GpuResults.assertSameOnGpu(db, gpu, label, sql), label + " did not run on the GPU");
     }
 }

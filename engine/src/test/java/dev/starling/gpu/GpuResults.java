@@ -1,6 +1,7 @@
 package dev.starling.gpu;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
@@ -65,6 +66,16 @@ final class GpuResults {
         String explained = explainedOnGpu(db, sql);
         assertTrue(explained.contains(said), explained);
         assertTrue(assertSameOnGpu(db, gpu, sql, sql), "did not run on the GPU: " + explained);
+    }
+
+    /**
+     * Checks that {@code sql}'s EXPLAIN with the GPU forced shows no pipeline on the CPU, and that
+     * it runs on the GPU with the CPU backend's answer ({@code label} names it in failures).
+     */
+    static void assertWholeOnGpu(Starling db, GpuBackend gpu, String label, String sql) {
+        String explained = explainedOnGpu(db, sql);
+        assertFalse(explained.contains("backend=cpu"), label + ":\n" + explained);
+        assertTrue(assertSameOnGpu(db, gpu, label, sql), label + " did not run on the GPU:\n" + explained);
     }
 
     /** Checks that {@code sql} fails with a SUM overflow on the CPU and with the GPU forced alike. */

@@ -17,15 +17,15 @@ import java.util.Random;
 final class SsbSubstitutions {
     private static final Distributions TPCH = Distributions.getDefaultDistributions();
 
-    private final Random random;
+    private final ParameterDraws draw;
 
-    private SsbSubstitutions(Random random) {
-        this.random = random;
+    private SsbSubstitutions(ParameterDraws draw) {
+        this.draw = draw;
     }
 
     /** Query {@code name}'s text {@code sql} with parameters drawn from {@code random}. */
     static String apply(String name, String sql, Random random) {
-        return new SsbSubstitutions(random).substitution(name).applyTo(sql);
+        return new SsbSubstitutions(new ParameterDraws(random)).substitution(name).applyTo(sql);
     }
 
     private LiteralSubstitution substitution(String name) {
@@ -58,7 +58,7 @@ final class SsbSubstitutions {
                         .put("(d_year = 1997 or d_year = 1998)", "(d_year = " + year + " or d_year = " + (year + 1) + ")");
             }
             case "4.3" -> {
-                int nation = random.nextInt(TPCH.getNations().size());
+                int nation = between(0, TPCH.getNations().size() - 1);
                 int year = between(1992, 1997);
                 yield s.put("'AMERICA'", quoted(TPCH.getRegions().getValue(TPCH.getNations().getWeight(nation))))
                         .put("'UNITED STATES'", quoted(TPCH.getNations().getValue(nation)))
@@ -97,7 +97,7 @@ final class SsbSubstitutions {
     }
 
     private int between(int least, int most) {
-        return least + random.nextInt(most - least + 1);
+        return draw.between(least, most);
     }
 
     private int year() {
@@ -105,15 +105,15 @@ final class SsbSubstitutions {
     }
 
     private String region() {
-        return TPCH.getRegions().getValue(random.nextInt(TPCH.getRegions().size()));
+        return draw.oneOf(TPCH.getRegions().getValues());
     }
 
     private String nation() {
-        return TPCH.getNations().getValue(random.nextInt(TPCH.getNations().size()));
+        return draw.oneOf(TPCH.getNations().getValues());
     }
 
     private String city() {
-        return SsbGeography.cityName(random.nextInt(SsbGeography.CITIES));
+        return SsbGeography.cityName(between(0, SsbGeography.CITIES - 1));
     }
 
     /** A category, MFGR#MC: manufacturer M and category C from 1 to 5. */
@@ -122,6 +122,6 @@ final class SsbSubstitutions {
     }
 
     private static String quoted(String value) {
-        return "'" + value + "'";
+        return ParameterDraws.quoted(value);
     }
 }

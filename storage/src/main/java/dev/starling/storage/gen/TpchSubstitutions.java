@@ -3,8 +3,6 @@ package dev.starling.storage.gen;
 import io.trino.tpch.Distribution;
 import io.trino.tpch.Distributions;
 import java.time.LocalDate;
-import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Random;
 import java.util.stream.Collectors;
@@ -23,15 +21,15 @@ final class TpchSubstitutions {
     private static final List<String> WORDS1 = List.of("special", "pending", "unusual", "express");
     private static final List<String> WORDS2 = List.of("packages", "requests", "accounts", "deposits");
 
-    private final Random random;
+    private final ParameterDraws draw;
 
-    private TpchSubstitutions(Random random) {
-        this.random = random;
+    private TpchSubstitutions(ParameterDraws draw) {
+        this.draw = draw;
     }
 
     /** Query {@code n}'s text {@code sql} (the shipped parameters) with parameters drawn from {@code random}. */
     static String apply(int n, String sql, Random random) {
-        return new TpchSubstitutions(random).substitution(n).applyTo(sql);
+        return new TpchSubstitutions(new ParameterDraws(random)).substitution(n).applyTo(sql);
     }
 
     private LiteralSubstitution substitution(int n) {
@@ -53,11 +51,11 @@ final class TpchSubstitutions {
                         .put("l_quantity < 24", "l_quantity < " + between(24, 25));
             }
             case 7 -> {
-                List<String> nations = distinct(DISTRIBUTIONS.getNations().getValues(), 2);
+                List<String> nations = draw.distinct(DISTRIBUTIONS.getNations().getValues(), 2);
                 yield s.put("'FRANCE'", quoted(nations.get(0))).put("'GERMANY'", quoted(nations.get(1)));
             }
             case 8 -> {
-                int nation = random.nextInt(DISTRIBUTIONS.getNations().size());
+                int nation = between(0, DISTRIBUTIONS.getNations().size() - 1);
                 yield s.put("'BRAZIL'", quoted(DISTRIBUTIONS.getNations().getValue(nation)))
                         .put("'AMERICA'", quoted(regionOf(nation)))
                         .put("'ECONOMY ANODIZED STEEL'", quoted(oneOf(DISTRIBUTIONS.getPartTypes())));
@@ -66,7 +64,7 @@ final class TpchSubstitutions {
             case 10 -> s.put("DATE '1993-10-01'", date(firstOfMonth(1993, 2, 24)));
             case 11 -> s.put("'GERMANY'", quoted(oneOf(DISTRIBUTIONS.getNations())));
             case 12 -> {
-                List<String> modes = distinct(DISTRIBUTIONS.getShipModes().getValues(), 2);
+                List<String> modes = draw.distinct(DISTRIBUTIONS.getShipModes().getValues(), 2);
                 yield s.put("('MAIL', 'SHIP')", "(" + quoted(modes.get(0)) + ", " + quoted(modes.get(1)) + ")")
                         .put("DATE '1994-01-01'", date(newYear()));
             }
@@ -75,7 +73,7 @@ final class TpchSubstitutions {
             case 15 -> s.put("DATE '1996-01-01'", date(firstOfMonth(1993, 1, 58)));
             case 16 -> {
                 String type = oneOf(DISTRIBUTIONS.getPartTypes());
-                String sizes = distinct(IntStream.rangeClosed(1, 50).boxed().toList(), 8).stream()
+                String sizes = draw.distinct(IntStream.rangeClosed(1, 50).boxed().toList(), 8).stream()
                         .map(String::valueOf).collect(Collectors.joining(", "));
                 yield s.put("'Brand#45'", quoted(brand()))
                         .put("'MEDIUM POLISHED%'", quoted(type.substring(0, type.lastIndexOf(' ')) + "%"))
@@ -99,28 +97,22 @@ final class TpchSubstitutions {
                     .put("'CANADA'", quoted(oneOf(DISTRIBUTIONS.getNations())));
             case 21 -> s.put("'SAUDI ARABIA'", quoted(oneOf(DISTRIBUTIONS.getNations())));
             case 22 -> s.put("('13', '31', '23', '29', '30', '18', '17')", "("
-                    + distinct(IntStream.rangeClosed(10, 34).boxed().toList(), 7).stream()
+                    + draw.distinct(IntStream.rangeClosed(10, 34).boxed().toList(), 7).stream()
                             .map(code -> quoted(String.valueOf(code))).collect(Collectors.joining(", ")) + ")");
             default -> throw new IllegalArgumentException("TPC-H has queries 1 to " + TpchQueries.COUNT + ", not " + n);
         };
     }
 
     private int between(int least, int most) {
-        return least + random.nextInt(most - least + 1);
+        return draw.between(least, most);
     }
 
     private String oneOf(Distribution values) {
-        return oneOf(values.getValues());
+        return draw.oneOf(values.getValues());
     }
 
     private <T> T oneOf(List<T> values) {
-        return values.get(random.nextInt(values.size()));
-    }
-
-    private <T> List<T> distinct(List<T> values, int count) {
-        List<T> shuffled = new ArrayList<>(values);
-        Collections.shuffle(shuffled, random);
-        return shuffled.subList(0, count);
+        return draw.oneOf(values);
     }
 
     /** Brand#MN, M and N from 1 to 5. */
@@ -135,7 +127,7 @@ final class TpchSubstitutions {
 
     /** The first of one of {@code months} months, the first of them {@code month} of {@code year}. */
     private LocalDate firstOfMonth(int year, int month, int months) {
-        return LocalDate.of(year, month, 1).plusMonths(random.nextInt(months));
+        return LocalDate.of(year, month, 1).plusMonths(between(0, months - 1));
     }
 
     /** The region of nation {@code nation}: its weight in the generator's distribution, as in dbgen. */
@@ -144,7 +136,7 @@ final class TpchSubstitutions {
     }
 
     private static String quoted(String value) {
-        return "'" + value.replace("'", "''") + "'";
+        return ParameterDraws.quoted(value);
     }
 
     private static String date(LocalDate day) {
