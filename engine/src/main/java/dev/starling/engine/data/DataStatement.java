@@ -51,4 +51,11 @@ public sealed interface DataStatement {
 
     /** Generates a benchmark's tables ({@code tpch} or {@code ssb}) at a scale factor into a schema ("" for none). */
     record Generate(String benchmark, double scaleFactor, String schema) implements DataStatement { }
+
+    /**
+     * Gives user {@code user} role {@code role} ({@code GRANT role TO user}), or takes it back
+     * ({@code REVOKE role FROM user}): the roles of a server's configured users, which the server
+     * runs (the embedded API has no users).
+     */
+    record GrantRole(String role, String user, boolean grant) implements DataStatement { }
 }

@@ -28,6 +28,8 @@ import java.util.Optional;
  * ANALYZE CONFLICTS ON t (c) [FOR {READ | WRITE}] [WINDOW n] [BUDGET b]
  * SHOW TABLES
  * {DESCRIBE | DESC} [TABLE] t
+ * GRANT role TO user
+ * REVOKE role FROM user
  * </pre>
  * Anything else is not one of them (a query). Errors point at the token at fault.
  */
@@ -62,6 +64,8 @@ public final class DataStatementParser {
         } else if (first.is("show")) {
             t.expect("show");
             statement = t.accept("schemas") ? new DataStatement.ShowSchemas() : showTables(t);
+        } else if (first.is("grant") || first.is("revoke")) {
+            statement = grantRole(t);
         } else if (first.is("describe") || first.is("desc")) {
             t.next();
             t.accept("table");
@@ -354,6 +358,13 @@ public final class DataStatementParser {
             }
         }
         return new DataStatement.AnalyzeConflicts(table, column, mode, window, budget);
+    }
+
+    private static DataStatement grantRole(Tokens t) {
+        boolean grant = t.next().is("grant");
+        String role = t.identifier("a role (admin or reader)");
+        t.expect(grant ? "to" : "from");
+        return new DataStatement.GrantRole(role, t.identifier("a user name"), grant);
     }
 
     private static DataStatement generate(Tokens t) {

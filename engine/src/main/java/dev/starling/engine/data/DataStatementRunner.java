@@ -92,6 +92,9 @@ public final class DataStatementRunner {
                 case DataStatement.ShowSchemas s -> throw new IllegalStateException("SHOW SCHEMAS returns rows; it changes nothing");
                 case DataStatement.Describe d -> throw new IllegalStateException(
                         "DESCRIBE returns rows; it changes nothing: " + d);
+                case DataStatement.GrantRole g -> throw new StarlingSqlException((g.grant() ? "GRANT" : "REVOKE")
+                        + " sets the role of a user in a server's auth.users: run it as an administrator connected "
+                        + "through Flight SQL");
             };
         } catch (StarlingSqlException e) {
             throw e;

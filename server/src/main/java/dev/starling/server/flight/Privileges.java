@@ -6,36 +6,47 @@ import dev.starling.exec.Settings;
 import dev.starling.server.config.Role;
 import dev.starling.server.config.ServerConfig;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Collectors;
 import org.apache.arrow.flight.CallStatus;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * Who may run what: each configured user has a role; where the server asks for no passwords
- * (loopback only) every client is an administrator. A reader's queries and its own session's SET
+ * Who may run what: each configured user has a role, the configuration's unless GRANT or REVOKE
+ * gave another; where the server asks for no passwords (loopback only) every client is an
+ * administrator. A reader's queries and its own session's SET
  * run, but its {@code query_timeout} stays within the server's {@code query.timeout}; a statement
  * that changes tables, data or what the server keeps is refused before it runs.
  */
 final class Privileges {
+    private static final Logger LOG = LoggerFactory.getLogger(Privileges.class);
+
     private final Map<String, Role> roles;
     private final boolean passwords;
     private final Duration queryLimit;
+    private final RoleGrants grants;
 
-    private Privileges(Map<String, Role> roles, boolean passwords, Duration queryLimit) {
-        this.roles = roles;
+    private Privileges(Map<String, Role> roles, boolean passwords, Duration queryLimit, RoleGrants grants) {
+        this.roles = new ConcurrentHashMap<>(roles);
         this.passwords = passwords;
         this.queryLimit = queryLimit;
+        this.grants = grants;
+        grants.roles().forEach((user, role) -> this.roles.computeIfPresent(user, (u, configured) -> role));
     }
 
     /**
-     * The roles of {@code auth}'s users (validated: {@code ConfigLoader.validate}), none where it
-     * asks for no passwords; {@code queryLimit}: the server's {@code query.timeout} (zero: none).
+     * The roles of {@code auth}'s users (validated: {@code ConfigLoader.validate}), those GRANT and
+     * REVOKE gave outranking the configuration's, none where it asks for no passwords;
+     * {@code queryLimit}: the server's {@code query.timeout} (zero: none).
      */
-    static Privileges of(ServerConfig.Auth auth, Duration queryLimit) {
+    static Privileges of(ServerConfig.Auth auth, Duration queryLimit, RoleGrants grants) {
         return auth.required()
                 ? new Privileges(auth.users().stream().collect(Collectors.toUnmodifiableMap(ServerConfig.User::name,
-                        u -> Role.of(u.role(), u.name()))), true, queryLimit)
-                : new Privileges(Map.of(), false, queryLimit);
+                        u -> Role.of(u.role(), u.name()))), true, queryLimit, grants)
+                : new Privileges(Map.of(), false, queryLimit, grants);
     }
 
     /** Whether {@code user} is an administrator (every client is, where the server asks for no passwords). */
@@ -56,6 +67,39 @@ final class Privileges {
             return;
         }
         throw refused(user, "run " + verb(q.update()));
+    }
+
+    /**
+     * Runs {@code g} for administrator {@code issuer} (checked): GRANT gives a configured user a
+     * role, REVOKE admin makes an administrator a reader. The last administrator stays one, so that
+     * someone can still grant; a grant is kept where the server keeps its data.
+     */
+    synchronized void grant(String issuer, DataStatement.GrantRole g) {
+        String statement = g.grant() ? "GRANT" : "REVOKE";
+        if (!passwords) {
+            throw invalid(statement + " sets the roles of the users in auth.users; with auth.mode none there are none "
+                    + "(every client is an administrator)");
+        }
+        Role named = Arrays.stream(Role.values()).filter(r -> r.key().equalsIgnoreCase(g.role())).findFirst()
+                .orElseThrow(() -> invalid("no role " + g.role() + ": the roles are admin and reader"));
+        if (!roles.containsKey(g.user())) {
+            throw invalid("no user " + g.user() + " in auth.users");
+        }
+        if (!g.grant() && named == Role.READER) {
+            throw invalid("every user may read: REVOKE admin FROM " + g.user() + " makes an administrator a reader");
+        }
+        Role role = g.grant() ? named : Role.READER;
+        if (role == Role.READER && roles.get(g.user()) == Role.ADMIN
+                && roles.values().stream().filter(r -> r == Role.ADMIN).count() == 1) {
+            throw invalid("user " + g.user() + " is the last administrator; grant admin to another user first");
+        }
+        grants.put(g.user(), role);
+        roles.put(g.user(), role);
+        LOG.info("{}: user {} now has role {} (by {})", statement, g.user(), role.key(), issuer);
+    }
+
+    private static RuntimeException invalid(String message) {
+        return CallStatus.INVALID_ARGUMENT.withDescription(message).toRuntimeException();
     }
 
     /**
@@ -96,6 +140,7 @@ final class Privileges {
             case DataStatement.ShowTables s -> "SHOW TABLES";
             case DataStatement.ShowSchemas s -> "SHOW SCHEMAS";
             case DataStatement.Describe d -> "DESCRIBE";
+            case DataStatement.GrantRole g -> g.grant() ? "GRANT" : "REVOKE";
         };
     }
 }

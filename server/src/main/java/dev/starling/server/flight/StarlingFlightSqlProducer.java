@@ -7,6 +7,7 @@ import com.google.common.cache.CacheBuilder;
 import com.google.protobuf.Message;
 import dev.starling.engine.PreparedQuery;
 import dev.starling.engine.Starling;
+import dev.starling.engine.data.DataStatement;
 import dev.starling.planner.SqlPlanner;
 import dev.starling.planner.explain.PlanExplainer;
 import dev.starling.exec.Settings;
@@ -576,6 +577,10 @@ public final class StarlingFlightSqlProducer extends NoOpFlightSqlProducer {
                         + q.sql()).toRuntimeException();
             }
             privileges.check(user(context), q);
+            if (q.update() instanceof DataStatement.GrantRole g) {
+                privileges.grant(user(context), g);
+                continue;
+            }
             Starling.Updated done = db.update(q, session);
             rows += done.rows();
             if (q.isSet()) {
