@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.starling.engine.Starling;
+import dev.starling.engine.data.DataStatement;
+import dev.starling.engine.data.DataStatementParser;
 import dev.starling.planner.sql.StarlingSqlException;
 import dev.starling.exec.Settings;
 import dev.starling.storage.DataType;
@@ -12,6 +14,7 @@ import java.math.BigDecimal;
 import java.time.LocalDate;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /** CREATE / DROP TABLE, INSERT, GENERATE through the embedded API: values, conversions, errors. */
@@ -204,6 +207,21 @@ class DataStatementTest {
             StarlingSqlException budget = assertThrows(StarlingSqlException.class,
                     () -> db.query("ANALYZE CONFLICTS ON lineorder (lo_custkey) BUDGET 0.5"));
             assertEquals("line 1, column 52: a budget is from 1 to 64 copies per value, not 0.5", budget.getMessage());
+        }
+    }
+
+    @Test
+    void grantAndRevokeParseAndAreTheServersToRun() {
+        assertEquals(Optional.of(new DataStatement.GrantRole("admin", "analyst", true)),
+                DataStatementParser.parse("GRANT admin TO analyst"));
+        assertEquals(Optional.of(new DataStatement.GrantRole("admin", "Ops", false)),
+                DataStatementParser.parse("revoke ADMIN from \"Ops\""));
+        try (Starling db = Starling.inMemory()) {
+            StarlingSqlException to = assertThrows(StarlingSqlException.class, () -> db.query("GRANT admin analyst"));
+            assertEquals("line 1, column 13: expected to but found 'analyst'", to.getMessage());
+            StarlingSqlException embedded = assertThrows(StarlingSqlException.class, () -> db.query("GRANT admin TO analyst"));
+            assertEquals("GRANT sets the role of a user in a server's auth.users: run it as an administrator connected "
+                    + "through Flight SQL", embedded.getMessage());
         }
     }
 
