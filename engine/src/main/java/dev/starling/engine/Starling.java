@@ -33,6 +33,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.LongConsumer;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -333,6 +334,14 @@ public final class Starling implements AutoCloseable {
      * keeps for that session (the engine's own, or a server connection's).
      */
     public Updated update(PreparedQuery q, Settings session) {
+        return update(q, session, rows -> { });
+    }
+
+    /**
+     * As {@link #update(PreparedQuery, Settings)}, telling {@code progress} the rows an INSERT,
+     * LOAD or COPY has written so far, as it goes.
+     */
+    public Updated update(PreparedQuery q, Settings session, LongConsumer progress) {
         if (q.update() instanceof DataStatement.SetOption set) {
             return new Updated(0, session.with(set.name(), set.value()));
         }
@@ -342,7 +351,7 @@ public final class Starling implements AutoCloseable {
         if (!q.isUpdate()) {
             throw new IllegalArgumentException("not a data statement: " + q.sql());
         }
-        return new Updated(dataStatements.run(q.update()), session);
+        return new Updated(dataStatements.run(q.update(), progress), session);
     }
 
     /**

@@ -20,10 +20,14 @@ class SqlConsoleTest {
     Path dir;
 
     private String run(Starling db, String typed, Path history) throws Exception {
+        return run(db, typed, history, java.time.Duration.ofSeconds(2));
+    }
+
+    private String run(Starling db, String typed, Path history, java.time.Duration progressEvery) throws Exception {
         ByteArrayOutputStream shown = new ByteArrayOutputStream();
         try (Terminal terminal = TerminalBuilder.builder().system(false).dumb(true).encoding(StandardCharsets.UTF_8)
                 .streams(new ByteArrayInputStream(typed.getBytes(StandardCharsets.UTF_8)), shown).build()) {
-            new SqlConsole(db, terminal, history).run();
+            new SqlConsole(db, terminal, history, progressEvery).run();
         }
         return shown.toString(StandardCharsets.UTF_8);
     }
@@ -48,6 +52,24 @@ class SqlConsoleTest {
             assertEquals(25L, ((Number) db.query("SELECT count(*) FROM nation").rows().get(0).get(0)).longValue());
             String kept = Files.readString(history);
             assertTrue(kept.contains("SELECT 1 + 1 AS two; -- sum"), kept);
+        }
+    }
+
+    @Test
+    void aLongLoadSaysHowFarItHasGotAndEveryDataStatementHowManyRowsItWrote() throws Exception {
+        StringBuilder csv = new StringBuilder("k,v\n");
+        for (int r = 0; r < 200_000; r++) {
+            csv.append(r).append(',').append(r % 7).append('\n');
+        }
+        Path file = Files.writeString(dir.resolve("many.csv"), csv);
+        try (Starling db = Starling.inMemory()) {
+            // every progress report shown, where the console waits 2 s between them
+            String shown = run(db, "CREATE TABLE t (k INT, v INT);\nLOAD INTO t FROM '" + file + "';\n"
+                    + "INSERT INTO t VALUES (1, 2), (3, 4);\n", null, java.time.Duration.ZERO);
+            assertTrue(shown.contains("  ... 65,536 rows written in "), shown);
+            assertTrue(shown.contains("(200000 rows written, "), shown);
+            assertTrue(shown.contains("(2 rows written, "), shown);
+            assertEquals(200_002L, db.catalog().require("t").rowCount());
         }
     }
 }

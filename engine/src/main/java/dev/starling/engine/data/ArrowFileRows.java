@@ -14,6 +14,7 @@ import java.nio.file.Path;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.util.List;
+import java.util.function.LongConsumer;
 import java.util.stream.IntStream;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
@@ -38,8 +39,11 @@ final class ArrowFileRows {
 
     private ArrowFileRows() { }
 
-    /** Appends {@code file}'s rows (named {@code named} in errors) to {@code out}. */
-    static void append(Path file, Path named, TableBuilder out) {
+    /**
+     * Appends {@code file}'s rows (named {@code named} in errors) to {@code out}, telling
+     * {@code progress} the rows appended so far after each record batch.
+     */
+    static void append(Path file, Path named, TableBuilder out, LongConsumer progress) {
         int columns = out.schema().columns().size();
         try (BufferAllocator allocator = new RootAllocator();
              FileChannel channel = FileChannel.open(file);
@@ -69,6 +73,7 @@ final class ArrowFileRows {
                     }
                     rows++;
                 }
+                progress.accept(rows);
             }
         } catch (InvalidArrowFileException e) {
             throw notArrow(named, e);

@@ -22,6 +22,7 @@ import java.nio.file.StandardCopyOption;
 import java.util.List;
 import java.util.Set;
 import java.util.function.Consumer;
+import java.util.function.LongConsumer;
 
 /**
  * Runs data statements against the catalog. Each is atomic and durable: a new table version is
@@ -66,15 +67,23 @@ public final class DataStatementRunner {
 
     /** Runs {@code statement}; returns the rows it wrote (0 for CREATE and DROP). */
     public long run(DataStatement statement) {
+        return run(statement, rows -> { });
+    }
+
+    /**
+     * As {@link #run(DataStatement)}, telling {@code progress} the rows an INSERT, LOAD or COPY has
+     * written so far as it goes (a status page shows them while it runs).
+     */
+    public long run(DataStatement statement, LongConsumer progress) {
         try {
             return switch (statement) {
                 case DataStatement.CreateTable c -> create(c);
                 case DataStatement.DropTable d -> drop(d);
                 case DataStatement.CreateView v -> createView(v);
                 case DataStatement.DropView d -> dropView(d);
-                case DataStatement.Insert i -> insert(i);
-                case DataStatement.Load l -> load(l);
-                case DataStatement.CopyTo c -> copyTo(c);
+                case DataStatement.Insert i -> insert(i, progress);
+                case DataStatement.Load l -> load(l, progress);
+                case DataStatement.CopyTo c -> copyTo(c, progress);
                 case DataStatement.Generate g -> generate(g);
                 case DataStatement.SetGpuResident r -> {
                     if (r.resident()) {
@@ -149,7 +158,7 @@ public final class DataStatementRunner {
         return 0;
     }
 
-    private long insert(DataStatement.Insert insert) {
+    private long insert(DataStatement.Insert insert, LongConsumer progress) {
         Table base = existing(insert.table());
         List<String> names = insert.columns().isEmpty()
                 ? base.schema().columns().stream().map(c -> c.name()).toList() : insert.columns();
@@ -174,6 +183,8 @@ public final class DataStatementRunner {
                     }
                 }
 
+                private long appended;
+
                 @Override
                 public void accept(Batch batch) {
                     Object[] row = new Object[batch.width()];
@@ -183,6 +194,8 @@ public final class DataStatementRunner {
                         }
                         appender.append(row);
                     }
+                    appended += batch.rows();
+                    progress.accept(appended);
                 }
             });
         });
@@ -209,30 +222,46 @@ public final class DataStatementRunner {
         });
     }
 
-    private long load(DataStatement.Load load) {
+    private long load(DataStatement.Load load, LongConsumer progress) {
         Table base = existing(load.table());
         Path file = intake.loadable(load.file());
         // FORMAT ARROW reads either Arrow IPC form
         String named = load.format() != null ? load.format() : FileFormats.of(load.file());
         if (named.equals("arrow") || named.equals("arrow stream")) {
-            return append(base, builder -> ArrowFileRows.append(file, load.file(), builder));
+            return append(base, builder -> ArrowFileRows.append(file, load.file(), builder, progress));
         }
         LoadFormat format = load.format() == null ? LoadFormat.forFile(load.file())
                 : load.format().equals("csv") ? LoadFormat.CSV : LoadFormat.TBL;
-        return new TableLoader(catalog).append(load.table(), file, format).rowsLoaded();
+        return new TableLoader(catalog, progress).append(load.table(), file, format).rowsLoaded();
     }
 
     /**
      * Writes the query's rows to a file under the load directories, whole or not at all: into a
      * file of its own beside the target, moved over it once complete.
      */
-    private long copyTo(DataStatement.CopyTo copy) {
+    private long copyTo(DataStatement.CopyTo copy, LongConsumer progress) {
         Path file = intake.writable(copy.file());
         Path partial = file.resolveSibling("." + file.getFileName() + ".partial");
         try {
             long rows;
             try (ResultFile out = ResultFile.open(partial, copy.format(), copy.file())) {
-                queries.run(copy.query(), out);
+                queries.run(copy.query(), new BatchSink() {
+                    @Override
+                    public void start(List<Field> fields) {
+                        out.start(fields);
+                    }
+
+                    @Override
+                    public void accept(Batch batch) {
+                        out.accept(batch);
+                        progress.accept(out.rows());
+                    }
+
+                    @Override
+                    public void finish() {
+                        out.finish();
+                    }
+                });
                 rows = out.rows();
             }
             Files.move(partial, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);

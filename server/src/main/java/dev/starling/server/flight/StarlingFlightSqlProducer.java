@@ -254,7 +254,7 @@ public final class StarlingFlightSqlProducer extends NoOpFlightSqlProducer {
             // a data statement run as a query (JDBC's PreparedStatement.execute sends an INSERT so)
             // runs here and answers with the rows it wrote, as the embedded API's query() does
             try {
-                long rows = runUpdates(List.of(q), context);
+                long rows = runUpdates(List.of(q), context, tracked);
                 tracked.wrote(rows);
                 q = PreparedQuery.rowsWritten(q.sql(), rows);
             } catch (RuntimeException e) {
@@ -542,7 +542,7 @@ public final class StarlingFlightSqlProducer extends NoOpFlightSqlProducer {
         TrackedQuery tracked = queries.start(user(context), sql, planNanos);
         FlightRuntimeException failure = null;
         try {
-            long rows = runUpdates(statements, context);
+            long rows = runUpdates(statements, context, tracked);
             tracked.wrote(rows);
             byte[] result = DoPutUpdateResult.newBuilder().setRecordCount(rows).build().toByteArray();
             try (ArrowBuf buffer = allocator.buffer(result.length)) {
@@ -567,8 +567,11 @@ public final class StarlingFlightSqlProducer extends NoOpFlightSqlProducer {
         return ResultSchema.of(q.isUpdate() ? PreparedQuery.ROWS_WRITTEN : q.fields());
     }
 
-    /** Runs data statements in order for the calling session; returns the rows they wrote together. */
-    private long runUpdates(List<PreparedQuery> statements, CallContext context) {
+    /**
+     * Runs data statements in order for the calling session, {@code tracked} showing the rows they
+     * have written as they go; returns the rows they wrote together.
+     */
+    private long runUpdates(List<PreparedQuery> statements, CallContext context, TrackedQuery tracked) {
         long rows = 0;
         Settings session = settings(context);
         for (PreparedQuery q : statements) {
@@ -581,7 +584,8 @@ public final class StarlingFlightSqlProducer extends NoOpFlightSqlProducer {
                 privileges.grant(user(context), g);
                 continue;
             }
-            Starling.Updated done = db.update(q, session);
+            long before = rows;
+            Starling.Updated done = db.update(q, session, written -> tracked.wrote(before + written));
             rows += done.rows();
             if (q.isSet()) {
                 // the calling session's alone, never the other clients', and kept even when it

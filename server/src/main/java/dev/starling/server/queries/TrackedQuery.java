@@ -38,7 +38,7 @@ public final class TrackedQuery {
         bytes += batchBytes;
     }
 
-    /** The data statement wrote {@code written} rows. */
+    /** The data statement has written {@code written} rows (so far, while it runs). */
     public void wrote(long written) {
         rowsWritten = written;
     }

@@ -15,6 +15,7 @@ import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.function.LongConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -27,10 +28,19 @@ public final class TableLoader {
     private static final Logger LOG = LoggerFactory.getLogger(TableLoader.class);
     /** A load says in the log how far it has got every this many rows. */
     private static final long PROGRESS_ROWS = 10_000_000;
+    /** A load tells {@link #progress} how far it has got every this many rows. */
+    private static final long REPORTED_ROWS = 1 << 16;
     private final Catalog catalog;
+    private final LongConsumer progress;
 
     public TableLoader(Catalog catalog) {
+        this(catalog, rows -> { });
+    }
+
+    /** A loader that tells {@code progress} the rows a load has read so far, as it goes. */
+    public TableLoader(Catalog catalog, LongConsumer progress) {
         this.catalog = catalog;
+        this.progress = progress;
     }
 
     /** Creates a table from a file; fails if the table exists. */
@@ -58,7 +68,7 @@ public final class TableLoader {
             throw new IllegalArgumentException("table " + schema.name() + " already exists");
         }
         TableBuilder builder = new TableBuilder(schema, catalog);
-        long rows = readRows(builder, in, source, format);
+        long rows = readRows(builder, in, source, format, progress);
         Table built = builder.build();
         PrimaryKeys.check(built, 0, catalog);
         catalog.create(built);
@@ -70,7 +80,7 @@ public final class TableLoader {
         long started = System.nanoTime();
         return catalog.appending(table, base -> {
             TableBuilder builder = TableBuilder.appendingTo(base, catalog);
-            long rows = readRows(builder, in, source, format);
+            long rows = readRows(builder, in, source, format, progress);
             Table built = builder.build();
             PrimaryKeys.check(built, base.rowCount(), catalog);
             catalog.commitAppend(base, built);
@@ -94,7 +104,7 @@ public final class TableLoader {
         return new InputStreamReader(Files.newInputStream(file), StandardCharsets.UTF_8.newDecoder());
     }
 
-    private static long readRows(TableBuilder out, Reader in, String source, LoadFormat format) {
+    private static long readRows(TableBuilder out, Reader in, String source, LoadFormat format, LongConsumer progress) {
         TableSchema schema = out.schema();
         int columns = schema.columns().size();
         FieldParser[] parsers = new FieldParser[columns];
@@ -130,10 +140,14 @@ public final class TableLoader {
                     }
                 }
                 out.endRow();
-                if (++rows % PROGRESS_ROWS == 0) {
+                if (++rows % REPORTED_ROWS == 0) {
+                    progress.accept(rows);
+                }
+                if (rows % PROGRESS_ROWS == 0) {
                     LOG.info("loading {}: {} rows read", source, rows);
                 }
             }
+            progress.accept(rows);
             return rows;
         } catch (BadValueException | IllegalArgumentException e) {
             // IllegalArgumentException: TableBuilder found no referenced row for a foreign key
