@@ -2,12 +2,9 @@ package dev.starling.storage;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.channels.FileChannel;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -25,7 +22,6 @@ import org.slf4j.LoggerFactory;
  */
 final class TableStore {
     private static final Logger LOG = LoggerFactory.getLogger(TableStore.class);
-    private static final String TEMP_SUFFIX = ".tmp";
     /** The names of new tables being made all or none, one a line, while they are. */
     static final String INTENT = "creating.tables";
     /** A view's file: its name, columns and query as JSON. */
@@ -55,7 +51,7 @@ final class TableStore {
         try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir)) {
             for (Path p : entries) {
                 String name = p.getFileName().toString();
-                if (name.endsWith(TEMP_SUFFIX)) {
+                if (name.endsWith(DurableFiles.TEMP_SUFFIX)) {
                     LOG.warn("removing {}: an uncommitted write", p);
                     Files.delete(p);
                 } else if (name.endsWith(TableFile.EXTENSION)) {
@@ -141,30 +137,9 @@ final class TableStore {
         forceDirectory();
     }
 
-    private interface FileWriter {
-        void write(FileChannel out) throws IOException;
-    }
-
-    /** Writes {@code fileName} whole beside it, forces it to disk, renames it into place and forces the directory. */
-    private void writeAtomically(String fileName, FileWriter writer) throws IOException {
-        Path target = dir.resolve(fileName);
-        Path temp = dir.resolve(fileName + TEMP_SUFFIX);
-        try {
-            try (FileChannel out = FileChannel.open(temp, StandardOpenOption.CREATE,
-                    StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE)) {
-                writer.write(out);
-                out.force(true);
-            }
-            Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-        } catch (IOException | RuntimeException e) {
-            try {
-                Files.deleteIfExists(temp);
-            } catch (IOException cleanup) {
-                e.addSuppressed(cleanup);
-            }
-            throw e;
-        }
-        forceDirectory();
+    /** Writes {@code fileName} in the data directory durably ({@link DurableFiles#replace}). */
+    private void writeAtomically(String fileName, DurableFiles.Writer writer) throws IOException {
+        DurableFiles.replace(dir.resolve(fileName), writer);
     }
 
     void delete(String name) throws IOException {
@@ -174,9 +149,7 @@ final class TableStore {
 
     /** Makes renames and deletions in the directory durable. */
     private void forceDirectory() throws IOException {
-        try (FileChannel d = FileChannel.open(dir, StandardOpenOption.READ)) {
-            d.force(true);
-        }
+        DurableFiles.forceDirectory(dir);
     }
 
     /**

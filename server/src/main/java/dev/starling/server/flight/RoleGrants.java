@@ -1,17 +1,15 @@
 package dev.starling.server.flight;
 
 import dev.starling.server.config.Role;
+import dev.starling.storage.DurableFiles;
 import java.io.IOException;
 import java.io.Reader;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
@@ -20,8 +18,8 @@ import java.util.TreeMap;
 /**
  * The roles GRANT and REVOKE gave the configured users, which outrank the roles the configuration
  * gives them, kept in the data directory's {@code roles.properties} (user = role) so that they
- * outlive a restart: written whole beside it and moved over it, so that a crash leaves the old
- * file or the new one. A server without a data directory keeps them in memory.
+ * outlive a restart, replaced durably ({@link DurableFiles}). A server without a data directory
+ * keeps them in memory.
  */
 final class RoleGrants {
     static final String FILE = "roles.properties";
@@ -71,13 +69,12 @@ final class RoleGrants {
         StringWriter text = new StringWriter();
         try {
             out.store(text, "roles given by GRANT and REVOKE; they outrank auth.users");
-            Path next = file.resolveSibling(FILE + ".next");
-            try (FileChannel channel = FileChannel.open(next, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                    StandardOpenOption.TRUNCATE_EXISTING)) {
-                channel.write(ByteBuffer.wrap(text.toString().getBytes(StandardCharsets.ISO_8859_1)));
-                channel.force(true);
-            }
-            Files.move(next, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            ByteBuffer bytes = ByteBuffer.wrap(text.toString().getBytes(StandardCharsets.ISO_8859_1));
+            DurableFiles.replace(file, channel -> {
+                while (bytes.hasRemaining()) {
+                    channel.write(bytes);
+                }
+            });
         } catch (IOException e) {
             throw new UncheckedIOException("cannot keep the roles GRANT gave in " + file + ": " + e.getMessage(), e);
         }
