@@ -2,6 +2,7 @@ package dev.starling.server.config;
 
 import java.util.Arrays;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.stream.Collectors;
 
 /**
@@ -21,8 +22,12 @@ public enum Role {
      * variable is an administrator); an unknown one is a {@link ConfigException} naming the user.
      */
     public static Role of(String key, String user) {
-        return Arrays.stream(values()).filter(r -> r.key().equalsIgnoreCase(key.trim())).findFirst()
-                .orElseThrow(() -> new ConfigException("auth.users: the role of user " + user + " must be "
-                        + Arrays.stream(values()).map(Role::key).collect(Collectors.joining(" or ")) + ", not '" + key + "'"));
+        return named(key).orElseThrow(() -> new ConfigException("auth.users: the role of user " + user + " must be "
+                + Arrays.stream(values()).map(Role::key).collect(Collectors.joining(" or ")) + ", not '" + key + "'"));
+    }
+
+    /** The role named {@code key}, in any case, if there is one. */
+    public static Optional<Role> named(String key) {
+        return Arrays.stream(values()).filter(r -> r.key().equalsIgnoreCase(key.trim())).findFirst();
     }
 }

@@ -6,7 +6,6 @@ import dev.starling.exec.Settings;
 import dev.starling.server.config.Role;
 import dev.starling.server.config.ServerConfig;
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Collectors;
@@ -80,7 +79,7 @@ final class Privileges {
             throw invalid(statement + " sets the roles of the users in auth.users; with auth.mode none there are none "
                     + "(every client is an administrator)");
         }
-        Role named = Arrays.stream(Role.values()).filter(r -> r.key().equalsIgnoreCase(g.role())).findFirst()
+        Role named = Role.named(g.role())
                 .orElseThrow(() -> invalid("no role " + g.role() + ": the roles are admin and reader"));
         if (!roles.containsKey(g.user())) {
             throw invalid("no user " + g.user() + " in auth.users");
