@@ -53,10 +53,24 @@ final class HostTransfers {
 
     /** Packed into two pinned staging buffers in turn, each copied asynchronously while the other fills; then the kernel. */
     public void staged(MemorySegment source, DeviceBuffer target, PinnedBuffer[] staging, GpuStream stream, DeviceBuffer sum) {
-        try (StagedCopy copy = new StagedCopy(target, staging, stream)) {
-            copy.put(source, 0, source.byteSize());
+        try (StagedCopy copy = new StagedCopy(staging, stream)) {
+            copy.put(source, 0, source.byteSize(), target, 0);
             copy.finish("staged copy");
         }
+        consume(target.pointer(), source.byteSize() / 8, sum, null);
+        device.synchronize("read_words");
+    }
+
+    /**
+     * Copies of {@code piece} bytes each, queued back to back on {@code stream} straight from
+     * {@code source}, host memory page-locked in place (as table chunks are), then the kernel.
+     */
+    public void registered(MemorySegment source, long piece, DeviceBuffer target, GpuStream stream, DeviceBuffer sum) {
+        for (long at = 0; at < source.byteSize(); at += piece) {
+            target.uploadAsync(new Pointer().withByteOffset(source.address() + at), at,
+                    Math.min(piece, source.byteSize() - at), stream);
+        }
+        stream.synchronize("copies from registered memory");
         consume(target.pointer(), source.byteSize() / 8, sum, null);
         device.synchronize("read_words");
     }

@@ -71,6 +71,15 @@ public final class TransferBenchMain implements Callable<Integer> {
                 rows.add(row("staged through 2 pinned buffers", bytes,
                         () -> t.staged(pageable, target, new PinnedBuffer[] {stageA, stageB}, streams[0], sum)));
                 rows.add(row("pinned copy", bytes, () -> t.pinned(pinned, bytes, target, sum)));
+                MemorySegment inPlace = arena.allocate(bytes, 4096);
+                inPlace.fill((byte) 1);
+                long start = System.nanoTime();
+                device.registrations().register(inPlace.address(), bytes, inPlace);
+                System.out.printf("page-locking %d MiB in place took %.1f ms%n", mib, (System.nanoTime() - start) / 1e6);
+                for (long piece : new long[] {bytes, 4 << 20, 512 << 10, 256 << 10}) {
+                    rows.add(row("page-locked in place, copies of " + (piece >> 10) + " KiB", bytes,
+                            () -> t.registered(inPlace, piece, target, streams[0], sum)));
+                }
                 rows.add(row("pinned, " + streamCount + " streams, kernel per chunk", bytes,
                         () -> t.pipelined(pinned, bytes, chunk, target, streams, sum)));
                 rows.add(row("zero-copy kernel reads", bytes, () -> t.zeroCopy(mapped, sum)));

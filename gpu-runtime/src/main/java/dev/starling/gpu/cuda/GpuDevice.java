@@ -39,6 +39,8 @@ public final class GpuDevice implements AutoCloseable {
     private final PinnedChunks pinned;
     /** Mapped pinned host memory kept for build keys and shared tables. */
     private final MappedHostPool mapped;
+    /** Table memory page-locked in place for scans' copies. */
+    private final HostRegistrations registrations;
     private final KernelCompiler compiler;
     private final Map<String, CUmodule> modules = new HashMap<>();
     /** Generated kernels by their source, least recently used first. */
@@ -49,6 +51,7 @@ public final class GpuDevice implements AutoCloseable {
         this.ordinal = ordinal;
         this.pinned = new PinnedChunks(pools.pinnedKeepBytes());
         this.mapped = new MappedHostPool(this, pools.mappedKeepBytes());
+        this.registrations = new HostRegistrations(this, pools.pinnedTableBytes());
         Cuda.check(JCudaDriver.cuDeviceGet(device, ordinal), "cuDeviceGet(" + ordinal + ")");
         Cuda.check(JCudaDriver.cuDevicePrimaryCtxRetain(context, device), "cuDevicePrimaryCtxRetain");
         makeCurrent();
@@ -189,6 +192,11 @@ public final class GpuDevice implements AutoCloseable {
         return pinned;
     }
 
+    /** Host memory page-locked in place, for copies straight from table chunks. */
+    public HostRegistrations registrations() {
+        return registrations;
+    }
+
     public DeviceMemory memory() {
         return memory;
     }
@@ -253,6 +261,7 @@ public final class GpuDevice implements AutoCloseable {
         }
         pinned.close();
         mapped.close();
+        registrations.close();
         for (CUmodule m : modules.values()) {
             JCudaDriver.cuModuleUnload(m);
         }

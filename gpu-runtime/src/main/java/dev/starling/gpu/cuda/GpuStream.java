@@ -32,6 +32,23 @@ public final class GpuStream implements AutoCloseable {
         return e;
     }
 
+    /** An event recorded now in the default stream: it completes when everything queued there before it has. */
+    public static Event recordDefault() {
+        Event e = new Event();
+        Cuda.check(JCudaDriver.cuEventRecord(e.event, null), "cuEventRecord");
+        return e;
+    }
+
+    /** Makes what is queued in this stream from now on wait until {@code e} has completed. */
+    public void awaitEvent(Event e) {
+        Cuda.check(JCudaDriver.cuStreamWaitEvent(stream, e.event, 0), "cuStreamWaitEvent");
+    }
+
+    /** Makes what is queued in the default stream from now on wait until {@code e} has completed. */
+    public static void defaultAwaits(Event e) {
+        Cuda.check(JCudaDriver.cuStreamWaitEvent(null, e.event, 0), "cuStreamWaitEvent");
+    }
+
     /** Waits for everything queued in this stream, surfacing any error of it. */
     public void synchronize(String after) {
         device.makeCurrent();

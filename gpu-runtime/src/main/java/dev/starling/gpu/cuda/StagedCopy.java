@@ -4,49 +4,61 @@ import java.lang.foreign.MemorySegment;
 import java.util.stream.LongStream;
 
 /**
- * One copy into a device buffer through two pinned staging buffers on a stream: the caller packs
- * bytes into the room one buffer gives while the other crosses the link, and each full buffer
- * crosses in one asynchronous copy at pinned speed. Closing it waits for copies still in flight,
- * so the staging buffers and the target can be reused or freed, also after a failure. Packing
- * large pieces is split over the common pool's threads: one host thread copies memory at about
- * 10 GB/s, a fifth of what the link takes.
+ * Copies into device buffers through two pinned staging buffers on a stream: the caller packs
+ * bytes into the room one buffer gives while the other crosses the link, and each buffer crosses
+ * in one asynchronous copy at pinned speed, sent when it is full or when the next bytes go
+ * elsewhere than after the last. Closing it waits for copies still in flight, so the staging
+ * buffers and the targets can be reused or freed, also after a failure. Packing large pieces is
+ * split over the common pool's threads: one host thread copies memory at about 10 GB/s, a fifth of
+ * what the link takes.
  */
 public final class StagedCopy implements AutoCloseable {
-    private final DeviceBuffer target;
     private final PinnedBuffer[] staging;
     private final GpuStream stream;
     private final GpuStream.Event[] inFlight = new GpuStream.Event[2];
     /** Pieces packed by one thread; larger ones are split over several. */
     private static final long PIECE = 4 << 20;
     private int current;
-    private long deviceOffset;
+    /** Where the packed bytes go: {@link #target} at {@link #targetOffset}. */
+    private DeviceBuffer target;
+    private long targetOffset;
     private long filled;
 
     /** {@code staging}: two buffers of the same size. */
-    public StagedCopy(DeviceBuffer target, PinnedBuffer[] staging, GpuStream stream) {
-        this.target = target;
+    public StagedCopy(PinnedBuffer[] staging, GpuStream stream) {
         this.staging = staging;
         this.stream = stream;
     }
 
-    /** The room for the next {@code bytes} bytes of the target (at most one staging buffer), to fill before the next call. */
-    public MemorySegment room(long bytes) {
-        if (filled + bytes > staging[current].segment().byteSize()) {
+    /**
+     * The room for {@code bytes} bytes (at most one staging buffer) bound for {@code target} at
+     * {@code offset}, to fill before the next call.
+     */
+    public MemorySegment room(long bytes, DeviceBuffer target, long offset) {
+        boolean elsewhere = filled > 0 && (target != this.target || offset != targetOffset + filled);
+        if (elsewhere || filled + bytes > staging[current].segment().byteSize()) {
             send();
             current ^= 1;
             awaitFree(current);
+        }
+        if (filled == 0) {
+            this.target = target;
+            this.targetOffset = offset;
         }
         MemorySegment room = staging[current].segment().asSlice(filled, bytes);
         filled += bytes;
         return room;
     }
 
-    /** Packs the next {@code bytes} of the target from {@code source} at {@code offset} (memory any thread may read: not a confined arena's). */
-    public void put(MemorySegment source, long offset, long bytes) {
+    /**
+     * Packs {@code bytes} from {@code source} at {@code offset} (memory any thread may read: not a
+     * confined arena's) for {@code target} at {@code targetOffset}.
+     */
+    public void put(MemorySegment source, long offset, long bytes, DeviceBuffer target, long targetOffset) {
         long size = staging[0].segment().byteSize();
         for (long at = 0; at < bytes; ) {
             long n = Math.min(bytes - at, size);
-            MemorySegment room = room(n);
+            MemorySegment room = room(n, target, targetOffset + at);
             long from = offset + at;
             long pieces = (n + PIECE - 1) / PIECE;
             if (pieces == 1) {
@@ -61,16 +73,24 @@ public final class StagedCopy implements AutoCloseable {
         }
     }
 
-    /** Sends what is packed and waits until all of it has reached the target. */
+    /** Sends what is packed, without waiting for it. */
+    public void flush() {
+        if (filled > 0) {
+            send();
+            current ^= 1;
+            awaitFree(current);
+        }
+    }
+
+    /** Sends what is packed and waits until all of it has reached its targets. */
     public void finish(String what) {
-        send();
+        flush();
         stream.synchronize(what);
     }
 
     private void send() {
-        target.uploadAsync(staging[current].pointer(), deviceOffset, filled, stream);
+        target.uploadAsync(staging[current].pointer(), targetOffset, filled, stream);
         inFlight[current] = stream.record();
-        deviceOffset += filled;
         filled = 0;
     }
 

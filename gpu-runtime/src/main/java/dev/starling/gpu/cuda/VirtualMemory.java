@@ -5,7 +5,6 @@ import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.MemoryLayout;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.StructLayout;
-import java.lang.foreign.SymbolLookup;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.VarHandle;
 
@@ -53,8 +52,7 @@ public final class VirtualMemory {
     private static final VarHandle ACCESS_LOCATION_ID = field(ACCESS_DESCRIPTOR, "location", "id");
     private static final VarHandle ACCESS_FLAGS = field(ACCESS_DESCRIPTOR, "flags");
 
-    private static final NativeLibrary DRIVER = new NativeLibrary(
-            SymbolLookup.libraryLookup("libcuda.so.1", Arena.global()), "the CUDA driver");
+    private static final NativeLibrary DRIVER = CudaDriverLibrary.DRIVER;
     private static final MethodHandle GET_GRANULARITY = DRIVER.function("cuMemGetAllocationGranularity",
             FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_INT));
     private static final MethodHandle ADDRESS_RESERVE = DRIVER.function("cuMemAddressReserve",

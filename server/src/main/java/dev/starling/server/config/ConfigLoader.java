@@ -252,8 +252,8 @@ public final class ConfigLoader {
             throw new ConfigException("memory.result_buffer_bytes must be at least 1048576, not "
                     + c.memory().resultBufferBytes());
         }
-        if (c.gpu().pinnedKeepBytes() < 0 || c.gpu().mappedKeepBytes() < 0) {
-            throw new ConfigException("gpu.pinned_keep_bytes and gpu.mapped_keep_bytes cannot be negative");
+        if (c.gpu().pinnedKeepBytes() < 0 || c.gpu().mappedKeepBytes() < 0 || c.gpu().pinnedTableBytes() < 0) {
+            throw new ConfigException("gpu.pinned_keep_bytes, gpu.mapped_keep_bytes and gpu.pinned_table_bytes cannot be negative");
         }
         if (c.gpu().profile() != null) {
             try {

@@ -20,7 +20,7 @@ public record ServerConfig(Listen listen, Path dataDir, Demo demo, Auth auth, Tl
         demo = demo == null ? new Demo(null, null) : demo;
         auth = auth == null ? new Auth(null, null, null) : auth;
         tls = tls == null ? new Tls(null, null) : tls;
-        gpu = gpu == null ? new Gpu(null, null, null, null, null, null, null) : gpu;
+        gpu = gpu == null ? new Gpu(null, null, null, null, null, null, null, null) : gpu;
         memory = memory == null ? new Memory(null) : memory;
         http = http == null ? new Http(null, null, null) : http;
         query = query == null ? new Query(null) : query;
@@ -150,27 +150,30 @@ public record ServerConfig(Listen listen, Path dataDir, Demo demo, Auth auth, Tl
     /**
      * The GPU backend: whether to use one, which, its device memory budget in bytes (0: most of
      * it), the pinned host memory kept for reuse (for mapped ranges' host parts, and for build keys
-     * and shared tables), the tables whose columns stay in GPU memory from start-up on, and the
+     * and shared tables), how much table memory may be page-locked in place for scans, the tables whose columns stay in GPU memory from start-up on, and the
      * device profile queries are planned for (null: the detected GPU's).
      */
     public record Gpu(Boolean enabled, Integer device, Long budgetBytes, Long pinnedKeepBytes, Long mappedKeepBytes,
-                      List<String> residentTables, String profile) {
+                      Long pinnedTableBytes, List<String> residentTables, String profile) {
         public Gpu {
             enabled = enabled == null || enabled;
             device = device == null ? 0 : device;
             budgetBytes = budgetBytes == null ? 0 : budgetBytes;
             pinnedKeepBytes = pinnedKeepBytes == null ? HostMemoryPools.DEFAULT.pinnedKeepBytes() : pinnedKeepBytes;
             mappedKeepBytes = mappedKeepBytes == null ? HostMemoryPools.DEFAULT.mappedKeepBytes() : mappedKeepBytes;
+            pinnedTableBytes = pinnedTableBytes == null ? HostMemoryPools.DEFAULT.pinnedTableBytes() : pinnedTableBytes;
             residentTables = residentTables == null ? List.of() : List.copyOf(residentTables);
         }
 
         public Gpu withProfile(String name) {
-            return new Gpu(enabled, device, budgetBytes, pinnedKeepBytes, mappedKeepBytes, residentTables, name);
+            return new Gpu(enabled, device, budgetBytes, pinnedKeepBytes, mappedKeepBytes, pinnedTableBytes, residentTables,
+                    name);
         }
 
         /** The engine's view of these settings. */
         public GpuOptions options() {
-            return new GpuOptions(enabled, device, budgetBytes, new HostMemoryPools(pinnedKeepBytes, mappedKeepBytes),
+            return new GpuOptions(enabled, device, budgetBytes, new HostMemoryPools(pinnedKeepBytes, mappedKeepBytes,
+                    pinnedTableBytes),
                     profile);
         }
     }

@@ -73,7 +73,7 @@ class ConfigLoaderTest {
                   mapped_keep_bytes: 0
                 """);
         HostMemoryPools pools = ConfigLoader.validate(ConfigLoader.load(f, Map.of())).gpu().options().pools();
-        assertEquals(new HostMemoryPools(1L << 30, 0), pools);
+        assertEquals(new HostMemoryPools(1L << 30, 0, HostMemoryPools.DEFAULT.pinnedTableBytes()), pools);
         assertEquals(HostMemoryPools.DEFAULT, ConfigLoader.load(null, Map.of()).gpu().options().pools());
         Path negative = yaml("""
                 gpu:
@@ -81,7 +81,7 @@ class ConfigLoaderTest {
                 """);
         ConfigException e = assertThrows(ConfigException.class,
                 () -> ConfigLoader.validate(ConfigLoader.load(negative, Map.of())));
-        assertEquals("gpu.pinned_keep_bytes and gpu.mapped_keep_bytes cannot be negative", e.getMessage());
+        assertEquals("gpu.pinned_keep_bytes, gpu.mapped_keep_bytes and gpu.pinned_table_bytes cannot be negative", e.getMessage());
     }
 
     @Test
