@@ -4,81 +4,84 @@ import dev.starling.gpu.cuda.DeviceBuffer;
 import dev.starling.gpu.cuda.DeviceMemory;
 import dev.starling.gpu.cuda.GpuDevice;
 import dev.starling.gpu.cuda.GpuStream;
-import dev.starling.gpu.cuda.PinnedBuffer;
-import dev.starling.gpu.cuda.StagedCopy;
 import dev.starling.storage.Column;
 import dev.starling.storage.ColumnChunk;
+import dev.starling.storage.Table;
+import java.util.BitSet;
 
 /**
- * Copies a column's off-heap chunks to the device through two pinned staging buffers on a stream
- * of its own: chunks are packed into one buffer on the host (by several threads) while the other
- * crosses the link, and each full buffer crosses in one copy at pinned speed.
+ * Makes room for columns in device memory and copies their chunks in ({@link ChunkUploads}) on a
+ * stream of its own, waiting for the copies: a column wanted whole, or the chunks a scan left out.
  */
 final class ColumnUploader implements AutoCloseable {
-    private static final int STAGING_BYTES = 32 << 20;
-
     private final GpuDevice device;
-    private final PinnedBuffer[] staging = new PinnedBuffer[2];
+    private final HostPins pins;
     private GpuStream stream;
 
-    ColumnUploader(GpuDevice device) {
+    ColumnUploader(GpuDevice device, HostPins pins) {
         this.device = device;
+        this.pins = pins;
     }
 
-    DeviceColumn upload(Column column, String what) {
+    /** Device memory for all of {@code column}, none of its chunks there yet. */
+    DeviceColumn allocate(Column column, String what) {
         int width = column.physical().width;
         long rows = column.chunks().stream().mapToLong(ColumnChunk::rows).sum();
         boolean hasNulls = column.chunks().stream().anyMatch(c -> c.nulls() != null);
         DeviceMemory memory = device.memory();
         DeviceBuffer values = memory.allocate(rows * width, what);
         try {
-            copy(column, values, false);
-            DeviceBuffer nulls = null;
-            if (hasNulls) {
-                nulls = memory.allocate(rows, what + " NULL flags");
-                try {
-                    copy(column, nulls, true);
-                } catch (RuntimeException e) {
-                    nulls.close();
-                    throw e;
-                }
-            }
-            return new DeviceColumn(values, nulls, width, rows);
+            DeviceBuffer nulls = hasNulls ? memory.allocate(rows, what + " NULL flags") : null;
+            BitSet absent = new BitSet();
+            absent.set(0, column.chunks().size());
+            return new DeviceColumn(values, nulls, width, rows, absent);
         } catch (RuntimeException e) {
             values.close();
             throw e;
         }
     }
 
-    private void copy(Column column, DeviceBuffer target, boolean nullFlags) {
+    /** All of {@code column} in device memory. */
+    DeviceColumn upload(Column column, String what) {
+        DeviceColumn dc = allocate(column, what);
+        try {
+            complete(column, dc);
+            return dc;
+        } catch (RuntimeException e) {
+            dc.free();
+            throw e;
+        }
+    }
+
+    /** Copies in the chunks of {@code column} that {@code dc} lacks, and waits for them. */
+    void complete(Column column, DeviceColumn dc) {
+        BitSet missing;
+        synchronized (dc.absent()) {
+            missing = (BitSet) dc.absent().clone();
+        }
+        if (missing.isEmpty()) {
+            return;
+        }
         if (stream == null) {
             stream = new GpuStream(device);
-            staging[0] = new PinnedBuffer(device, STAGING_BYTES);
-            staging[1] = new PinnedBuffer(device, STAGING_BYTES);
         }
-        try (StagedCopy copy = new StagedCopy(target, staging, stream)) {
-            for (ColumnChunk chunk : column.chunks()) {
-                long bytes = nullFlags ? chunk.rows() : (long) chunk.rows() * chunk.physical().width;
-                if (!nullFlags) {
-                    copy.put(chunk.values(), 0, bytes);
-                } else if (chunk.nulls() != null) {
-                    copy.put(chunk.nulls(), 0, bytes);
-                } else {
-                    copy.room(bytes).fill((byte) 0);
-                }
+        try (ChunkUploads copier = copier(stream)) {
+            for (int c = missing.nextSetBit(0); c >= 0; c = missing.nextSetBit(c + 1)) {
+                copier.copyChunk(column, c, dc.values(), dc.nulls(), (long) c << Table.CHUNK_SHIFT);
             }
-            copy.finish("uploading a column");
+            copier.flush();
+            stream.synchronize("uploading a column");
         }
+        dc.arrived(missing);
+    }
+
+    /** A copier of chunks on {@code stream}. */
+    ChunkUploads copier(GpuStream stream) {
+        return new ChunkUploads(device, pins, stream);
     }
 
     @Override
     public void close() {
-        for (int i = 0; i < staging.length; i++) {
-            if (staging[i] != null) {
-                staging[i].close();
-                staging[i] = null;
-            }
-        }
         if (stream != null) {
             stream.close();
             stream = null;

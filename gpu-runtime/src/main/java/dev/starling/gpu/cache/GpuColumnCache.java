@@ -15,7 +15,8 @@ import java.util.function.Function;
 
 /**
  * Columns resident in device memory, least recently used first out when an allocation needs room,
- * and data derived from them (clone layouts). Entries are keyed by the identity of the storage
+ * and data derived from them (clone layouts). A column is whole, or holds the chunks scans copied
+ * into it so far ({@link #leaseForScan}); a lease of the column itself makes it whole first. Entries are keyed by the identity of the storage
  * column (a table version's column never changes) and what was derived from it, held weakly: a column dropped or replaced by a newer table version is freed at the
  * next access once the JVM has collected it. A column in use by a running pipeline is leased and
  * never evicted under it. Columns of a table kept resident (by configuration or {@code ALTER TABLE
@@ -24,6 +25,7 @@ import java.util.function.Function;
  */
 public final class GpuColumnCache implements DeviceMemory.Reclaimer, AutoCloseable {
     private final ColumnUploader uploader;
+    private final HostPins pins;
     private final Map<ColumnKey, Entry> entries = new LinkedHashMap<>(16, 0.75f, true);
     private final ReferenceQueue<Column> collected = new ReferenceQueue<>();
     private final Set<String> residentTables = new TreeSet<>();
@@ -32,7 +34,8 @@ public final class GpuColumnCache implements DeviceMemory.Reclaimer, AutoCloseab
     private long heldBytes;
 
     public GpuColumnCache(GpuDevice device) {
-        this.uploader = new ColumnUploader(device);
+        this.pins = new HostPins(device.registrations());
+        this.uploader = new ColumnUploader(device, pins);
         device.memory().setReclaimer(this);
     }
 
@@ -76,9 +79,36 @@ public final class GpuColumnCache implements DeviceMemory.Reclaimer, AutoCloseab
         }
     }
 
-    /** Column {@code c} of {@code table} in device memory, uploaded first when it is not resident. */
+    /** Column {@code c} of {@code table} in device memory, uploaded first (or its missing chunks) when it is not resident. */
     public Lease<DeviceColumn> lease(Table table, int c) {
-        return lease(table, c, null, column -> uploader.upload(column, table.name() + "." + column.name()));
+        Lease<DeviceColumn> lease = leaseForScan(table, c);
+        try {
+            uploader.complete(table.column(c), lease.value());
+            return lease;
+        } catch (RuntimeException e) {
+            lease.close();
+            throw e;
+        }
+    }
+
+    /**
+     * Column {@code c} of {@code table} in device memory, with the chunks copied in so far (none,
+     * when it was not resident): a scan copies in those it reads ({@link #copier}) and says so
+     * ({@link #arrived}). Throws {@link dev.starling.gpu.cuda.GpuOutOfMemoryException} when the
+     * budget has no room for the whole column.
+     */
+    public Lease<DeviceColumn> leaseForScan(Table table, int c) {
+        return lease(table, c, null, column -> uploader.allocate(column, table.name() + "." + column.name()));
+    }
+
+    /** Records that copies, now done, put {@code chunks} of {@code column} on the device. */
+    public void arrived(DeviceColumn column, java.util.BitSet chunks) {
+        column.arrived(chunks);
+    }
+
+    /** A copier of table chunks into device memory on {@code stream}, from host memory page-locked in place where it can be. */
+    public ChunkUploads copier(dev.starling.gpu.cuda.GpuStream stream) {
+        return uploader.copier(stream);
     }
 
     /**
@@ -123,9 +153,22 @@ public final class GpuColumnCache implements DeviceMemory.Reclaimer, AutoCloseab
         }
     }
 
-    /** Lets {@code table}'s columns be evicted again; true if it was kept resident. */
+    /**
+     * Lets {@code table}'s columns be evicted again, and evicts now those no running pipeline uses;
+     * true if it was kept resident.
+     */
     public synchronized boolean release(String table) {
-        return residentTables.remove(table);
+        boolean was = residentTables.remove(table);
+        purgeCollected();
+        Iterator<Entry> it = entries.values().iterator();
+        while (it.hasNext()) {
+            Entry e = it.next();
+            if (e.leases == 0 && e.table.equals(table)) {
+                it.remove();
+                evict(e);
+            }
+        }
+        return was;
     }
 
     /** The tables kept resident, by name. */
@@ -133,8 +176,10 @@ public final class GpuColumnCache implements DeviceMemory.Reclaimer, AutoCloseab
         return Set.copyOf(residentTables);
     }
 
+    /** Whether all of {@code column} is in device memory. */
     public synchronized boolean isResident(Column column) {
-        return entries.containsKey(new ColumnKey(column, null, null));
+        Entry e = entries.get(new ColumnKey(column, null, null));
+        return e != null && ((DeviceColumn) e.value).whole();
     }
 
     /** Bytes of the data resident now. */
@@ -170,6 +215,7 @@ public final class GpuColumnCache implements DeviceMemory.Reclaimer, AutoCloseab
     }
 
     private void purgeCollected() {
+        pins.purgeCollected();
         for (var ref = collected.poll(); ref != null; ref = collected.poll()) {
             Entry e = entries.remove(ref);
             if (e != null) {
