@@ -150,7 +150,12 @@ public final class Starling implements AutoCloseable {
 
     /** SQL over an existing catalog (one that a loader or generator filled, or another engine shares). */
     public static Starling over(Catalog catalog) {
-        return new Starling(catalog, GpuOptions.DEFAULT);
+        return over(catalog, GpuOptions.DEFAULT);
+    }
+
+    /** An engine over {@code catalog} whose GPU backend, if any, is opened with {@code gpu}. */
+    public static Starling over(Catalog catalog, GpuOptions gpu) {
+        return new Starling(catalog, gpu);
     }
 
     public Catalog catalog() {

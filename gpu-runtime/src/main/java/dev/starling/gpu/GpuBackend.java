@@ -59,6 +59,8 @@ public final class GpuBackend implements Accelerator, AutoCloseable {
     private volatile RunStats lastRun;
     private final java.util.concurrent.atomic.AtomicLong runs = new java.util.concurrent.atomic.AtomicLong();
     private final java.util.concurrent.atomic.AtomicLong sorts = new java.util.concurrent.atomic.AtomicLong();
+    /** Pipelines placed on the GPU that it handed to the CPU (a case it leaves to the CPU, no memory, a failure). */
+    private final java.util.concurrent.atomic.AtomicLong handedBack = new java.util.concurrent.atomic.AtomicLong();
     /** Time queries have held the device (its lock) so far: its rate is how busy the GPU is. */
     private final java.util.concurrent.atomic.AtomicLong busyNanos = new java.util.concurrent.atomic.AtomicLong();
     private final StoredConflicts conflicts;
@@ -208,7 +210,7 @@ public final class GpuBackend implements Accelerator, AutoCloseable {
     }
 
     private <R> Optional<R> runLocked(PipelineRun<R> run, DeviceInputs inputs, QueryContext ctx) {
-        return orHandedBack("GPU pipeline", () -> {
+        Optional<R> answered = orHandedBack("GPU pipeline", () -> {
             ctx.checkCancelled();
             Optional<R> result = run.run(inputs);
             lastRun = run.stats();
@@ -222,6 +224,10 @@ public final class GpuBackend implements Accelerator, AutoCloseable {
             }
             return result;
         });
+        if (answered.isEmpty()) {
+            handedBack.incrementAndGet();
+        }
+        return answered;
     }
 
     /**
@@ -271,6 +277,11 @@ public final class GpuBackend implements Accelerator, AutoCloseable {
     }
 
     /** The last GPU pipeline run's kernel time and bytes (for benchmarks). */
+    /** How many pipelines placed on the GPU it handed to the CPU instead of answering. */
+    public long handedBack() {
+        return handedBack.get();
+    }
+
     public RunStats lastRun() {
         return lastRun;
     }

@@ -19,14 +19,15 @@ import java.util.Map;
  * Decides from a scan filter which chunks may hold qualifying rows. Conjuncts comparing a stored
  * numeric or date column with a literal (=, <, <=, >, >=, IN) narrow a [lo, hi] range per column,
  * widened outwards to whole stored units so rounding can never skip a qualifying chunk; a chunk
- * whose zone map misses any range is skipped. Dense-coded and string columns are not pruned.
+ * whose zone map misses any range is skipped. Dense-coded and string columns are not pruned. The
+ * CPU's scans and the GPU's fact scans skip chunks by this one rule.
  */
-final class ZoneMapPruner {
+public final class ZoneMapPruner {
     private record Range(int column, DataType type, BigDecimal lo, BigDecimal hi) { }
 
     private final List<Range> ranges;
 
-    ZoneMapPruner(ScanNode scan) {
+    public ZoneMapPruner(ScanNode scan) {
         Map<Integer, Range> byColumn = new HashMap<>();
         if (scan.filter() != null) {
             for (Expr conjunct : Call.conjuncts(scan.filter())) {
@@ -39,11 +40,11 @@ final class ZoneMapPruner {
         ranges = List.copyOf(byColumn.values());
     }
 
-    boolean isEmpty() {
+    public boolean isEmpty() {
         return ranges.isEmpty();
     }
 
-    boolean mayMatch(ScanNode scan, int chunk) {
+    public boolean mayMatch(ScanNode scan, int chunk) {
         for (Range r : ranges) {
             Column col = scan.table().column(scan.columns().get(r.column).column());
             ZoneMap z = col.chunks().get(chunk).zoneMap();

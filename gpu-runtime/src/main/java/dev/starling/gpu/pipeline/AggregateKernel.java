@@ -131,7 +131,9 @@ final class AggregateKernel implements AutoCloseable {
         }
         nanos[2] = System.nanoTime();
         PipelineInputs in = PipelineInputs.upload(device, cache, pipeline, dimRows, referenced, layout, oversized,
-                stateBytes + keyBytes + pairBytes, shared, inputs);
+                stateBytes + keyBytes + pairBytes, shared, inputs,
+                // a run shared with the CPU workers reads the chunks they leave it, from whole columns
+                shared != SharedTables.NONE);
         SpillBuffer states = null;
         try {
             nanos[3] = System.nanoTime();
@@ -264,6 +266,16 @@ final class AggregateKernel implements AutoCloseable {
     /** The kernel, to be launched over ranges of fact rows. */
     StarKernelLauncher.Bound kernel() {
         return kernel;
+    }
+
+    /** Runs the kernel over the fact rows its scan reads ({@link FactScan}); returns the milliseconds it took. */
+    float run() {
+        return StarKernelLauncher.time(device, () -> in.scan().run(kernel));
+    }
+
+    /** How many of the fact table's chunks its scan reads. */
+    int chunksRead() {
+        return in.scan().chunksRead();
     }
 
     /** Whether the kernel met a case it leaves to the CPU, and which (empty: none). */
@@ -532,7 +544,7 @@ final class AggregateKernel implements AutoCloseable {
     RunStats stats(double kernelMillis, double decodeMillis, int gpuChunks) {
         return new RunStats(buildMillis, prepareMillis, copyMillis, kernelMillis, decodeMillis, in.placeMillis(),
                 in.factBytes(), in.uploadedBytes(), groups, in.hostTableBytes(), in.partitionedJoins(), in.spilledBytes(),
-                states.hostBytes(), gpuChunks);
+                states.hostBytes(), gpuChunks, in.scan().describe());
     }
 
     @Override

@@ -82,7 +82,7 @@ record GpuDimensionBuild(long contributions, List<StarKernelInput.Column> column
         }
         try (PipelineInputs in = PipelineInputs.upload(device, cache, build, List.of(),
                 PipelineInputs.referencedKeys(build, inputs), (d, r) -> 0, OversizedJoin.AUTO, 0, SharedTables.NONE,
-                inputs)) {
+                inputs, true)) {
             DeviceBuffer constants = in.arrays().upload(build.constants(), "constants");
             DeviceBuffer status = in.arrays().upload(new int[] {0}, "status");
             StarKernelInput input = new StarKernelInput(build.code(), build.constants().length, in.fact(), in.keys(), in.answers(),

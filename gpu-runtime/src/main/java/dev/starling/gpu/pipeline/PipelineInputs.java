@@ -36,8 +36,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * What a star pipeline's kernel reads, in device memory: the fact columns and the referenced key
- * columns (leased from the column cache), and per dimension its rows' group contributions and, by
+ * What a star pipeline's kernel reads, in device memory: the fact columns (as its {@link FactScan}
+ * brings them), the referenced key columns (leased from the column cache), and per dimension its rows' group contributions and, by
  * code or row, its hash table and the columns the program reads. A hash table is built on the GPU
  * from its build rows' keys ({@link GpuHashTableBuild}), or on the host where it must be: shared
  * with the CPU workers, or past the budget (placed hybrid or partitioned). Closing it returns the
@@ -61,6 +61,7 @@ final class PipelineInputs implements AutoCloseable {
     private long spilledBytes;
     private long placeNanos;
     private final List<GpuColumnCache.Lease<?>> leases = new ArrayList<>();
+    private FactScan scan;
     private final List<StarKernelInput.Column> fact = new ArrayList<>();
     private final List<StarKernelInput.Key> keys = new ArrayList<>();
     private final List<StarKernelInput.Key> answers = new ArrayList<>();
@@ -150,14 +151,15 @@ final class PipelineInputs implements AutoCloseable {
      * table is past the budget runs, and {@code later} the device memory the run allocates after
      * these inputs (aggregate states, output buffers), which a table past the budget leaves free; {@code shared} the tables it
      * builds in host memory and hands to the CPU workers; {@code inputs} the catalog the dimensions
-     * built on the GPU read their tables' foreign keys through. Throws {@link Unsupported} (having
+     * built on the GPU read their tables' foreign keys through; {@code wholeFact}: whether the
+     * kernel reads the fact columns whole (not through {@link #scan()}). Throws {@link Unsupported} (having
      * freed what it took) when a hashed dimension's keys repeat or a dimension built on the GPU
      * meets a value it leaves to the CPU.
      */
     static PipelineInputs upload(GpuDevice device, GpuColumnCache cache, StarPipeline pipeline, List<Batch> dimRows,
                                  Map<Integer, Referenced> referenced, Contributions contribution,
-                                 OversizedJoin oversized, long later, SharedTables shared, DeviceInputs inputs)
-            throws Unsupported {
+                                 OversizedJoin oversized, long later, SharedTables shared, DeviceInputs inputs,
+                                 boolean wholeFact) throws Unsupported {
         PipelineInputs in = new PipelineInputs(device, pipeline, oversized, shared);
         in.reserve = later + SMALL_ARRAYS;
         for (StarPipeline.DimColumn dc : pipeline.dimColumns()) {
@@ -165,7 +167,7 @@ final class PipelineInputs implements AutoCloseable {
             in.reserve += (rows == null ? pipeline.dimensions().get(dc.dimension()).range() : rows.rows()) * 9L;
         }
         try {
-            in.leaseColumns(cache, referenced);
+            in.leaseColumns(cache, referenced, wholeFact);
             in.leaseAnswers(cache);
             in.uploadDimensions(cache, dimRows, contribution, inputs);
             return in;
@@ -175,16 +177,12 @@ final class PipelineInputs implements AutoCloseable {
         }
     }
 
-    private void leaseColumns(GpuColumnCache cache, Map<Integer, Referenced> referenced) {
+    private void leaseColumns(GpuColumnCache cache, Map<Integer, Referenced> referenced, boolean wholeFact) {
+        // hash tables are not reserved for: one past the budget runs hybrid or partitioned beside the columns
+        scan = FactScan.open(device, cache, pipeline, arrays, reserve, wholeFact);
+        fact.addAll(scan.columns());
+        factBytes = scan.readBytes();
         long residentBefore = cache.residentBytes();
-        for (int c : pipeline.factColumns()) {
-            GpuColumnCache.Lease<DeviceColumn> lease = cache.lease(pipeline.fact(), c);
-            leases.add(lease);
-            DeviceColumn dc = lease.value();
-            factBytes += dc.bytes();
-            fact.add(new StarKernelInput.Column(dc.values().address(), dc.nulls() == null ? 0 : dc.nulls().address(),
-                    dc.width()));
-        }
         for (int c : pipeline.keyColumns()) {
             Referenced r = referenced.get(c);
             GpuColumnCache.Lease<DeviceColumn> lease = cache.lease(r.table(), r.column());
@@ -388,9 +386,9 @@ final class PipelineInputs implements AutoCloseable {
             OversizedJoinModel.Choice choice = new OversizedJoinModel(device.profile()).choose(oversized, probeKey >= 0,
                     pipeline.fact().rowCount(), rows.rows(), bytes, left);
             LOG.info("dimension {}: {}", d, choice.reason());
-            if (choice.partitioned()) {
+            if (choice.partitioned() && !scan.streamed()) {
                 try {
-                    return partitioned(d, rows, fact.get(probeKey), left);
+                    return partitioned(d, rows, scan.whole(probeKey), left);
                 } catch (GpuOutOfMemoryException tooLarge) {
                     LOG.info("dimension {}: no partitioned join ({}): a hybrid table", d, tooLarge.getMessage());
                     // its matches stay allocated until the run ends
@@ -512,14 +510,19 @@ final class PipelineInputs implements AutoCloseable {
         return dimColumns;
     }
 
-    /** Bytes of the fact columns the kernel reads. */
+    /** How the kernel reads its fact rows. */
+    FactScan scan() {
+        return scan;
+    }
+
+    /** Bytes of the fact columns the kernel reads: those of the chunks its scan reads. */
     long factBytes() {
         return factBytes;
     }
 
-    /** Bytes copied to the device for this run (columns not yet resident, dimension arrays). */
+    /** Bytes copied to the device for this run (fact chunks, columns not yet resident, dimension arrays). */
     long uploadedBytes() {
-        return uploadedBytes;
+        return uploadedBytes + scan.copiedBytes();
     }
 
     /** Bytes of hash tables left in host memory (hybrid tables), which the kernel reads over the link. */
@@ -548,6 +551,9 @@ final class PipelineInputs implements AutoCloseable {
     public void close() {
         try {
             leases.forEach(GpuColumnCache.Lease::close);
+            if (scan != null) {
+                scan.close();
+            }
         } finally {
             try {
                 splitTables.forEach(SplitTable::close);

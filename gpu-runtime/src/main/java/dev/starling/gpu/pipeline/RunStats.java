@@ -12,12 +12,13 @@ import dev.starling.exec.plan.Quantities;
  * memory (hybrid tables, read over the link), how many hash joins ran partitioned and the bytes of
  * their partitions and matches spilled to host memory, the bytes of aggregate states left in host
  * memory (updated over the link), and how many of the fact table's chunks the GPU ran (all of them,
- * unless it shared them with the CPU workers; then the kernel time is the time it took them).
+ * unless its zone maps skipped some, or it shared them with the CPU workers; then the kernel time is
+ * the time it took them), and how its fact scan read them ({@link FactScan#describe}).
  */
 public record RunStats(double buildMillis, double prepareMillis, double copyMillis, double kernelMillis,
                        double decodeMillis, double tableMillis, long factBytes, long uploadedBytes, long groups,
                        long hostTableBytes, int partitionedJoins, long spilledBytes, long hostStateBytes,
-                       int gpuChunks) {
+                       int gpuChunks, String scan) {
 
     /**
      * Where the run's time went, for EXPLAIN ANALYZE: the kernel beside the time its fact columns
@@ -29,8 +30,8 @@ public record RunStats(double buildMillis, double prepareMillis, double copyMill
      */
     public String describe(double deviceBytesPerSecond, double inputsMillis) {
         return String.format("kernel %.2f ms (its columns, %s, read whole in %.2f ms), inputs on the device in "
-                        + "%.2f ms (%s copied), prepared in %.2f ms, results back in %.2f ms", kernelMillis,
+                        + "%.2f ms (%s copied), prepared in %.2f ms, results back in %.2f ms; fact scan: %s", kernelMillis,
                 Quantities.bytes(factBytes), factBytes / deviceBytesPerSecond * 1e3, copyMillis,
-                Quantities.bytes(uploadedBytes), Math.max(0, buildMillis - inputsMillis) + prepareMillis, decodeMillis);
+                Quantities.bytes(uploadedBytes), Math.max(0, buildMillis - inputsMillis) + prepareMillis, decodeMillis, scan);
     }
 }

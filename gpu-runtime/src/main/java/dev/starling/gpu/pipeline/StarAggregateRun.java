@@ -8,8 +8,8 @@ import dev.starling.gpu.cuda.GpuDevice;
 import java.util.Optional;
 
 /**
- * Runs a compiled {@link StarPipeline}'s aggregation on the GPU alone: the fused kernel over every
- * fact row, its groups' states finished into the aggregation's rows (those that pass the HAVING
+ * Runs a compiled {@link StarPipeline}'s aggregation on the GPU alone: the fused kernel over the
+ * fact rows its scan reads (every chunk its zone maps may match, {@link FactScan}), its groups' states finished into the aggregation's rows (those that pass the HAVING
  * terms the GPU applies, and the first in a sort's order with a limit), or into the rows of the
  * plan over them that the GPU computes ({@link GroupProgram}). Empty when a kernel hands
  * the work back (an overflow or division by zero, which the CPU then reports exactly as it would
@@ -48,7 +48,7 @@ public final class StarAggregateRun extends PipelineRun<Batch> {
         while (true) {
             try (AggregateKernel kernel = AggregateKernel.prepare(device, cache, pipeline, clones, oversized, inputs,
                     SharedTables.NONE, sizedFor)) {
-                float millis = StarKernelLauncher.time(device, () -> kernel.kernel().enqueue(0, pipeline.fact().rowCount(), null));
+                float millis = kernel.run();
                 if (kernel.outgrewItsTable()) {
                     sizedFor = StarPipeline.NO_ESTIMATE;
                     continue;
@@ -56,7 +56,7 @@ public final class StarAggregateRun extends PipelineRun<Batch> {
                 long start = System.nanoTime();
                 declined = kernel.handedBack();
                 Optional<Batch> result = declined.isEmpty() ? finished(kernel) : Optional.empty();
-                stats = kernel.stats(millis, ms(System.nanoTime() - start), pipeline.fact().chunkCount());
+                stats = kernel.stats(millis, ms(System.nanoTime() - start), kernel.chunksRead());
                 return result;
             } catch (Unsupported e) {
                 declined = e.getMessage();

@@ -3,6 +3,8 @@ package dev.starling.gpu.pipeline;
 import dev.starling.gpu.cuda.Cuda;
 import dev.starling.gpu.cuda.GpuDevice;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import jcuda.Pointer;
 import jcuda.driver.CUevent;
 import jcuda.driver.CUfunction;
@@ -13,6 +15,7 @@ import jcuda.driver.JCudaDriver;
 /** Compiles a star pipeline's kernel for its input and launches it, timed with CUDA events. */
 final class StarKernelLauncher {
     static final int THREADS = 256;
+    private static final Pattern FACT_PARAMETER = Pattern.compile("fact(\\d+)(_nulls)?");
     /**
      * Past this many registers a thread, fewer than two blocks of {@link #THREADS} fit an SM (a
      * quarter of its warps): the kernel is generated again with fewer rows per thread.
@@ -68,6 +71,8 @@ final class StarKernelLauncher {
         private final StarKernelInput input;
         private final int sharedBytes;
         private final int residentBlocks;
+        /** Per parameter, the fact column whose values (2c) or NULL flags (2c + 1) it passes; -1 for others. */
+        private final int[] factParameter;
 
         Bound(GpuDevice device, Kernel kernel, StarKernelInput input, int sharedBytes) {
             this.device = device;
@@ -84,10 +89,25 @@ final class StarKernelLauncher {
             Cuda.check(JCudaDriver.cuOccupancyMaxActiveBlocksPerMultiprocessor(perSm, kernel.function(), THREADS, sharedBytes),
                     "cuOccupancyMaxActiveBlocksPerMultiprocessor");
             residentBlocks = device.multiprocessors() * Math.max(1, perSm[0]);
+            List<StarKernelInput.Parameter> parameters = input.parameters();
+            factParameter = new int[parameters.size()];
+            for (int i = 0; i < factParameter.length; i++) {
+                Matcher m = FACT_PARAMETER.matcher(parameters.get(i).name());
+                factParameter[i] = m.matches() ? 2 * Integer.parseInt(m.group(1)) + (m.group(2) == null ? 0 : 1) : -1;
+            }
         }
 
         /** Queues the kernel over fact rows {@code [first, end)} in {@code stream} (null: the default stream). */
         void enqueue(long first, long end, CUstream stream) {
+            enqueue(first, end, stream, null);
+        }
+
+        /**
+         * The same, the kernel reading fact column c at {@code fact.get(c)} (addresses at which row
+         * r is the r-th value, though only rows [first, end) lie there) instead of its input's
+         * (null: its input's).
+         */
+        void enqueue(long first, long end, CUstream stream, List<StarKernelInput.Column> fact) {
             device.makeCurrent();
             // One wave of resident blocks: a grid larger than that leaves the last wave's SMs half idle.
             long tile = (long) THREADS * kernel.items();
@@ -96,10 +116,12 @@ final class StarKernelLauncher {
             Pointer[] args = new Pointer[parameters.size()];
             for (int i = 0; i < args.length; i++) {
                 StarKernelInput.Parameter p = parameters.get(i);
+                int f = factParameter[i];
                 long value = switch (p.name()) {
                     case "first" -> first;
                     case "rows" -> end;
-                    default -> p.value();
+                    default -> fact == null || f < 0 ? p.value()
+                            : f % 2 == 0 ? fact.get(f / 2).values() : fact.get(f / 2).nulls();
                 };
                 args[i] = Pointer.to(new long[] {value});
             }

@@ -64,7 +64,7 @@ public final class StarRowsRun extends PipelineRun<Batch> {
             Map<Integer, PipelineInputs.Referenced> referenced = PipelineInputs.referencedKeys(pipeline, inputs);
             try (PipelineInputs in = PipelineInputs.upload(device, cache, pipeline, dimRows, referenced, (d, r) -> 0,
                     oversized, Math.min(pipeline.fact().rowCount(), FIRST_CAPACITY) * 9 * pipeline.outputs().size(),
-                    SharedTables.NONE, inputs)) {
+                    SharedTables.NONE, inputs, false)) {
                 long t2 = System.nanoTime();
                 DeviceArrays arrays = in.arrays();
                 DeviceBuffer constants = arrays.upload(pipeline.constants(), "constants");
@@ -106,7 +106,7 @@ public final class StarRowsRun extends PipelineRun<Batch> {
                             stats = new RunStats(inputs.buildMillis() + ms(t1 - t0), 0, ms(t2 - t1), pass.kernelMillis,
                                     ms(System.nanoTime() - t3 + pass.searchNanos), in.placeMillis(), in.factBytes(),
                                     in.uploadedBytes(), kept.rows(), in.hostTableBytes(), in.partitionedJoins(),
-                                    in.spilledBytes(), 0, pipeline.fact().chunkCount());
+                                    in.spilledBytes(), 0, in.scan().chunksRead(), in.scan().describe());
                             return Optional.of(rows);
                         }
                     }
@@ -145,14 +145,15 @@ public final class StarRowsRun extends PipelineRun<Batch> {
             this.status = status;
         }
 
-        /** Runs the kernel over every fact row. */
+        /** Runs the kernel over the fact rows the scan reads. */
         void launch(List<StarKernelInput.Output> outputs, StarKernelInput.Accumulators mode, StarKernelInput.OrderCut cut,
                     long counter, long capacity) {
             StarKernelInput input = new StarKernelInput(pipeline.code(), pipeline.constants().length, in.fact(),
                     in.keys(), in.answers(), dims, in.dimColumns(), List.of(), outputs, mode, null, null, List.of(), null,
                     cut, constants.address(), status.address(), counter, pipeline.fact().rowCount(), capacity);
-            kernelMillis += StarKernelLauncher.launch(device, StarKernelLauncher.compile(device, input), input,
-                    (int) StarKernelInput.sharedBytes(dims, 0));
+            StarKernelLauncher.Bound kernel = new StarKernelLauncher.Bound(device, StarKernelLauncher.compile(device, input),
+                    input, (int) StarKernelInput.sharedBytes(dims, 0));
+            kernelMillis += StarKernelLauncher.time(device, () -> in.scan().run(kernel));
         }
 
         /**

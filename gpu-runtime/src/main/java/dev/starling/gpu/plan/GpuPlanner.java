@@ -14,6 +14,7 @@ import dev.starling.exec.plan.SortNode;
 import dev.starling.gpu.hybrid.OversizedJoinModel;
 import dev.starling.gpu.pipeline.CloneChoice;
 import dev.starling.gpu.pipeline.DimensionHashTable;
+import dev.starling.gpu.pipeline.FactScan;
 import dev.starling.gpu.pipeline.GroupFilter;
 import dev.starling.gpu.pipeline.GroupOrder;
 import dev.starling.gpu.pipeline.GroupProgram;
@@ -128,6 +129,10 @@ public final class GpuPlanner implements Placer {
         List<String> reasons = new ArrayList<>(List.of(verdict.reason(), "device memory ~"
                 + Quantities.bytes(deviceMemory(pipeline)) + " for fact columns, dimensions and group states, of a "
                 + Quantities.bytes(budget) + " budget"));
+        String scan = FactScan.plan(pipeline, streams(pipeline));
+        if (!scan.isEmpty()) {
+            reasons.add(scan);
+        }
         int strategy = reasons.size();
         reasons.add(pipeline.groupStrategy(expectedGroups));
         List<String> gpuBuilt = pipeline.dimensions().stream().filter(StarPipeline.Dimension::builtOnGpu)
@@ -220,6 +225,10 @@ public final class GpuPlanner implements Placer {
         GpuPipelinePlan plan = new GpuPipelinePlan(profile.name(), pipeline, CloneChoice.NONE, null, null, null,
                 StarPipeline.NO_ESTIMATE, List.of(), order, rowSort);
         List<String> why = new ArrayList<>(List.of(verdict.reason()));
+        String scan = FactScan.plan(pipeline, streams(pipeline));
+        if (!scan.isEmpty()) {
+            why.add(scan);
+        }
         if (order != null) {
             why.add(order.describe());
         }
@@ -275,9 +284,25 @@ public final class GpuPlanner implements Placer {
         return pipeline.withDimensions(dims);
     }
 
-    /** Device memory the budget leaves for the pipeline's hash tables beside its fact columns and group contributions. */
+    /** Device memory the budget leaves for the pipeline's hash tables beside its fact scan and group contributions. */
     private long tableMemory(StarPipeline pipeline) {
-        return Math.max(0, budget - GpuPlacement.factBytes(pipeline) - contributions(pipeline));
+        return Math.max(0, budget - factDeviceBytes(pipeline) - contributions(pipeline));
+    }
+
+    /**
+     * Whether the pipeline's fact columns stream through device buffers ({@link FactScan}): when
+     * they, the group contributions and states and the DISTINCT sets do not fit the budget (a hash
+     * table that does not fit beside them runs hybrid or partitioned; the run decides again with
+     * the memory it finds free).
+     */
+    private boolean streams(StarPipeline pipeline) {
+        return GpuPlacement.factBytes(pipeline) + contributions(pipeline) + pipeline.groupStateBytes()
+                + pipeline.distinctSetBytes() > budget;
+    }
+
+    /** Device memory the pipeline's fact scan holds: its columns, or the buffers it streams them through. */
+    private long factDeviceBytes(StarPipeline pipeline) {
+        return streams(pipeline) ? FactScan.streamedBytes(pipeline) : GpuPlacement.factBytes(pipeline);
     }
 
     /** The dimensions' per-code contributions to group ids, an int per code. */
@@ -286,14 +311,18 @@ public final class GpuPlanner implements Placer {
     }
 
     /**
-     * Device memory the pipeline's fact columns, group contributions, hash tables and DISTINCT sets
-     * take, at most, and its aggregate states at least.
+     * Device memory the pipeline's fact scan (its columns, or its buffers), group contributions,
+     * hash tables and DISTINCT sets take, at most, and its aggregate states at least.
      */
-    private static long deviceMemory(StarPipeline pipeline) {
+    private long deviceMemory(StarPipeline pipeline) {
+        return factDeviceBytes(pipeline) + stateBytes(pipeline);
+    }
+
+    /** Device memory the pipeline's group contributions, hash tables and DISTINCT sets take, at most, and its aggregate states at least. */
+    private static long stateBytes(StarPipeline pipeline) {
         long tables = pipeline.dimensions().stream().filter(StarPipeline.Dimension::hashed)
                 .mapToLong(d -> DimensionHashTable.bytesFor(d.range())).sum();
-        return GpuPlacement.factBytes(pipeline) + contributions(pipeline) + tables + pipeline.groupStateBytes()
-                + pipeline.distinctSetBytes();
+        return contributions(pipeline) + tables + pipeline.groupStateBytes() + pipeline.distinctSetBytes();
     }
 
     /**
