@@ -1,11 +1,14 @@
 package dev.starling.bench;
 
+import dev.starling.engine.GpuOptions;
 import dev.starling.engine.Starling;
 import dev.starling.exec.BackendMode;
+import dev.starling.gpu.GpuBackend;
 import dev.starling.server.flight.FlightSqlServer;
 import dev.starling.storage.Catalog;
 import java.io.IOException;
 import java.sql.SQLException;
+import java.util.Optional;
 
 /**
  * Starling over a benchmark's catalog, reached the ways {@code --via} says: through a Flight SQL
@@ -20,8 +23,23 @@ final class StarlingUnderTest implements AutoCloseable {
 
     /** {@code serve}: whether clients will come through Flight SQL (a server is started for them). */
     StarlingUnderTest(Catalog catalog, boolean serve) throws IOException {
-        db = Starling.over(catalog);
+        this(catalog, serve, GpuOptions.DEFAULT);
+    }
+
+    /** The same, its GPU backend opened with {@code gpu} (a device memory budget, say). */
+    StarlingUnderTest(Catalog catalog, boolean serve, GpuOptions gpu) throws IOException {
+        db = Starling.over(catalog, gpu);
         server = serve ? FlightSqlServer.start(db, "127.0.0.1", 0) : null;
+    }
+
+    /** The port of the Flight SQL server it started. */
+    int port() {
+        return server.port();
+    }
+
+    /** Its GPU backend, where this process has one. */
+    Optional<GpuBackend> gpu() {
+        return db.gpu();
     }
 
     /** A client coming {@code via} the server or the embedded API, asking for {@code backend}; the caller closes it. */
