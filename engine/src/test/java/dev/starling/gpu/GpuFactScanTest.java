@@ -4,9 +4,16 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import dev.starling.engine.GpuOptions;
 import dev.starling.engine.Starling;
-import dev.starling.gpu.cuda.HostMemoryPools;
+import dev.starling.exec.BackendMode;
+import dev.starling.exec.QueryContext;
+import dev.starling.exec.QueryResult;
+import dev.starling.exec.Settings;
+import dev.starling.exec.plan.PlanNode;
+import dev.starling.exec.run.Executor;
+import dev.starling.exec.run.PipelineGraph;
+import dev.starling.planner.SqlPlanner;
+import dev.starling.storage.Catalog;
 import dev.starling.storage.ColumnSchema;
 import dev.starling.storage.DataType;
 import dev.starling.storage.Table;
@@ -32,6 +39,7 @@ import org.junit.jupiter.api.Test;
 class GpuFactScanTest {
     /** 20 chunks; {@code ts} ascends, one step a row, so that chunk c holds ts in [c * 65536, (c + 1) * 65536). */
     private static final int CHUNKS = 20;
+    private static final Settings GPU = Settings.DEFAULT.withBackend(BackendMode.GPU);
     /** Chunk 7's rows have ts NULL. */
     private static final int NULL_CHUNK = 7;
 
@@ -40,7 +48,7 @@ class GpuFactScanTest {
         try (Starling db = Starling.inMemory()) {
             GpuBackend gpu = db.gpu().orElse(null);
             assumeTrue(gpu != null, "no GPU");
-            db.catalog().put(events(db, CHUNKS));
+            db.catalog().put(events(db.catalog(), CHUNKS));
             long edge = 5L * Table.CHUNK_ROWS;
             List<String> queries = List.of(
                     "SELECT COUNT(*), SUM(v), MIN(ts), MAX(ts) FROM events WHERE ts BETWEEN " + (edge - 1) + " AND " + edge,
@@ -76,17 +84,17 @@ class GpuFactScanTest {
     void aFactLargerThanTheBudgetStreams() {
         // 40 chunks of ts, g and v (22 bytes a row): 58 MB of fact columns against a 32 MB budget,
         // streamed through three buffers of 5 chunks (22 MB)
-        try (Starling db = Starling.inMemory(new GpuOptions(true, 0, 32 << 20, HostMemoryPools.DEFAULT, null))) {
-            GpuBackend gpu = db.gpu().orElse(null);
-            assumeTrue(gpu != null, "no GPU");
-            db.catalog().put(events(db, 40));
+        Catalog catalog = Catalog.inMemory();
+        catalog.put(events(catalog, 40));
+        try (Budgeted gpu = Budgeted.open(32 << 20, catalog)) {
             for (String sql : List.of("SELECT g, COUNT(*), SUM(v), MIN(ts), MAX(ts) FROM events GROUP BY g",
                     "SELECT COUNT(*), SUM(v) FROM events WHERE ts BETWEEN 100000 AND 900000",
                     "SELECT COUNT(*), COUNT(ts), SUM(v) FROM events WHERE v < 2")) {
-                assertTrue(GpuResults.assertSameOnGpu(db, gpu, sql, sql), "did not run on the GPU: " + sql);
-                assertTrue(gpu.lastRun().scan().contains("streamed through device buffers"), gpu.lastRun().scan());
-                assertEquals(0, gpu.columnCache().heldBytes(), "a streamed scan keeps nothing");
-                assertTrue(GpuResults.explainedOnGpu(db, sql).contains("fact columns streamed through device buffers"));
+                assertTrue(gpu.assertSameAsCpu(sql), "did not run on the GPU: " + sql);
+                assertTrue(gpu.backend().lastRun().scan().contains("streamed through device buffers"),
+                        gpu.backend().lastRun().scan());
+                assertEquals(0, gpu.backend().columnCache().heldBytes(), "a streamed scan keeps nothing");
+                assertTrue(gpu.placement(sql).contains("fact columns streamed through device buffers"), gpu.placement(sql));
             }
         }
     }
@@ -94,26 +102,68 @@ class GpuFactScanTest {
     @Test
     void tpchAndSsbStreamedAgreeWithTheCpu() {
         // SF 0.1: lineitem's columns a query reads take 5 to 40 MB, its dimensions' state a few MB
-        try (Starling db = Starling.inMemory(new GpuOptions(true, 0, 24 << 20, HostMemoryPools.DEFAULT, null))) {
-            GpuBackend gpu = db.gpu().orElse(null);
-            assumeTrue(gpu != null, "no GPU");
-            TpchGenerator.generate(db.catalog(), 0.1, "");
+        Catalog tpch = Catalog.inMemory();
+        TpchGenerator.generate(tpch, 0.1, "");
+        try (Budgeted gpu = Budgeted.open(24 << 20, tpch)) {
             int streamed = 0;
             for (int q = 1; q <= TpchQueries.COUNT; q++) {
-                GpuResults.assertSameOnGpu(db, gpu, "TPC-H Q" + q, TpchQueries.query(q, 0.1));
-                streamed += streamedLast(gpu);
+                gpu.assertSameAsCpu(TpchQueries.query(q, 0.1));
+                streamed += streamedLast(gpu.backend());
             }
             assertTrue(streamed >= 5, streamed + " TPC-H queries' last pipeline streamed its fact");
         }
-        try (Starling db = Starling.inMemory(new GpuOptions(true, 0, 16 << 20, HostMemoryPools.DEFAULT, null))) {
-            GpuBackend gpu = db.gpu().orElseThrow();
-            SsbGenerator.generate(db.catalog(), 0.1, "");
+        Catalog ssb = Catalog.inMemory();
+        SsbGenerator.generate(ssb, 0.1, "");
+        try (Budgeted gpu = Budgeted.open(16 << 20, ssb)) {
             int streamed = 0;
             for (String q : SsbQueries.names()) {
-                GpuResults.assertSameOnGpu(db, gpu, "SSB Q" + q, SsbQueries.query(q));
-                streamed += streamedLast(gpu);
+                gpu.assertSameAsCpu(SsbQueries.query(q));
+                streamed += streamedLast(gpu.backend());
             }
             assertTrue(streamed >= 5, streamed + " SSB queries' last pipeline streamed its fact");
+        }
+    }
+
+    /**
+     * A GPU backend of its own with a device memory budget (the engine's is the process's, opened
+     * once), running plans of {@code catalog} with the GPU forced beside the CPU backend.
+     */
+    private record Budgeted(GpuBackend backend, Catalog catalog, Executor cpu, Executor withGpu) implements AutoCloseable {
+        static Budgeted open(long budget, Catalog catalog) {
+            GpuBackend gpu = GpuBackend.detect(0, budget).orElse(null);
+            assumeTrue(gpu != null, "no GPU");
+            return new Budgeted(gpu, catalog, new Executor(4, catalog), new Executor(4, catalog, gpu));
+        }
+
+        /** Whether {@code sql} ran a GPU pipeline; its answer equals the CPU's and device memory returned to its baseline. */
+        boolean assertSameAsCpu(String sql) {
+            PlanNode plan = new SqlPlanner(catalog).plan(sql).plan();
+            QueryResult expected = cpu.collect(plan);
+            long runs = backend.runs();
+            long baseline = backend.device().memory().used() - backend.columnCache().heldBytes();
+            QueryResult actual = withGpu.collect(PipelineGraph.of(plan, backend.planner(catalog), GPU), new QueryContext(GPU));
+            assertEquals(baseline, backend.device().memory().used() - backend.columnCache().heldBytes(),
+                    sql + ": device memory not back to its baseline");
+            boolean ordered = sql.toLowerCase(java.util.Locale.ROOT).contains("order by");
+            GpuResults.assertRowsEqual(sql, GpuResults.rows(expected, ordered), GpuResults.rows(actual, ordered));
+            return backend.runs() > runs;
+        }
+
+        /** The reason the planner gives for placing {@code sql}'s aggregation. */
+        String placement(String sql) {
+            PipelineGraph graph = PipelineGraph.of(new SqlPlanner(catalog).plan(sql).plan(), backend.planner(catalog), GPU);
+            return graph.pipelines().stream().filter(p -> p.role() == PipelineGraph.Role.AGGREGATE_INPUT)
+                    .map(p -> p.placement().reason()).findFirst().orElse("");
+        }
+
+        @Override
+        public void close() {
+            try {
+                cpu.close();
+                withGpu.close();
+            } finally {
+                backend.close();
+            }
         }
     }
 
@@ -146,11 +196,11 @@ class GpuFactScanTest {
      * {@code events} of {@code chunks} chunks: ts ascending (NULL in chunk {@link #NULL_CHUNK}), g
      * one of 5 groups, v small and sometimes NULL.
      */
-    private static Table events(Starling db, int chunks) {
+    private static Table events(Catalog catalog, int chunks) {
         TableBuilder b = new TableBuilder(new TableSchema("events", List.of(
                 new ColumnSchema("ts", DataType.BIGINT, true),
                 new ColumnSchema("g", DataType.INTEGER, false),
-                new ColumnSchema("v", DataType.BIGINT, true)), List.of(), List.of()), db.catalog());
+                new ColumnSchema("v", DataType.BIGINT, true)), List.of(), List.of()), catalog);
         for (int r = 0; r < chunks * Table.CHUNK_ROWS; r++) {
             if (r >> Table.CHUNK_SHIFT == NULL_CHUNK) {
                 b.setNull(0);

@@ -9,6 +9,11 @@ import java.lang.foreign.ValueLayout;
  */
 public record ColumnChunk(DataType.Physical physical, int rows, MemorySegment values, MemorySegment nulls,
                           ZoneMap zoneMap) {
+    /**
+     * The alignment of chunk memory built in this process: whole pages of its own, which the GPU
+     * backend can page-lock in place for copies without locking memory that is not the table's.
+     */
+    public static final long MEMORY_ALIGNMENT = 4096;
 
     public boolean isNull(int row) {
         return nulls != null && nulls.get(ValueLayout.JAVA_BYTE, row) != 0;

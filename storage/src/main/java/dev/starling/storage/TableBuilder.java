@@ -220,8 +220,8 @@ public final class TableBuilder {
         }
 
         private void allocate() {
-            values = Arena.ofAuto().allocate((long) Table.CHUNK_ROWS * physical.width, 8);
-            nulls = Arena.ofAuto().allocate(Table.CHUNK_ROWS);
+            values = Arena.ofAuto().allocate((long) Table.CHUNK_ROWS * physical.width, ColumnChunk.MEMORY_ALIGNMENT);
+            nulls = Arena.ofAuto().allocate(Table.CHUNK_ROWS, ColumnChunk.MEMORY_ALIGNMENT);
             rows = 0;
             anyNull = false;
         }

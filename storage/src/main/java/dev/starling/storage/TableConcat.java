@@ -87,11 +87,18 @@ public final class TableConcat {
         }
     }
 
-    /** Copies values into chunks of exactly {@link Table#CHUNK_ROWS} rows, the last one holding the rest. */
+    /**
+     * Copies values into chunks of exactly {@link Table#CHUNK_ROWS} rows, the last one holding the
+     * rest. The values of up to {@link #SLAB_CHUNKS} chunks are allocated at once and lie end to
+     * end, as in a table file, so that the GPU backend copies a stretch of them in one transfer.
+     */
     private static final class ChunkWriter {
+        static final int SLAB_CHUNKS = 64;
         final DataType.Physical physical;
         final List<ColumnChunk> chunks = new ArrayList<>();
         long remaining;
+        MemorySegment slab;
+        long slabUsed;
         MemorySegment values;
         MemorySegment nulls;
         int capacity;
@@ -120,7 +127,14 @@ public final class TableConcat {
 
         private void open() {
             capacity = (int) Math.min(Table.CHUNK_ROWS, remaining);
-            values = Arena.ofAuto().allocate((long) capacity * physical.width, 8);
+            long bytes = (long) capacity * physical.width;
+            if (slab == null || slabUsed + bytes > slab.byteSize()) {
+                slab = Arena.ofAuto().allocate(Math.min(remaining, (long) SLAB_CHUNKS * Table.CHUNK_ROWS) * physical.width,
+                        ColumnChunk.MEMORY_ALIGNMENT);
+                slabUsed = 0;
+            }
+            values = slab.asSlice(slabUsed, bytes);
+            slabUsed += bytes;
             nulls = null;
             rows = 0;
         }
@@ -138,7 +152,7 @@ public final class TableConcat {
             }
             if (source.nulls() != null) {
                 if (nulls == null) {
-                    nulls = Arena.ofAuto().allocate(capacity);
+                    nulls = Arena.ofAuto().allocate(capacity, ColumnChunk.MEMORY_ALIGNMENT);
                 }
                 MemorySegment.copy(source.nulls(), from, nulls, rows, n);
             }

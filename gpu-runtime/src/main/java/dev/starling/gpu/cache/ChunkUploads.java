@@ -18,12 +18,15 @@ import jcuda.driver.JCudaDriver;
  * from the chunks' memory, page-locked in place on the column's first copy ({@link HostPins}), in
  * one copy for each stretch of chunks that lie end to end in host memory and land end to end on
  * the device; memory that could not be page-locked is packed into two pinned staging buffers
- * first ({@link StagedCopy}). A chunk without NULLs gets zeroed flags. Copies are queued, not
+ * first ({@link StagedCopy}), but for a small piece (a chunk's first or last bytes in a page it
+ * shares with other memory), which is copied as it is. A chunk without NULLs gets zeroed flags. Copies are queued, not
  * waited for: {@link #flush} sends what is staged, after which an event recorded in the stream
  * marks them all done. Closing it waits for staged copies still in flight.
  */
 public final class ChunkUploads implements AutoCloseable {
     private static final int STAGING_BYTES = 32 << 20;
+    /** Pieces of memory not page-locked up to this size are copied as they are, not packed into a staging buffer. */
+    private static final long DIRECT_BYTES = 64 << 10;
 
     private final GpuDevice device;
     private final HostPins pins;
@@ -73,7 +76,12 @@ public final class ChunkUploads implements AutoCloseable {
         long bytes = flags ? c.rows() : (long) c.rows() * c.physical().width;
         device.registrations().split(from.address(), bytes, (address, n, in) -> {
             long at = offset + address - from.address();
-            if (in == HostRegistrations.Piece.NONE) {
+            if (in == HostRegistrations.Piece.NONE && n <= DIRECT_BYTES) {
+                // a chunk's edge in a page it shares: copied as it is, the driver staging it
+                send();
+                target.uploadAsync(new Pointer().withByteOffset(address), at, n, stream);
+                stagedBytes += n;
+            } else if (in == HostRegistrations.Piece.NONE) {
                 send();
                 stagedCopy().put(from, address - from.address(), n, target, at);
                 stagedBytes += n;
@@ -127,7 +135,7 @@ public final class ChunkUploads implements AutoCloseable {
         return directBytes;
     }
 
-    /** Bytes packed into staging buffers first so far. */
+    /** Bytes copied from memory not page-locked so far (packed into staging buffers, or staged by the driver). */
     public long stagedBytes() {
         return stagedBytes;
     }

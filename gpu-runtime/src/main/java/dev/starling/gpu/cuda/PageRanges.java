@@ -25,14 +25,21 @@ final class PageRanges {
         return (address + PAGE - 1) & -PAGE;
     }
 
-    /** The parts of the pages under {@code [address, address + bytes)} that no range covers, in order, as start and end. */
+    /**
+     * The parts of the whole pages inside {@code [address, address + bytes)} that no range covers,
+     * in order, as start and end: a page that also holds other memory is never registered, since
+     * registering it read-only would refuse copies into that other memory.
+     */
     List<long[]> gaps(long address, long bytes) {
-        long at = pageBelow(address);
-        long end = pageAbove(address + bytes);
+        long at = pageAbove(address);
+        long end = pageBelow(address + bytes);
         List<long[]> out = new ArrayList<>();
         Map.Entry<Long, Long> before = ranges.floorEntry(at);
         if (before != null && before.getValue() > at) {
             at = before.getValue();
+        }
+        if (at >= end) {
+            return out;
         }
         for (Map.Entry<Long, Long> r : ranges.subMap(at, true, end, false).entrySet()) {
             if (r.getKey() > at) {

@@ -12,9 +12,10 @@ class PageRangesTest {
     private static final long P = PageRanges.PAGE;
 
     @Test
-    void aRangeIsWidenedToWholePages() {
+    void onlyTheWholePagesInsideARangeAreGaps() {
         PageRanges pages = new PageRanges();
-        assertEquals(List.of("4096..12288"), text(pages.gaps(P + 10, P)));
+        assertEquals(List.of("8192..16384"), text(pages.gaps(P + 10, 3 * P)));
+        assertEquals(List.of(), text(pages.gaps(P + 10, P)), "no whole page inside");
     }
 
     @Test
