@@ -252,8 +252,10 @@ public final class FactScan implements AutoCloseable {
             copiedBytes += copier.directBytes() + copier.stagedBytes();
             stagedBytes += copier.stagedBytes();
         }
-        for (int i = 0; i < columns.size(); i++) {
-            cache.arrived(leases.get(i).value(), arrived.get(i));
+        if (!streamed) {
+            for (int i = 0; i < columns.size(); i++) {
+                cache.arrived(leases.get(i).value(), arrived.get(i));
+            }
         }
     }
 
