@@ -1,6 +1,7 @@
 package dev.starling.bench;
 
 import dev.starling.engine.GpuOptions;
+import dev.starling.engine.Starling;
 import dev.starling.exec.BackendMode;
 import dev.starling.exec.QueryResult;
 import dev.starling.exec.plan.Field;
@@ -63,6 +64,16 @@ public final class ColdScanBenchMain implements Callable<Integer> {
     @Option(names = "--no-duckdb", description = "Leave DuckDB out.")
     private boolean noDuckDb;
 
+    @Option(names = "--via", description = "flight (a Flight SQL server and the JDBC driver) or embedded (default: ${DEFAULT-VALUE}).")
+    private StarlingUnderTest.Via via = StarlingUnderTest.Via.FLIGHT;
+
+    /** How the benchmark reaches Starling: a query, and evicting a table's columns from device memory. */
+    private interface Client extends AutoCloseable {
+        void run(String sql) throws Exception;
+
+        void evict(String table) throws Exception;
+    }
+
     public static void main(String[] args) {
         System.exit(new CommandLine(new ColdScanBenchMain()).setCaseInsensitiveEnumValuesAllowed(true).execute(args));
     }
@@ -71,64 +82,105 @@ public final class ColdScanBenchMain implements Callable<Integer> {
     public Integer call() throws Exception {
         Catalog catalog = Catalog.inMemory();
         GpuOptions gpuOptions = new GpuOptions(true, 0, budget, HostMemoryPools.DEFAULT, null);
+        if (via == StarlingUnderTest.Via.EMBEDDED) {
+            try (Starling db = Starling.over(catalog, gpuOptions)) {
+                GpuBackend gpu = db.gpu().orElseThrow(() -> new IllegalStateException("no GPU in this process"));
+                db.setBackendMode(BackendMode.GPU);
+                bench(catalog, gpu, new Client() {
+                    @Override
+                    public void run(String sql) {
+                        db.query(sql);
+                    }
+
+                    @Override
+                    public void evict(String table) {
+                        gpu.releaseResident(table);
+                    }
+
+                    @Override
+                    public void close() {
+                    }
+                });
+            }
+            return 0;
+        }
         try (StarlingUnderTest starling = new StarlingUnderTest(catalog, true, gpuOptions);
-             DuckDbRunner duck = noDuckDb ? null : new DuckDbRunner()) {
-            GpuBackend gpu = starling.gpu().orElseThrow(() -> new IllegalStateException("no GPU in this process"));
-            long start = System.nanoTime();
-            workload.generate(catalog, scaleFactor);
-            Map<String, String> queries = new LinkedHashMap<>();
-            workload.queries(scaleFactor).forEach((name, sql) -> {
-                if (only.isEmpty() || only.contains(name)) {
-                    queries.put(name, sql);
-                }
-            });
-            if (shipdateOrder) {
-                catalog.put(SortedCopy.of(catalog.require("lineitem"), "lineitem_by_shipdate",
-                        List.of("l_shipdate", "l_discount", "l_quantity", "l_extendedprice"), catalog));
-                queries.put("Q6 by shipdate", Workload.TPCH.queries(scaleFactor).get("Q6")
-                        .replace("lineitem", "lineitem_by_shipdate"));
-            }
-            System.out.printf("%s SF %s generated in %.1f s", workload, scaleFactor, (System.nanoTime() - start) / 1e9);
-            if (duck != null) {
-                DuckDbMirror.copy(catalog, duck.connection());
-            }
-            System.out.printf("; %s, GPU memory budget %.1f GB, %d cores%n", gpu.device().describe(),
-                    gpu.device().memory().budget() / 1e9, Runtime.getRuntime().availableProcessors());
-            List<List<Object>> rows = new ArrayList<>();
-            try (Connection c = DriverManager.getConnection(FlightJdbcRunner.url(starling.port()));
-                 Statement st = c.createStatement()) {
-                st.execute("SET backend = '" + BackendMode.GPU.name().toLowerCase(java.util.Locale.ROOT) + "'");
-                for (Map.Entry<String, String> q : queries.entrySet()) {
-                    rows.add(measure(q.getKey(), q.getValue(), c, st, catalog, gpu, duck));
-                    System.out.printf("  %s done%n", q.getKey());
-                }
-            }
-            System.out.print(new QueryResult(fields(), rows).toText());
-            System.out.printf("table memory page-locked in place: %.2f GB%n", gpu.device().registrations().bytes() / 1e9);
+             Connection c = DriverManager.getConnection(FlightJdbcRunner.url(starling.port()));
+             Statement st = c.createStatement()) {
+            st.execute("SET backend = 'gpu'");
+            bench(catalog, starling.gpu().orElseThrow(() -> new IllegalStateException("no GPU in this process")),
+                    new Client() {
+                        @Override
+                        public void run(String sql) throws SQLException {
+                            JdbcResults.readAll(c, sql);
+                        }
+
+                        @Override
+                        public void evict(String table) throws SQLException {
+                            st.execute("ALTER TABLE " + table + " SET (gpu_resident = false)");
+                        }
+
+                        @Override
+                        public void close() {
+                        }
+                    });
         }
         return 0;
     }
 
-    private List<Object> measure(String name, String sql, Connection c, Statement st, Catalog catalog, GpuBackend gpu,
+    private void bench(Catalog catalog, GpuBackend gpu, Client client) throws Exception {
+        long start = System.nanoTime();
+        workload.generate(catalog, scaleFactor);
+        Map<String, String> queries = new LinkedHashMap<>();
+        workload.queries(scaleFactor).forEach((name, sql) -> {
+            if (only.isEmpty() || only.contains(name)) {
+                queries.put(name, sql);
+            }
+        });
+        if (shipdateOrder) {
+            catalog.put(SortedCopy.of(catalog.require("lineitem"), "lineitem_by_shipdate",
+                    List.of("l_shipdate", "l_discount", "l_quantity", "l_extendedprice"), catalog));
+            queries.put("Q6 by shipdate", Workload.TPCH.queries(scaleFactor).get("Q6")
+                    .replace("lineitem", "lineitem_by_shipdate"));
+        }
+        System.out.printf("%s SF %s generated in %.1f s", workload, scaleFactor, (System.nanoTime() - start) / 1e9);
+        try (DuckDbRunner duck = noDuckDb ? null : new DuckDbRunner()) {
+            if (duck != null) {
+                DuckDbMirror.copy(catalog, duck.connection());
+            }
+            System.out.printf("; through %s; %s, GPU memory budget %.1f GB, %d cores%n",
+                    via.name().toLowerCase(java.util.Locale.ROOT), gpu.device().describe(),
+                    gpu.device().memory().budget() / 1e9, Runtime.getRuntime().availableProcessors());
+            List<List<Object>> rows = new ArrayList<>();
+            for (Map.Entry<String, String> q : queries.entrySet()) {
+                rows.add(measure(q.getKey(), q.getValue(), client, catalog, gpu, duck));
+                System.out.printf("  %s done%n", q.getKey());
+            }
+            System.out.print(new QueryResult(fields(), rows).toText());
+            System.out.printf("table memory page-locked in place: %.2f GB%n", gpu.device().registrations().bytes() / 1e9);
+        }
+    }
+
+    private List<Object> measure(String name, String sql, Client client, Catalog catalog, GpuBackend gpu,
                                  DuckDbRunner duck) throws Exception {
         DeviceMemory memory = gpu.device().memory();
-        evict(st, catalog);
+        evict(client, catalog);
         long first = System.nanoTime();
-        JdbcResults.readAll(c, sql);
+        client.run(sql);
         double firstMs = (System.nanoTime() - first) / 1e6;
         WarmTimer timer = new WarmTimer(runs);
-        double hot = timer.medianMillis(() -> JdbcResults.readAll(c, sql));
+        double hot = timer.medianMillis(() -> client.run(sql));
         double[] cold = new double[runs];
         long copied = 0;
         long gpuRuns = 0;
         long handedBack = 0;
         for (int r = 0; r < runs; r++) {
-            evict(st, catalog);
+            evict(client, catalog);
             long before = memory.copiedToDevice();
             long runsBefore = gpu.runs();
             long backBefore = gpu.handedBack();
             long t = System.nanoTime();
-            JdbcResults.readAll(c, sql);
+            client.run(sql);
             cold[r] = (System.nanoTime() - t) / 1e6;
             copied = memory.copiedToDevice() - before;
             gpuRuns = gpu.runs() - runsBefore;
@@ -143,9 +195,9 @@ public final class ColdScanBenchMain implements Callable<Integer> {
     }
 
     /** Evicts every table's columns from device memory. */
-    private static void evict(Statement st, Catalog catalog) throws SQLException {
+    private static void evict(Client client, Catalog catalog) throws Exception {
         for (Table table : catalog.tables()) {
-            st.execute("ALTER TABLE " + table.name() + " SET (gpu_resident = false)");
+            client.evict(table.name());
         }
     }
 
