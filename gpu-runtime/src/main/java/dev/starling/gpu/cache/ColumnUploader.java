@@ -65,18 +65,18 @@ final class ColumnUploader implements AutoCloseable {
         if (stream == null) {
             stream = new GpuStream(device);
         }
-        try (ChunkUploads copier = copier(stream)) {
+        try (ChunkUploads uploads = uploads(stream)) {
             for (int c = missing.nextSetBit(0); c >= 0; c = missing.nextSetBit(c + 1)) {
-                copier.copyChunk(column, c, dc.values(), dc.nulls(), (long) c << Table.CHUNK_SHIFT);
+                uploads.copyChunk(column, c, dc.values(), dc.nulls(), (long) c << Table.CHUNK_SHIFT);
             }
-            copier.flush();
+            uploads.flush();
             stream.synchronize("uploading a column");
         }
         dc.arrived(missing);
     }
 
-    /** A copier of chunks on {@code stream}. */
-    ChunkUploads copier(GpuStream stream) {
+    /** Uploads of chunks on {@code stream}. */
+    ChunkUploads uploads(GpuStream stream) {
         return new ChunkUploads(device, pins, stream);
     }
 

@@ -1,10 +1,12 @@
 package dev.starling.gpu.cache;
 
 import dev.starling.gpu.cuda.DeviceMemory;
+import dev.starling.gpu.cuda.GpuStream;
 import dev.starling.gpu.cuda.GpuDevice;
 import dev.starling.storage.Column;
 import dev.starling.storage.Table;
 import java.lang.ref.ReferenceQueue;
+import java.util.BitSet;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -16,10 +18,11 @@ import java.util.function.Function;
 /**
  * Columns resident in device memory, least recently used first out when an allocation needs room,
  * and data derived from them (clone layouts). A column is whole, or holds the chunks scans copied
- * into it so far ({@link #leaseForScan}); a lease of the column itself makes it whole first. Entries are keyed by the identity of the storage
- * column (a table version's column never changes) and what was derived from it, held weakly: a column dropped or replaced by a newer table version is freed at the
- * next access once the JVM has collected it. A column in use by a running pipeline is leased and
- * never evicted under it. Columns of a table kept resident (by configuration or {@code ALTER TABLE
+ * into it so far ({@link #leaseForScan}); a lease of the column itself makes it whole first.
+ * Entries are keyed by the identity of the storage column (a table version's column never
+ * changes) and what was derived from it, held weakly: a column dropped or replaced by a newer
+ * table version is freed at the next access once the JVM has collected it. A column in use by a
+ * running pipeline is leased and never evicted under it. Columns of a table kept resident (by configuration or {@code ALTER TABLE
  * ... SET (gpu_resident = true)}) are never evicted either, in any version of the table, until it
  * is released.
  */
@@ -93,7 +96,7 @@ public final class GpuColumnCache implements DeviceMemory.Reclaimer, AutoCloseab
 
     /**
      * Column {@code c} of {@code table} in device memory, with the chunks copied in so far (none,
-     * when it was not resident): a scan copies in those it reads ({@link #copier}) and says so
+     * when it was not resident): a scan copies in those it reads ({@link #uploads}) and says so
      * ({@link #arrived}). Throws {@link dev.starling.gpu.cuda.GpuOutOfMemoryException} when the
      * budget has no room for the whole column.
      */
@@ -102,13 +105,13 @@ public final class GpuColumnCache implements DeviceMemory.Reclaimer, AutoCloseab
     }
 
     /** Records that copies, now done, put {@code chunks} of {@code column} on the device. */
-    public void arrived(DeviceColumn column, java.util.BitSet chunks) {
+    public void arrived(DeviceColumn column, BitSet chunks) {
         column.arrived(chunks);
     }
 
-    /** A copier of table chunks into device memory on {@code stream}, from host memory page-locked in place where it can be. */
-    public ChunkUploads copier(dev.starling.gpu.cuda.GpuStream stream) {
-        return uploader.copier(stream);
+    /** Uploads of table chunks into device memory on {@code stream}, from host memory page-locked in place where it can be. */
+    public ChunkUploads uploads(GpuStream stream) {
+        return uploader.uploads(stream);
     }
 
     /**

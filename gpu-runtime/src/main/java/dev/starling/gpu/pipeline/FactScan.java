@@ -215,7 +215,7 @@ public final class FactScan implements AutoCloseable {
         List<BitSet> arrived = new ArrayList<>();
         columns.forEach(c -> arrived.add(new BitSet()));
         GpuStream.Event[] slotRead = new GpuStream.Event[SLOTS];
-        try (GpuStream copies = new GpuStream(device); ChunkUploads copier = cache.copier(copies)) {
+        try (GpuStream copies = new GpuStream(device); ChunkUploads uploads = cache.uploads(copies)) {
             try {
                 Range pending = null;
                 for (int i = 0; i < ranges.size(); i++) {
@@ -226,13 +226,13 @@ public final class FactScan implements AutoCloseable {
                             copies.awaitEvent(slotRead[slot]);
                             slotRead[slot].close();
                         }
-                        copyIntoSlot(copier, r, slots.get(slot));
-                        awaitCopies(copier, copies);
+                        copyIntoSlot(uploads, r, slots.get(slot));
+                        awaitCopies(uploads, copies);
                         launch(kernel, r, slotColumns(slot, r));
                         slotRead[slot] = GpuStream.recordDefault();
-                    } else if (copyIntoCache(copier, r, arrived)) {
+                    } else if (copyIntoCache(uploads, r, arrived)) {
                         pending = launchPending(kernel, pending, null);
-                        awaitCopies(copier, copies);
+                        awaitCopies(uploads, copies);
                         launch(kernel, r, null);
                     } else {
                         pending = pending != null && pending.to() == r.from() ? new Range(pending.from(), r.to())
@@ -249,8 +249,8 @@ public final class FactScan implements AutoCloseable {
                     }
                 }
             }
-            copiedBytes += copier.directBytes() + copier.stagedBytes();
-            stagedBytes += copier.stagedBytes();
+            copiedBytes += uploads.directBytes() + uploads.stagedBytes();
+            stagedBytes += uploads.stagedBytes();
         }
         if (!streamed) {
             for (int i = 0; i < columns.size(); i++) {
@@ -272,22 +272,22 @@ public final class FactScan implements AutoCloseable {
     }
 
     /** Sends the copies queued so far and has the default stream wait for them. */
-    private static void awaitCopies(ChunkUploads copier, GpuStream copies) {
-        copier.flush();
+    private static void awaitCopies(ChunkUploads uploads, GpuStream copies) {
+        uploads.flush();
         try (GpuStream.Event done = copies.record()) {
             GpuStream.defaultAwaits(done);
         }
     }
 
     /** Queues the chunks of range {@code r} the cached columns lack; whether it queued any. */
-    private boolean copyIntoCache(ChunkUploads copier, Range r, List<BitSet> arrived) {
+    private boolean copyIntoCache(ChunkUploads uploads, Range r, List<BitSet> arrived) {
         boolean any = false;
         for (int i = 0; i < columns.size(); i++) {
             DeviceColumn dc = leases.get(i).value();
             Column column = fact.column(columns.get(i));
             for (int c = r.from(); c < r.to(); c++) {
                 if (!dc.has(c)) {
-                    copier.copyChunk(column, c, dc.values(), dc.nulls(), (long) c << Table.CHUNK_SHIFT);
+                    uploads.copyChunk(column, c, dc.values(), dc.nulls(), (long) c << Table.CHUNK_SHIFT);
                     arrived.get(i).set(c);
                     any = true;
                 }
@@ -297,11 +297,11 @@ public final class FactScan implements AutoCloseable {
     }
 
     /** Queues range {@code r} of every column into {@code slot}. */
-    private void copyIntoSlot(ChunkUploads copier, Range r, DeviceBuffer[] slot) {
+    private void copyIntoSlot(ChunkUploads uploads, Range r, DeviceBuffer[] slot) {
         for (int i = 0; i < columns.size(); i++) {
             Column column = fact.column(columns.get(i));
             for (int c = r.from(); c < r.to(); c++) {
-                copier.copyChunk(column, c, slot[2 * i], slot[2 * i + 1], (long) (c - r.from()) << Table.CHUNK_SHIFT);
+                uploads.copyChunk(column, c, slot[2 * i], slot[2 * i + 1], (long) (c - r.from()) << Table.CHUNK_SHIFT);
             }
         }
     }
