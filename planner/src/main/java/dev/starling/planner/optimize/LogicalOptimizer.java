@@ -69,6 +69,8 @@ public final class LogicalOptimizer {
         physical.addAll(ScanPushDownRules.ALL);
         return Programs.sequence(
                 hep(new HepProgramBuilder().addRuleInstance(ExistsToSemiJoinRule.INSTANCE).build()),
+                hep(new HepProgramBuilder().addMatchOrder(HepMatchOrder.BOTTOM_UP)
+                        .addRuleInstance(FilterSimplifyRule.INSTANCE).build()),
                 hep(new HepProgramBuilder().addRuleCollection(List.of(
                         CoreRules.AGGREGATE_PROJECT_PULL_UP_CONSTANTS,
                         ConstantGroupingRule.INSTANCE,

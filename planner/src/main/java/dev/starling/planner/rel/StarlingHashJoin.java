@@ -3,7 +3,10 @@ package dev.starling.planner.rel;
 import dev.starling.planner.sql.StarlingSqlException;
 import dev.starling.exec.expr.Expr;
 import dev.starling.exec.plan.Field;
+import dev.starling.exec.plan.FilterNode;
 import dev.starling.exec.plan.HashJoinNode;
+import dev.starling.exec.plan.LimitNode;
+import dev.starling.exec.plan.PlanNode;
 import dev.starling.exec.plan.JoinKind;
 import dev.starling.planner.translate.PlanTranslator;
 import dev.starling.planner.translate.Translated;
@@ -114,11 +117,16 @@ public final class StarlingHashJoin extends Join implements StarlingRel {
         RelNode buildRel = swap ? getLeft() : getRight();
         List<Integer> probeKeys = swap ? keys.right : keys.left;
         List<Integer> buildKeys = swap ? keys.left : keys.right;
-        if (probeKeys.isEmpty()) {
+        // A SEMI or ANTI join on no key whose condition reads only the build side asks only whether
+        // a build row passes it: a correlated key the optimizer pinned to one constant on both
+        // sides leaves such a join (NOT EXISTS (... WHERE l_partkey = p_partkey) under p_partkey = 7).
+        int leftCount = getLeft().getRowType().getFieldCount();
+        boolean anyRow = existence && probeKeys.isEmpty()
+                && RelOptUtil.InputFinder.bits(keys.residual).asList().stream().allMatch(f -> f >= leftCount);
+        if (probeKeys.isEmpty() && !anyRow) {
             requireSmall(buildRel, mq);
         }
 
-        int leftCount = getLeft().getRowType().getFieldCount();
         int fieldCount = leftCount + getRight().getRowType().getFieldCount();
         ImmutableBitSet.Builder leftCodes = ImmutableBitSet.builder();
         ImmutableBitSet.Builder rightCodes = ImmutableBitSet.builder();
@@ -138,7 +146,8 @@ public final class StarlingHashJoin extends Join implements StarlingRel {
         ImmutableBitSet probeCodeOnly = probeCodeOnly(codeOnly, keys, swap, leftCount, probeKeys,
                 dense && kind == JoinKind.INNER ? probeKeys.get(0) : -1);
         Translated probe = translator.translate(probeRel, probeCodes.build(), probeCodeOnly);
-        Translated build = translator.translate(buildRel, buildCodes.build());
+        Translated built = translator.translate(buildRel, buildCodes.build());
+        Translated build = anyRow ? firstPassing(translator, built, keys.residual, leftCount) : built;
 
         // Where each field of the Calcite join row (left fields, then right) lies in probe ++ build.
         Translated left = swap ? build : probe;
@@ -161,7 +170,7 @@ public final class StarlingHashJoin extends Join implements StarlingRel {
         }
         List<Field> combined = new ArrayList<>(probe.node().output());
         combined.addAll(build.node().output());
-        Expr residual = keys.residual.isAlwaysTrue() ? null : translator.expr(keys.residual, values, combined);
+        Expr residual = keys.residual.isAlwaysTrue() || anyRow ? null : translator.expr(keys.residual, values, combined);
 
         int[] probeColumns;
         int[] buildColumns;
@@ -211,6 +220,22 @@ public final class StarlingHashJoin extends Join implements StarlingRel {
             }
         }
         return kept.build();
+    }
+
+    /**
+     * The first row of the build side {@code build} (the join's right input, after {@code
+     * leftCount} left fields) that passes {@code condition}, which reads only the build side.
+     */
+    private static Translated firstPassing(PlanTranslator translator, Translated build, RexNode condition,
+                                           int leftCount) {
+        PlanNode passing = build.node();
+        if (!condition.isAlwaysTrue()) {
+            int[] columns = new int[leftCount + build.values().length];
+            java.util.Arrays.fill(columns, -1);
+            System.arraycopy(build.values(), 0, columns, leftCount, build.values().length);
+            passing = new FilterNode(passing, translator.expr(condition, columns, passing.output()));
+        }
+        return new Translated(new LimitNode(passing, 0, 1), build.values(), build.codes());
     }
 
     private static boolean isDense(RelNode probe, int probeKey, RelNode build, int buildKey) {
