@@ -19,9 +19,9 @@ import jcuda.driver.JCudaDriver;
  * one copy for each stretch of chunks that lie end to end in host memory and land end to end on
  * the device; memory that could not be page-locked is packed into two pinned staging buffers
  * first ({@link StagedCopy}), but for a small piece (a chunk's first or last bytes in a page it
- * shares with other memory), which is copied as it is. A chunk without NULLs gets zeroed flags. Copies are queued, not
- * waited for: {@link #flush} sends what is staged, after which an event recorded in the stream
- * marks them all done. Closing it waits for staged copies still in flight.
+ * shares with other memory), which is copied as it is. A chunk without NULLs gets zeroed flags.
+ * Copies are queued, not waited for: {@link #flush} sends what is staged, after which an event
+ * recorded in the stream marks them all done. Closing it waits for staged copies still in flight.
  */
 public final class ChunkUploads implements AutoCloseable {
     private static final int STAGING_BYTES = 32 << 20;
