@@ -63,7 +63,7 @@ public final class ChunkUploads implements AutoCloseable {
      * Queues chunk {@code chunk} of {@code column}'s values ({@code flags}: its NULL flags, a byte a
      * row) to {@code target} at byte {@code offset}.
      */
-    public void copy(Column column, int chunk, boolean flags, DeviceBuffer target, long offset) {
+    private void copy(Column column, int chunk, boolean flags, DeviceBuffer target, long offset) {
         ColumnChunk c = column.chunks().get(chunk);
         if (flags && c.nulls() == null) {
             send();

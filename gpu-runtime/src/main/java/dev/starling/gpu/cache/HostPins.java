@@ -19,7 +19,6 @@ import java.util.Map;
  * can go.
  */
 final class HostPins {
-    private static final long PAGE = 4096;
     private final HostRegistrations registrations;
     private final Map<ColumnKey, List<HostRegistrations.Registration>> pinned = new HashMap<>();
     private final ReferenceQueue<Column> collected = new ReferenceQueue<>();
@@ -48,7 +47,7 @@ final class HostPins {
             long end = start + segments.get(i).byteSize();
             int j = i + 1;
             // a run goes on while no whole page lies between its memory and the next segment's
-            while (j < segments.size() && segments.get(j).address() <= ((end + PAGE - 1) & -PAGE)) {
+            while (j < segments.size() && segments.get(j).address() <= HostRegistrations.pageAbove(end)) {
                 end = Math.max(end, segments.get(j).address() + segments.get(j).byteSize());
                 j++;
             }

@@ -132,6 +132,11 @@ public final class HostRegistrations implements AutoCloseable {
         pages.split(address, bytes, piece);
     }
 
+    /** The first page boundary at or after {@code address}: a registration covers whole pages only. */
+    public static long pageAbove(long address) {
+        return PageRanges.pageAbove(address);
+    }
+
     /** Bytes registered now. */
     public synchronized long bytes() {
         return pages.bytes();
