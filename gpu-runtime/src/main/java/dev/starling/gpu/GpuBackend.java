@@ -61,6 +61,7 @@ public final class GpuBackend implements Accelerator, AutoCloseable {
     private final java.util.concurrent.atomic.AtomicLong sorts = new java.util.concurrent.atomic.AtomicLong();
     /** Pipelines placed on the GPU that it handed to the CPU (a case it leaves to the CPU, no memory, a failure). */
     private final java.util.concurrent.atomic.AtomicLong handedBack = new java.util.concurrent.atomic.AtomicLong();
+    private final java.util.concurrent.atomic.AtomicLong streamedRuns = new java.util.concurrent.atomic.AtomicLong();
     /** Time queries have held the device (its lock) so far: its rate is how busy the GPU is. */
     private final java.util.concurrent.atomic.AtomicLong busyNanos = new java.util.concurrent.atomic.AtomicLong();
     private final StoredConflicts conflicts;
@@ -219,6 +220,9 @@ public final class GpuBackend implements Accelerator, AutoCloseable {
             }
             if (result.isPresent()) {
                 runs.incrementAndGet();
+                if (lastRun != null && lastRun.streamed()) {
+                    streamedRuns.incrementAndGet();
+                }
             } else {
                 LOG.info("GPU pipeline handed to the CPU: {}", run.declined());
             }
@@ -276,12 +280,17 @@ public final class GpuBackend implements Accelerator, AutoCloseable {
         return busyNanos.get() / 1e9;
     }
 
-    /** The last GPU pipeline run's kernel time and bytes (for benchmarks). */
     /** How many pipelines placed on the GPU it handed to the CPU instead of answering. */
     public long handedBack() {
         return handedBack.get();
     }
 
+    /** How many of the pipelines the GPU answered streamed their fact columns through device buffers. */
+    public long streamedRuns() {
+        return streamedRuns.get();
+    }
+
+    /** The last GPU pipeline run's kernel time and bytes (for benchmarks). */
     public RunStats lastRun() {
         return lastRun;
     }

@@ -544,7 +544,7 @@ final class AggregateKernel implements AutoCloseable {
     RunStats stats(double kernelMillis, double decodeMillis, int gpuChunks) {
         return new RunStats(buildMillis, prepareMillis, copyMillis, kernelMillis, decodeMillis, in.placeMillis(),
                 in.factBytes(), in.uploadedBytes(), groups, in.hostTableBytes(), in.partitionedJoins(), in.spilledBytes(),
-                states.hostBytes(), gpuChunks, in.scan().describe());
+                states.hostBytes(), gpuChunks, in.scan().describe(), in.scan().streamed());
     }
 
     @Override

@@ -13,12 +13,13 @@ import dev.starling.exec.plan.Quantities;
  * their partitions and matches spilled to host memory, the bytes of aggregate states left in host
  * memory (updated over the link), and how many of the fact table's chunks the GPU ran (all of them,
  * unless its zone maps skipped some, or it shared them with the CPU workers; then the kernel time is
- * the time it took them), and how its fact scan read them ({@link FactScan#describe}).
+ * the time it took them), how its fact scan read them ({@link FactScan#describe}), and whether
+ * that scan streamed the fact columns through device buffers.
  */
 public record RunStats(double buildMillis, double prepareMillis, double copyMillis, double kernelMillis,
                        double decodeMillis, double tableMillis, long factBytes, long uploadedBytes, long groups,
                        long hostTableBytes, int partitionedJoins, long spilledBytes, long hostStateBytes,
-                       int gpuChunks, String scan) {
+                       int gpuChunks, String scan, boolean streamed) {
 
     /**
      * Where the run's time went, for EXPLAIN ANALYZE: the kernel beside the time its fact columns

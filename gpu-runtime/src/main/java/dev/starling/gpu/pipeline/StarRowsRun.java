@@ -106,7 +106,8 @@ public final class StarRowsRun extends PipelineRun<Batch> {
                             stats = new RunStats(inputs.buildMillis() + ms(t1 - t0), 0, ms(t2 - t1), pass.kernelMillis,
                                     ms(System.nanoTime() - t3 + pass.searchNanos), in.placeMillis(), in.factBytes(),
                                     in.uploadedBytes(), kept.rows(), in.hostTableBytes(), in.partitionedJoins(),
-                                    in.spilledBytes(), 0, in.scan().chunksRead(), in.scan().describe());
+                                    in.spilledBytes(), 0, in.scan().chunksRead(), in.scan().describe(),
+                                    in.scan().streamed());
                             return Optional.of(rows);
                         }
                     }
