@@ -17,14 +17,16 @@ import org.junit.jupiter.api.Test;
 /**
  * The layout that shows the architecture (docs/ARCHITECTURE.md): storage, then the execution
  * contract and CPU backend, then the GPU runtime and the planner (neither using the other), then
- * the embedded engine, then the server, each using only those below it; no package cycles; the plan and expression contract
- * free of Calcite and device types; one name per concept.
+ * the embedded engine, then the server, each using only those below it; the shell (bin/starling-sql
+ * and the console's line editing) on the execution contract's results alone, used by the server; no
+ * package cycles; the plan and expression contract free of Calcite and device types; one name per
+ * concept.
  */
 class ArchitectureTest {
     private static final JavaClasses PRODUCT = new ClassFileImporter()
             .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
             .importPackages("dev.starling.storage", "dev.starling.exec", "dev.starling.gpu", "dev.starling.planner",
-                    "dev.starling.engine", "dev.starling.server");
+                    "dev.starling.engine", "dev.starling.shell", "dev.starling.server");
 
     @Test
     void noPackageCycles() {
@@ -39,12 +41,14 @@ class ArchitectureTest {
                 .layer("gpu").definedBy("dev.starling.gpu..")
                 .layer("planner").definedBy("dev.starling.planner..")
                 .layer("engine").definedBy("dev.starling.engine..")
+                .layer("shell").definedBy("dev.starling.shell..")
                 .layer("server").definedBy("dev.starling.server..")
                 .whereLayer("server").mayNotBeAccessedByAnyLayer()
+                .whereLayer("shell").mayOnlyBeAccessedByLayers("server")
                 .whereLayer("engine").mayOnlyBeAccessedByLayers("server")
                 .whereLayer("planner").mayOnlyBeAccessedByLayers("engine", "server")
                 .whereLayer("gpu").mayOnlyBeAccessedByLayers("engine", "server")
-                .whereLayer("exec").mayOnlyBeAccessedByLayers("gpu", "planner", "engine", "server")
+                .whereLayer("exec").mayOnlyBeAccessedByLayers("gpu", "planner", "engine", "shell", "server")
                 .check(PRODUCT);
     }
 

@@ -50,6 +50,20 @@ public final class ArrowBatches {
         };
     }
 
+    /** The Starling type of Arrow's {@code type}, the reverse of {@link #arrowType}; empty for one Starling has not. */
+    public static java.util.Optional<DataType> dataType(ArrowType type) {
+        return java.util.Optional.ofNullable(switch (type) {
+            case ArrowType.Int i when i.getIsSigned() && i.getBitWidth() == 32 -> DataType.INTEGER;
+            case ArrowType.Int i when i.getIsSigned() && i.getBitWidth() == 64 -> DataType.BIGINT;
+            case ArrowType.FloatingPoint f when f.getPrecision() == FloatingPointPrecision.DOUBLE -> DataType.DOUBLE;
+            case ArrowType.Decimal d -> DataType.decimal(d.getPrecision(), d.getScale());
+            case ArrowType.Date d when d.getUnit() == DateUnit.DAY -> DataType.DATE;
+            case ArrowType.Bool b -> DataType.BOOLEAN;
+            case ArrowType.Utf8 u -> DataType.VARCHAR;
+            default -> null;
+        });
+    }
+
     /** A new root (the caller closes it) holding the batch's rows, with buffers from {@code allocator}. */
     public static VectorSchemaRoot toVectorSchemaRoot(List<Field> fields, Batch batch, BufferAllocator allocator) {
         VectorSchemaRoot root = VectorSchemaRoot.create(schema(fields), allocator);

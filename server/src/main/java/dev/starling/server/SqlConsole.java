@@ -8,13 +8,11 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.function.LongConsumer;
-import org.jline.reader.EOFError;
+import dev.starling.shell.SqlLineReader;
+import dev.starling.shell.Statements;
 import org.jline.reader.EndOfFileException;
 import org.jline.reader.LineReader;
-import org.jline.reader.LineReaderBuilder;
-import org.jline.reader.ParsedLine;
 import org.jline.reader.UserInterruptException;
-import org.jline.reader.impl.DefaultParser;
 import org.jline.terminal.Terminal;
 
 /**
@@ -46,16 +44,7 @@ final class SqlConsole {
     }
 
     void run() {
-        UntilSemicolon parser = new UntilSemicolon();
-        // SQL's backslashes and '!' are the statement's own, never escapes or history references
-        parser.setEscapeChars(null);
-        LineReaderBuilder builder = LineReaderBuilder.builder().terminal(terminal).parser(parser)
-                .option(LineReader.Option.DISABLE_EVENT_EXPANSION, true)
-                .variable(LineReader.SECONDARY_PROMPT_PATTERN, "       -> ");
-        if (history != null) {
-            builder.variable(LineReader.HISTORY_FILE, history);
-        }
-        LineReader reader = builder.build();
+        LineReader reader = SqlLineReader.on(terminal, history);
         PrintWriter out = terminal.writer();
         out.println("Starling SQL console. Tables: " + db.catalog().tables().stream().map(t -> t.name()).sorted().toList());
         out.println("End statements with ';'. Ctrl-C stops a query (twice: leaves the server), Ctrl-D leaves the console "
@@ -71,7 +60,7 @@ final class SqlConsole {
                 out.flush();
                 return;
             }
-            for (String sql : ConsoleStatements.of(line).complete()) {
+            for (String sql : Statements.of(line).complete()) {
                 execute(sql, out);
             }
         }
@@ -138,17 +127,6 @@ final class SqlConsole {
             double seconds = (now - start) / 1e9;
             out.printf("  ... %,d rows written in %.1f s (%,.0f rows/s)%n", rows, seconds, rows / Math.max(seconds, 1e-9));
             out.flush();
-        }
-    }
-
-    /** Input is accepted once its statements end with ';' ({@link ConsoleStatements}); until then the console asks for more lines. */
-    private static final class UntilSemicolon extends DefaultParser {
-        @Override
-        public ParsedLine parse(String line, int cursor, ParseContext context) {
-            if (context == ParseContext.ACCEPT_LINE && ConsoleStatements.of(line).open()) {
-                throw new EOFError(-1, -1, "the statement goes on to its ';'", ";");
-            }
-            return super.parse(line, cursor, context);
         }
     }
 }

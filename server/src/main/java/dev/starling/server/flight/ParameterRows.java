@@ -1,10 +1,9 @@
 package dev.starling.server.flight;
 
-import java.time.LocalDate;
+import dev.starling.exec.ArrowValues;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.arrow.flight.FlightStream;
-import org.apache.arrow.vector.DateDayVector;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 
@@ -19,23 +18,11 @@ final class ParameterRows {
             for (int r = 0; r < root.getRowCount(); r++) {
                 List<Object> row = new ArrayList<>();
                 for (FieldVector v : root.getFieldVectors()) {
-                    row.add(value(v, r));
+                    row.add(ArrowValues.value(v, r));
                 }
                 rows.add(row);
             }
         }
         return rows;
-    }
-
-    private static Object value(FieldVector v, int row) {
-        if (v.isNull(row)) {
-            return null;
-        }
-        if (v instanceof DateDayVector d) {
-            return LocalDate.ofEpochDay(d.get(row));
-        }
-        Object o = v.getObject(row);
-        // Strings come as Arrow's Text; numbers, booleans and decimals as their Java types.
-        return o instanceof org.apache.arrow.vector.util.Text t ? t.toString() : o;
     }
 }

@@ -1,16 +1,17 @@
-package dev.starling.server;
+package dev.starling.shell;
 
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Console input cut into statements at each ';' that is outside quotes ('...', "...") and comments
- * (-- to the end of the line, /* ... *&#47;); {@code open} when text other than blanks and
- * comments follows the last such ';', or a quote or comment is still open: the input goes on.
+ * SQL text (a console's lines, a script, a command line's statements) cut into statements at each
+ * ';' that is outside quotes ('...', "...") and comments (-- to the end of the line, /* ... *&#47;);
+ * {@code open} when text other than blanks and comments follows the last such ';', or a quote or
+ * comment is still open: the input goes on.
  */
-record ConsoleStatements(List<String> complete, boolean open) {
+public record Statements(List<String> complete, boolean open) {
 
-    static ConsoleStatements of(String text) {
+    public static Statements of(String text) {
         List<String> complete = new ArrayList<>();
         int start = 0;
         boolean significant = false;
@@ -30,7 +31,7 @@ record ConsoleStatements(List<String> complete, boolean open) {
             } else if (c == '/' && next == '*') {
                 int end = text.indexOf("*/", i + 2);
                 if (end < 0) {
-                    return new ConsoleStatements(complete, true);
+                    return new Statements(complete, true);
                 }
                 i = end + 2;
                 continue;
@@ -48,6 +49,6 @@ record ConsoleStatements(List<String> complete, boolean open) {
             }
             i++;
         }
-        return new ConsoleStatements(complete, significant || quote != 0);
+        return new Statements(complete, significant || quote != 0);
     }
 }
