@@ -75,18 +75,19 @@ public final class FactScan implements AutoCloseable {
 
     /**
      * The scan of {@code pipeline}'s fact columns: cached where the budget holds them beside
-     * {@code reserve} more bytes the run allocates later, else streamed through buffers of
-     * {@code arrays}; {@code whole}: every row, from whole columns (an error when they do not fit).
+     * {@code reserve} more bytes the run allocates later, else (or where {@code stream}) streamed
+     * through buffers of {@code arrays}; {@code whole}: every row, from whole columns (an error when
+     * they do not fit).
      */
     static FactScan open(GpuDevice device, GpuColumnCache cache, StarPipeline pipeline, DeviceArrays arrays,
-                         long reserve, boolean whole) {
+                         long reserve, boolean whole, boolean stream) {
         Table fact = pipeline.fact();
         List<Integer> columns = pipeline.factColumns();
         List<Range> ranges = whole ? ranges(all(fact.chunkCount()), fact.chunkCount()) : ranges(pipeline.factScan());
         long missing = columns.stream().map(fact::column).filter(c -> !cache.isResident(c))
                 .mapToLong(c -> fact.rowCount() * rowBytes(c)).sum();
         boolean fits = missing == 0 || device.memory().available(missing + reserve) >= missing + reserve;
-        if (fits || whole) {
+        if ((fits && !stream) || whole) {
             FactScan scan = new FactScan(device, cache, fact, columns, ranges, false);
             try {
                 scan.leaseColumns(whole);

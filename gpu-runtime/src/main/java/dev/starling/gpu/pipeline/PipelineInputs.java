@@ -160,6 +160,27 @@ final class PipelineInputs implements AutoCloseable {
                                  Map<Integer, Referenced> referenced, Contributions contribution,
                                  OversizedJoin oversized, long later, SharedTables shared, DeviceInputs inputs,
                                  boolean wholeFact) throws Unsupported {
+        try {
+            return upload(device, cache, pipeline, dimRows, referenced, contribution, oversized, later, shared, inputs,
+                    wholeFact, false);
+        } catch (GpuOutOfMemoryException e) {
+            if (wholeFact) {
+                throw e;
+            }
+            // The fact columns kept in the cache left too little for what was leased after them
+            // (the scan reserves for the run's state and dimension rows, not for every dimension
+            // column): once more with the fact streamed through buffers, before the CPU's turn.
+            LOG.info("{}: the fact's columns streamed instead", e.getMessage());
+            return upload(device, cache, pipeline, dimRows, referenced, contribution, oversized, later, shared, inputs,
+                    false, true);
+        }
+    }
+
+    private static PipelineInputs upload(GpuDevice device, GpuColumnCache cache, StarPipeline pipeline,
+                                         List<Batch> dimRows, Map<Integer, Referenced> referenced,
+                                         Contributions contribution, OversizedJoin oversized, long later,
+                                         SharedTables shared, DeviceInputs inputs, boolean wholeFact,
+                                         boolean streamFact) throws Unsupported {
         PipelineInputs in = new PipelineInputs(device, pipeline, oversized, shared);
         in.reserve = later + SMALL_ARRAYS;
         for (StarPipeline.DimColumn dc : pipeline.dimColumns()) {
@@ -167,7 +188,7 @@ final class PipelineInputs implements AutoCloseable {
             in.reserve += (rows == null ? pipeline.dimensions().get(dc.dimension()).range() : rows.rows()) * 9L;
         }
         try {
-            in.leaseColumns(cache, referenced, wholeFact);
+            in.leaseColumns(cache, referenced, wholeFact, streamFact);
             in.leaseAnswers(cache);
             in.uploadDimensions(cache, dimRows, contribution, inputs);
             return in;
@@ -177,9 +198,10 @@ final class PipelineInputs implements AutoCloseable {
         }
     }
 
-    private void leaseColumns(GpuColumnCache cache, Map<Integer, Referenced> referenced, boolean wholeFact) {
+    private void leaseColumns(GpuColumnCache cache, Map<Integer, Referenced> referenced, boolean wholeFact,
+                              boolean streamFact) {
         // hash tables are not reserved for: one past the budget runs hybrid or partitioned beside the columns
-        scan = FactScan.open(device, cache, pipeline, arrays, reserve, wholeFact);
+        scan = FactScan.open(device, cache, pipeline, arrays, reserve, wholeFact, streamFact);
         fact.addAll(scan.columns());
         factBytes = scan.readBytes();
         long residentBefore = cache.residentBytes();
