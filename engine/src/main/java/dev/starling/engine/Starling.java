@@ -8,6 +8,8 @@ import dev.starling.exec.QueryResult;
 import dev.starling.exec.BackendMode;
 import dev.starling.exec.Settings;
 import dev.starling.engine.data.DataStatement;
+import dev.starling.engine.data.Ingest;
+import dev.starling.engine.data.RecordBatches;
 import dev.starling.engine.data.DataStatementParser;
 import dev.starling.engine.data.ParameterBinder;
 import dev.starling.engine.data.CatalogListing;
@@ -357,6 +359,15 @@ public final class Starling implements AutoCloseable {
             throw new IllegalArgumentException("not a data statement: " + q.sql());
         }
         return new Updated(dataStatements.run(q.update(), progress), session);
+    }
+
+    /**
+     * Uploads a client's record batches ({@code named} in errors) into {@code ingest}'s table,
+     * atomically and durably as a data statement; the rows written, {@code progress} told them as
+     * they go.
+     */
+    public long ingest(Ingest ingest, RecordBatches rows, String named, LongConsumer progress) {
+        return dataStatements.ingest(ingest, rows, named, progress);
     }
 
     /**

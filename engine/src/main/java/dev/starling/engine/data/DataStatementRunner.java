@@ -9,6 +9,7 @@ import dev.starling.storage.PrimaryKeys;
 import dev.starling.storage.Table;
 import dev.starling.storage.View;
 import dev.starling.storage.TableBuilder;
+import dev.starling.storage.TableSchema;
 import dev.starling.storage.gen.SsbGenerator;
 import dev.starling.storage.gen.TpchGenerator;
 import dev.starling.storage.load.LoadException;
@@ -75,36 +76,78 @@ public final class DataStatementRunner {
      * written so far as it goes (a status page shows them while it runs).
      */
     public long run(DataStatement statement, LongConsumer progress) {
-        try {
-            return switch (statement) {
-                case DataStatement.CreateTable c -> create(c);
-                case DataStatement.DropTable d -> drop(d);
-                case DataStatement.CreateView v -> createView(v);
-                case DataStatement.DropView d -> dropView(d);
-                case DataStatement.Insert i -> insert(i, progress);
-                case DataStatement.Load l -> load(l, progress);
-                case DataStatement.CopyTo c -> copyTo(c, progress);
-                case DataStatement.Generate g -> generate(g);
-                case DataStatement.SetGpuResident r -> {
-                    if (r.resident()) {
-                        residency.keep(existing(r.table()));
-                    } else {
-                        residency.release(existing(r.table()).name());
-                    }
-                    yield 0;
+        return userErrors(() -> switch (statement) {
+            case DataStatement.CreateTable c -> create(c);
+            case DataStatement.DropTable d -> drop(d);
+            case DataStatement.CreateView v -> createView(v);
+            case DataStatement.DropView d -> dropView(d);
+            case DataStatement.Insert i -> insert(i, progress);
+            case DataStatement.Load l -> load(l, progress);
+            case DataStatement.CopyTo c -> copyTo(c, progress);
+            case DataStatement.Generate g -> generate(g);
+            case DataStatement.SetGpuResident r -> {
+                if (r.resident()) {
+                    residency.keep(existing(r.table()));
+                } else {
+                    residency.release(existing(r.table()).name());
                 }
-                case DataStatement.SetOption o -> throw new IllegalStateException(
-                        "SET is a session's, not the catalog's: " + o);
-                case DataStatement.AnalyzeConflicts a -> throw new IllegalStateException(
-                        "ANALYZE CONFLICTS returns rows; it changes nothing: " + a);
-                case DataStatement.ShowTables s -> throw new IllegalStateException("SHOW TABLES returns rows; it changes nothing");
-                case DataStatement.ShowSchemas s -> throw new IllegalStateException("SHOW SCHEMAS returns rows; it changes nothing");
-                case DataStatement.Describe d -> throw new IllegalStateException(
-                        "DESCRIBE returns rows; it changes nothing: " + d);
-                case DataStatement.GrantRole g -> throw new StarlingSqlException((g.grant() ? "GRANT" : "REVOKE")
-                        + " sets the role of a user in a server's auth.users: run it as an administrator connected "
-                        + "through Flight SQL");
+                yield 0;
+            }
+            case DataStatement.SetOption o -> throw new IllegalStateException(
+                    "SET is a session's, not the catalog's: " + o);
+            case DataStatement.AnalyzeConflicts a -> throw new IllegalStateException(
+                    "ANALYZE CONFLICTS returns rows; it changes nothing: " + a);
+            case DataStatement.ShowTables s -> throw new IllegalStateException("SHOW TABLES returns rows; it changes nothing");
+            case DataStatement.ShowSchemas s -> throw new IllegalStateException("SHOW SCHEMAS returns rows; it changes nothing");
+            case DataStatement.Describe d -> throw new IllegalStateException(
+                    "DESCRIBE returns rows; it changes nothing: " + d);
+            case DataStatement.GrantRole g -> throw new StarlingSqlException((g.grant() ? "GRANT" : "REVOKE")
+                    + " sets the role of a user in a server's auth.users: run it as an administrator connected "
+                    + "through Flight SQL");
+        });
+    }
+
+    /**
+     * Uploads {@code rows} (a client's, named {@code named} in errors) into {@code ingest}'s table
+     * as one statement: a table it makes appears with all of them, one it replaces changes at once,
+     * an append commits as an INSERT does; a failure leaves the tables as they were. Returns the rows
+     * written, telling {@code progress} the rows so far.
+     */
+    public long ingest(Ingest ingest, RecordBatches rows, String named, LongConsumer progress) {
+        return userErrors(() -> {
+            Table existing = catalog.table(ingest.table()).orElse(null);
+            if (existing == null) {
+                if (!ingest.createMissing()) {
+                    throw new StarlingSqlException("table " + ingest.table() + " does not exist");
+                }
+                TableSchema schema = ArrowRows.schema(ingest.table(), rows.root().getSchema(), named);
+                Table built = filled(new TableBuilder(schema, catalog), rows, named, progress);
+                catalog.create(built);
+                return built.rowCount();
+            }
+            return switch (ingest.ifExists()) {
+                case FAIL -> throw new StarlingSqlException("table " + existing.name() + " already exists");
+                case APPEND -> append(existing, builder -> ArrowRows.append(rows, named, builder, progress));
+                case REPLACE -> {
+                    Table built = filled(new TableBuilder(existing.schema(), catalog), rows, named, progress);
+                    PrimaryKeys.check(built, 0, catalog);
+                    catalog.put(built);
+                    residency.release(existing.name());
+                    yield built.rowCount();
+                }
             };
+        });
+    }
+
+    private Table filled(TableBuilder builder, RecordBatches rows, String named, LongConsumer progress) {
+        ArrowRows.append(rows, named, builder, progress);
+        return builder.build();
+    }
+
+    /** {@code work}'s rows written, its failures put as the user's errors where they are the user's to fix. */
+    private static long userErrors(java.util.function.LongSupplier work) {
+        try {
+            return work.getAsLong();
         } catch (StarlingSqlException e) {
             throw e;
         } catch (LoadException e) {
@@ -228,7 +271,7 @@ public final class DataStatementRunner {
         // FORMAT ARROW reads either Arrow IPC form
         String named = load.format() != null ? load.format() : FileFormats.of(load.file());
         if (named.equals("arrow") || named.equals("arrow stream")) {
-            return append(base, builder -> ArrowFileRows.append(file, load.file(), builder, progress));
+            return append(base, builder -> ArrowRows.appendFile(file, load.file(), builder, progress));
         }
         LoadFormat format = load.format() == null ? LoadFormat.forFile(load.file())
                 : load.format().equals("csv") ? LoadFormat.CSV : LoadFormat.TBL;

@@ -53,6 +53,13 @@ final class Privileges {
         return !passwords || roles.get(user) == Role.ADMIN;
     }
 
+    /** Checks that {@code user} is an administrator, who alone may {@code what}. */
+    void checkAdministers(String user, String what) {
+        if (!administers(user)) {
+            throw refused(user, what);
+        }
+    }
+
     /**
      * Checks that {@code user} may run {@code q}: PERMISSION_DENIED (Flight's UNAUTHORIZED), naming
      * what and who may, where not.

@@ -8,6 +8,8 @@ import com.google.protobuf.Message;
 import dev.starling.engine.PreparedQuery;
 import dev.starling.engine.Starling;
 import dev.starling.engine.data.DataStatement;
+import dev.starling.engine.data.Ingest;
+import dev.starling.engine.data.RecordBatches;
 import dev.starling.planner.SqlPlanner;
 import dev.starling.planner.explain.PlanExplainer;
 import dev.starling.exec.Settings;
@@ -38,6 +40,7 @@ import org.apache.arrow.flight.Result;
 import org.apache.arrow.flight.SchemaResult;
 import org.apache.arrow.flight.Ticket;
 import org.apache.arrow.flight.sql.NoOpFlightSqlProducer;
+import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.flight.sql.SqlInfoBuilder;
 import org.apache.arrow.flight.sql.impl.FlightSql.ActionClosePreparedStatementRequest;
 import org.apache.arrow.flight.sql.impl.FlightSql.ActionCreatePreparedStatementRequest;
@@ -53,6 +56,7 @@ import org.apache.arrow.flight.sql.impl.FlightSql.CommandGetTables;
 import org.apache.arrow.flight.sql.impl.FlightSql.CommandGetXdbcTypeInfo;
 import org.apache.arrow.flight.sql.impl.FlightSql.CommandPreparedStatementQuery;
 import org.apache.arrow.flight.sql.impl.FlightSql.CommandPreparedStatementUpdate;
+import org.apache.arrow.flight.sql.impl.FlightSql.CommandStatementIngest;
 import org.apache.arrow.flight.sql.impl.FlightSql.CommandStatementQuery;
 import org.apache.arrow.flight.sql.impl.FlightSql.CommandStatementUpdate;
 import org.apache.arrow.flight.sql.impl.FlightSql.DoPutPreparedStatementResult;
@@ -539,10 +543,56 @@ public final class StarlingFlightSqlProducer extends NoOpFlightSqlProducer {
      */
     private void update(String sql, long planNanos, List<PreparedQuery> statements, CallContext context,
                         StreamListener<PutResult> ack) {
+        written(sql, planNanos, context, ack, tracked -> runUpdates(statements, context, tracked));
+    }
+
+    /**
+     * Uploads the client's record batches into a table (Flight SQL's bulk ingest: pyarrow/ADBC's
+     * {@code adbc_ingest}, {@code executeIngest}), as one data statement of an administrator's:
+     * created from the batches' schema, appended to or replaced as the command's table definition
+     * options say, all or nothing.
+     */
+    @Override
+    public Runnable acceptPutStatementBulkIngest(CommandStatementIngest command, CallContext context, FlightStream stream,
+                                                 StreamListener<PutResult> ack) {
+        return () -> {
+            String table = command.hasSchema() && !command.getSchema().isEmpty()
+                    ? command.getSchema() + "." + command.getTable() : command.getTable();
+            String sql = "INGEST INTO " + table;
+            try {
+                if (command.getTemporary() || command.hasTransactionId()) {
+                    throw CallStatus.INVALID_ARGUMENT.withDescription("an ingest into a temporary table or within a "
+                            + "transaction: Starling has neither").toRuntimeException();
+                }
+                privileges.checkAdministers(user(context), "ingest into table " + table);
+                Ingest ingest = IngestOptions.of(table, command.getTableDefinitionOptions());
+                written(sql, 0, context, ack, tracked -> db.ingest(ingest, new RecordBatches() {
+                    @Override
+                    public VectorSchemaRoot root() {
+                        return stream.getRoot();
+                    }
+
+                    @Override
+                    public boolean next() {
+                        return stream.next();
+                    }
+                }, "the upload into " + table, tracked::wrote));
+            } catch (RuntimeException e) {
+                ack.onError(FlightErrors.of(e));
+            }
+        };
+    }
+
+    /**
+     * Runs {@code work}, which writes rows, as one of the server's queries ({@code sql}, planned in
+     * {@code planNanos}), and acknowledges with the rows it wrote.
+     */
+    private void written(String sql, long planNanos, CallContext context, StreamListener<PutResult> ack,
+                         java.util.function.ToLongFunction<TrackedQuery> work) {
         TrackedQuery tracked = queries.start(user(context), sql, planNanos);
         FlightRuntimeException failure = null;
         try {
-            long rows = runUpdates(statements, context, tracked);
+            long rows = work.applyAsLong(tracked);
             tracked.wrote(rows);
             byte[] result = DoPutUpdateResult.newBuilder().setRecordCount(rows).build().toByteArray();
             try (ArrowBuf buffer = allocator.buffer(result.length)) {

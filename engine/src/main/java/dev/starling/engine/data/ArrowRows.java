@@ -1,5 +1,7 @@
 package dev.starling.engine.data;
 
+import dev.starling.exec.ArrowBatches;
+import dev.starling.exec.ArrowValues;
 import dev.starling.planner.sql.StarlingSqlException;
 import dev.starling.storage.ColumnSchema;
 import dev.starling.storage.DataType;
@@ -11,14 +13,12 @@ import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.util.List;
 import java.util.function.LongConsumer;
 import java.util.stream.IntStream;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
-import org.apache.arrow.vector.DateDayVector;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.ipc.ArrowFileReader;
@@ -26,60 +26,109 @@ import org.apache.arrow.vector.ipc.ArrowReader;
 import org.apache.arrow.vector.ipc.ArrowStreamReader;
 import org.apache.arrow.vector.ipc.InvalidArrowFileException;
 import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
- * The rows of an Arrow IPC file, in the random-access file format or the stream format (as COPY
- * and pyarrow write them; the file format's magic tells them apart), appended to a table being built: its columns by position, as many as the table has, each value converted
- * to its column's type as an INSERT converts a query's ({@link RowAppender}: numbers to the
- * column's scale, NOT NULL, VARCHAR(n), DECIMAL(p,s) and key checks the same).
+ * Arrow record batches appended to a table being built: an Arrow IPC file's, in the random-access
+ * file format or the stream format (as COPY and pyarrow write them; the file format's magic tells
+ * them apart), or a client's upload. Their columns go by position, as many as the table has, each
+ * value converted to its column's type as an INSERT converts a query's ({@link RowAppender}:
+ * numbers to the column's scale, NOT NULL, VARCHAR(n), DECIMAL(p,s) and key checks the same).
  */
-final class ArrowFileRows {
+final class ArrowRows {
     /** The bytes the Arrow IPC file format starts with; the stream format has none. */
     private static final String FILE_MAGIC = "ARROW1";
 
-    private ArrowFileRows() { }
+    private ArrowRows() { }
 
     /**
      * Appends {@code file}'s rows (named {@code named} in errors) to {@code out}, telling
      * {@code progress} the rows appended so far after each record batch.
      */
-    static void append(Path file, Path named, TableBuilder out, LongConsumer progress) {
-        int columns = out.schema().columns().size();
+    static void appendFile(Path file, Path named, TableBuilder out, LongConsumer progress) {
         try (BufferAllocator allocator = new RootAllocator();
              FileChannel channel = FileChannel.open(file);
              ArrowReader reader = reader(channel, allocator, named)) {
-            VectorSchemaRoot root = reader.getVectorSchemaRoot();
-            int fields = root.getSchema().getFields().size();
-            if (fields != columns) {
-                throw new StarlingSqlException(named + " has " + fields + " columns, table " + out.schema().name() + " "
-                        + columns);
-            }
-            for (int c = 0; c < columns; c++) {
-                checkType(named, root.getSchema().getFields().get(c), c, out.schema().column(c));
-            }
-            RowAppender appender = new RowAppender(out, IntStream.range(0, columns).toArray());
-            long rows = 0;
-            Object[] row = new Object[columns];
-            while (reader.loadNextBatch()) {
-                List<FieldVector> vectors = root.getFieldVectors();
-                for (int r = 0; r < root.getRowCount(); r++) {
-                    for (int c = 0; c < columns; c++) {
-                        row[c] = value(vectors.get(c), r);
-                    }
+            append(new RecordBatches() {
+                @Override
+                public VectorSchemaRoot root() {
                     try {
-                        appender.append(row);
-                    } catch (RuntimeException e) {
-                        throw refused(named, rows + 1, appender.failedColumn(), out.schema(), e);
+                        return reader.getVectorSchemaRoot();
+                    } catch (IOException e) {
+                        throw new UncheckedIOException(e);
                     }
-                    rows++;
                 }
-                progress.accept(rows);
-            }
+
+                @Override
+                public boolean next() {
+                    try {
+                        return reader.loadNextBatch();
+                    } catch (IOException e) {
+                        throw new UncheckedIOException(e);
+                    }
+                }
+            }, named.toString(), out, progress);
         } catch (InvalidArrowFileException e) {
             throw notArrow(named, e);
+        } catch (UncheckedIOException e) {
+            throw new UncheckedIOException("cannot read " + named + ": " + e.getCause().getMessage(), e.getCause());
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read " + named + ": " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * Appends the rows of {@code in} (named {@code named} in errors) to {@code out}, telling
+     * {@code progress} the rows appended so far after each record batch.
+     */
+    static void append(RecordBatches in, String named, TableBuilder out, LongConsumer progress) {
+        int columns = out.schema().columns().size();
+        VectorSchemaRoot root = in.root();
+        int fields = root.getSchema().getFields().size();
+        if (fields != columns) {
+            throw new StarlingSqlException(named + " has " + fields + " columns, table " + out.schema().name() + " "
+                    + columns);
+        }
+        for (int c = 0; c < columns; c++) {
+            checkType(named, root.getSchema().getFields().get(c), c, out.schema().column(c));
+        }
+        RowAppender appender = new RowAppender(out, IntStream.range(0, columns).toArray());
+        long rows = 0;
+        Object[] row = new Object[columns];
+        while (in.next()) {
+            List<FieldVector> vectors = root.getFieldVectors();
+            for (int r = 0; r < root.getRowCount(); r++) {
+                for (int c = 0; c < columns; c++) {
+                    row[c] = value(vectors.get(c), r);
+                }
+                try {
+                    appender.append(row);
+                } catch (RuntimeException e) {
+                    throw refused(named, rows + 1, appender.failedColumn(), out.schema(), e);
+                }
+                rows++;
+            }
+            progress.accept(rows);
+        }
+    }
+
+    /**
+     * A table named {@code table} of {@code arrow}'s columns (named {@code named} in errors): each
+     * of the Starling type its Arrow type carries, nullable as the field is, no keys; names in
+     * lower case, as CREATE TABLE makes unquoted ones.
+     */
+    static TableSchema schema(String table, Schema arrow, String named) {
+        List<ColumnSchema> columns = new java.util.ArrayList<>();
+        for (Field f : arrow.getFields()) {
+            DataType type = ArrowBatches.dataType(f.getType()).orElseThrow(() -> new StarlingSqlException(named
+                    + ": its column " + f.getName() + " holds " + f.getType() + ", which no Starling type holds "
+                    + "(INTEGER, BIGINT, DOUBLE, DECIMAL, DATE, BOOLEAN, VARCHAR)"));
+            columns.add(new ColumnSchema(f.getName().toLowerCase(java.util.Locale.ROOT), type, f.isNullable()));
+        }
+        if (columns.isEmpty()) {
+            throw new StarlingSqlException(named + " has no columns");
+        }
+        return new TableSchema(table.toLowerCase(java.util.Locale.ROOT), columns, List.of(), List.of());
     }
 
     /**
@@ -111,7 +160,7 @@ final class ArrowFileRows {
      * {@code c}): numbers go into numeric columns, strings into VARCHAR, dates into DATE, booleans
      * into BOOLEAN; said without any of the file's values.
      */
-    private static void checkType(Path named, Field field, int c, ColumnSchema column) {
+    private static void checkType(String named, Field field, int c, ColumnSchema column) {
         DataType.Kind kind = column.type().kind();
         boolean fits = switch (field.getType().getTypeID()) {
             case Int, FloatingPoint, Decimal -> kind == DataType.Kind.INTEGER || kind == DataType.Kind.BIGINT
@@ -131,7 +180,7 @@ final class ArrowFileRows {
      * Why row {@code row} of the file cannot be appended, at table column {@code column} (-1: the
      * row as a whole), without quoting its values: LOAD's errors never echo a file's contents.
      */
-    private static StarlingSqlException refused(Path named, long row, int column, TableSchema schema, RuntimeException e) {
+    private static StarlingSqlException refused(String named, long row, int column, TableSchema schema, RuntimeException e) {
         String at = named + ", row " + row + (column < 0 ? "" : ", column " + schema.column(column).name());
         String message = String.valueOf(e.getMessage());
         String why = column < 0 ? "a key without its referenced row"
@@ -141,20 +190,9 @@ final class ArrowFileRows {
         return new StarlingSqlException(at + ": " + why);
     }
 
-    /**
-     * Row {@code r} of {@code v} as the Java value RowAppender converts: dates as dates (Arrow gives
-     * a day count, or a date-time), strings as strings, the rest as Arrow gives them.
-     */
+    /** Row {@code r} of {@code v} as the Java value RowAppender converts: a date-time as its date. */
     private static Object value(FieldVector v, int r) {
-        if (v.isNull(r)) {
-            return null;
-        }
-        Object o = v.getObject(r);
-        return switch (o) {
-            case Integer days when v instanceof DateDayVector -> LocalDate.ofEpochDay(days);
-            case LocalDateTime t -> t.toLocalDate();
-            case org.apache.arrow.vector.util.Text text -> text.toString();
-            default -> o;
-        };
+        Object o = ArrowValues.value(v, r);
+        return o instanceof LocalDateTime t ? t.toLocalDate() : o;
     }
 }
