@@ -105,7 +105,7 @@ public record DataType(Kind kind, int precision, int scale) {
             case "DATE" -> DATE;
             case "BOOLEAN", "BOOL" -> BOOLEAN;
             case "DECIMAL", "NUMERIC" -> decimal(args.length > 0 ? args[0] : 18, args.length > 1 ? args[1] : 0);
-            case "VARCHAR", "CHAR", "CHARACTER", "STRING", "TEXT" -> varchar(args.length > 0 ? args[0] : 0);
+            case "VARCHAR", "CHAR", "CHARACTER", "STRING", "TEXT", "CLOB" -> varchar(args.length > 0 ? args[0] : 0);
             default -> throw new IllegalArgumentException("unsupported column type '" + text + "'");
         };
     }
