@@ -10,6 +10,7 @@ public final class ZoneMaps {
         double minD = Double.POSITIVE_INFINITY;
         double maxD = Double.NEGATIVE_INFINITY;
         int nonNull = 0;
+        long small = 0;
         boolean isDouble = c.physical() == DataType.Physical.FLOAT64;
         boolean nan = false;
         for (int r = 0; r < c.rows(); r++) {
@@ -26,6 +27,9 @@ public final class ZoneMaps {
                 long v = c.getAsLong(r);
                 min = Math.min(min, v);
                 max = Math.max(max, v);
+                if (v >= 0 && v < Long.SIZE) {
+                    small |= 1L << v;
+                }
             }
         }
         if (nan) {
@@ -37,6 +41,8 @@ public final class ZoneMaps {
             minD = min;
             maxD = max;
         }
-        return new ZoneMap(min, max, minD, maxD, nonNull, c.rows() - nonNull);
+        // the set of values is known where every value is small
+        long absentSmall = !isDouble && nonNull > 0 && min >= 0 && max < Long.SIZE ? ~small : 0;
+        return new ZoneMap(min, max, minD, maxD, nonNull, c.rows() - nonNull, absentSmall);
     }
 }

@@ -12,4 +12,13 @@ public sealed interface Expr permits ColumnRef, Literal, Call {
     DataType type();
 
     boolean nullable();
+
+    /** {@code e} with its column references replaced by the expressions of {@code inputs}. */
+    static Expr substitute(Expr e, java.util.List<Expr> inputs) {
+        return switch (e) {
+            case ColumnRef c -> inputs.get(c.index());
+            case Literal l -> l;
+            case Call c -> new Call(c.op(), c.args().stream().map(a -> substitute(a, inputs)).toList(), c.type(), c.nullable());
+        };
+    }
 }

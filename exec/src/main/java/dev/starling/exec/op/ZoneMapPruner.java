@@ -4,13 +4,18 @@ import dev.starling.exec.expr.Call;
 import dev.starling.exec.expr.ColumnRef;
 import dev.starling.exec.expr.Expr;
 import dev.starling.exec.expr.Literal;
+import dev.starling.exec.eval.DictionaryAnswers;
+import dev.starling.exec.eval.ExprCompiler;
 import dev.starling.exec.plan.ScanNode;
 import dev.starling.exec.plan.ScanNode.ScanColumn;
+import dev.starling.exec.vector.StrDict;
 import dev.starling.storage.Column;
 import dev.starling.storage.DataType;
 import dev.starling.storage.ZoneMap;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -19,32 +24,74 @@ import java.util.Map;
  * Decides from a scan filter which chunks may hold qualifying rows. Conjuncts comparing a stored
  * numeric or date column with a literal (=, <, <=, >, >=, IN) narrow a [lo, hi] range per column,
  * widened outwards to whole stored units so rounding can never skip a qualifying chunk; a chunk
- * whose zone map misses any range is skipped. Dense-coded and string columns are not pruned. The
- * CPU's scans and the GPU's fact scans skip chunks by this one rule.
+ * whose zone map misses any range, or (for =) lacks the one value among its small values, is
+ * skipped. A conjunct of one dictionary-coded string column (=, IN, LIKE, any function of it) is
+ * answered per dictionary entry by the CPU evaluator ({@link DictionaryAnswers}: string semantics
+ * written once), and a chunk none of whose codes answer TRUE is skipped: by its codes' [min, max]
+ * and, for a small dictionary, by the set of codes it holds. Dense-coded columns are not pruned.
+ * The CPU's scans and the GPU's fact scans skip chunks by this one rule.
  */
 public final class ZoneMapPruner {
+    /** The largest dictionary whose entries a scan answers a string conjunct for (planning cost). */
+    private static final int ANSWERED_ENTRIES = 1 << 16;
+
     private record Range(int column, DataType type, BigDecimal lo, BigDecimal hi) { }
 
+    /**
+     * A string conjunct's TRUE codes: {@code trueBefore[c]} of them below code c, {@code small}
+     * those below 64 as bits; {@code nullTrue}: whether it holds for a NULL string.
+     */
+    private record Codes(int column, int[] trueBefore, long small, boolean nullTrue) {
+        boolean mayMatch(ZoneMap z) {
+            if (nullTrue && z.nulls() > 0) {
+                return true;
+            }
+            if (z.nonNull() == 0) {
+                return false;
+            }
+            int lo = (int) Math.max(0, z.min());
+            int hi = (int) Math.min(trueBefore.length - 2, z.max());
+            if (lo > hi || trueBefore[hi + 1] == trueBefore[lo]) {
+                return false;
+            }
+            // a chunk that knows its small values holds no others
+            return z.absentSmall() == 0 || (~z.absentSmall() & small) != 0;
+        }
+    }
+
     private final List<Range> ranges;
+    private final List<Codes> codes;
 
     public ZoneMapPruner(ScanNode scan) {
         Map<Integer, Range> byColumn = new HashMap<>();
+        List<Codes> strings = new ArrayList<>();
         if (scan.filter() != null) {
             for (Expr conjunct : Call.conjuncts(scan.filter())) {
                 Range r = rangeOf(scan, conjunct);
                 if (r != null) {
                     byColumn.merge(r.column, r, ZoneMapPruner::intersect);
+                    continue;
+                }
+                Codes c = codesOf(scan, conjunct);
+                if (c != null) {
+                    strings.add(c);
                 }
             }
         }
         ranges = List.copyOf(byColumn.values());
+        codes = List.copyOf(strings);
     }
 
     public boolean isEmpty() {
-        return ranges.isEmpty();
+        return ranges.isEmpty() && codes.isEmpty();
     }
 
     public boolean mayMatch(ScanNode scan, int chunk) {
+        for (Codes c : codes) {
+            if (!c.mayMatch(column(scan, c.column).chunks().get(chunk).zoneMap())) {
+                return false;
+            }
+        }
         for (Range r : ranges) {
             Column col = scan.table().column(scan.columns().get(r.column).column());
             ZoneMap z = col.chunks().get(chunk).zoneMap();
@@ -56,13 +103,48 @@ public final class ZoneMapPruner {
             } else {
                 long lo = r.lo == null ? Long.MIN_VALUE : clamp(r.lo.setScale(0, RoundingMode.FLOOR));
                 long hi = r.hi == null ? Long.MAX_VALUE : clamp(r.hi.setScale(0, RoundingMode.CEILING));
-                may = z.mayContainRange(lo, hi);
+                may = lo == hi ? z.mayContain(lo) : z.mayContainRange(lo, hi);
             }
             if (!may) {
                 return false;
             }
         }
         return true;
+    }
+
+    private static Column column(ScanNode scan, int column) {
+        return scan.table().column(scan.columns().get(column).column());
+    }
+
+    /**
+     * {@code e}'s TRUE codes where it reads one dictionary-coded string column of the scan (its
+     * values, not dense codes) whose dictionary is small enough to answer; null otherwise.
+     */
+    private static Codes codesOf(ScanNode scan, Expr e) {
+        int[] read = ExprCompiler.columnsOf(e);
+        if (read.length != 1 || e.type().kind() != DataType.Kind.BOOLEAN) {
+            return null;
+        }
+        ScanColumn sc = scan.columns().get(read[0]);
+        Column col = scan.table().column(sc.column());
+        if (sc.mode() != ScanColumn.Mode.VALUE || col.type().kind() != DataType.Kind.VARCHAR
+                || col.dictionary().size() > ANSWERED_ENTRIES) {
+            return null;
+        }
+        List<Expr> asColumnZero = new ArrayList<>(Collections.nCopies(read[0] + 1, null));
+        asColumnZero.set(read[0], new ColumnRef(0, col.type(), col.schema().nullable()));
+        byte[] answers = DictionaryAnswers.of(Expr.substitute(e, asColumnZero), col.type(), StrDict.of(col.dictionary()));
+        int entries = answers.length - 1;
+        int[] trueBefore = new int[entries + 1];
+        long small = 0;
+        for (int c = 0; c < entries; c++) {
+            boolean holds = answers[c] == DictionaryAnswers.TRUE;
+            trueBefore[c + 1] = trueBefore[c] + (holds ? 1 : 0);
+            if (holds && c < Long.SIZE) {
+                small |= 1L << c;
+            }
+        }
+        return new Codes(read[0], trueBefore, small, answers[entries] == DictionaryAnswers.TRUE);
     }
 
     private static long clamp(BigDecimal v) {

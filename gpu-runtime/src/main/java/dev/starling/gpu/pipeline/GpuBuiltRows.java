@@ -51,7 +51,7 @@ final class GpuBuiltRows {
             case FilterNode f -> overScan(f.input());
             case ProjectNode p -> {
                 List<Expr> in = overScan(p.input());
-                yield p.expressions().stream().map(e -> StarPipelineCompiler.substitute(e, in)).toList();
+                yield p.expressions().stream().map(e -> Expr.substitute(e, in)).toList();
             }
             default -> throw new IllegalStateException("a GPU-built dimension over " + node.describe());
         };

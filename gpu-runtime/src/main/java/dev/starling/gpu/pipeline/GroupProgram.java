@@ -144,12 +144,12 @@ public record GroupProgram(PlanNode top, List<Expr> filters, List<Expr> outputs,
             switch (node) {
                 case ProjectNode p -> {
                     List<Expr> in = of(p.input());
-                    return p.expressions().stream().map(e -> StarPipelineCompiler.substitute(e, in)).toList();
+                    return p.expressions().stream().map(e -> Expr.substitute(e, in)).toList();
                 }
                 case FilterNode f -> {
                     List<Expr> in = of(f.input());
                     rowsKept();
-                    filters.add(StarPipelineCompiler.substitute(f.condition(), in));
+                    filters.add(Expr.substitute(f.condition(), in));
                     return in;
                 }
                 case AggregateNode m when m.groupKeys().length == 0 && !m.calls().isEmpty() && !extreme -> {
@@ -175,7 +175,7 @@ public record GroupProgram(PlanNode top, List<Expr> filters, List<Expr> outputs,
                         filters.add(new Call(Call.Op.EQ, List.of(p, b), DataType.BOOLEAN, p.nullable() || b.nullable()));
                     }
                     if (j.residual() != null) {
-                        filters.add(StarPipelineCompiler.substitute(j.residual(), out));
+                        filters.add(Expr.substitute(j.residual(), out));
                     }
                     return out;
                 }
@@ -280,11 +280,11 @@ public record GroupProgram(PlanNode top, List<Expr> filters, List<Expr> outputs,
             throw new IllegalStateException("no string column over the groups");
         });
         for (Expr f : filters) {
-            program.filter(StarPipelineCompiler.substitute(f, inputs));
+            program.filter(Expr.substitute(f, inputs));
         }
         int[] registers = new int[outputs.size()];
         for (int i = 0; i < registers.length; i++) {
-            registers[i] = keyOf[i] >= 0 ? -1 : program.register(StarPipelineCompiler.substitute(outputs.get(i), inputs));
+            registers[i] = keyOf[i] >= 0 ? -1 : program.register(Expr.substitute(outputs.get(i), inputs));
         }
         int row = program.register(new ColumnRef(width, DataType.BIGINT, false));
         int keys = width - aggregate.calls().size();

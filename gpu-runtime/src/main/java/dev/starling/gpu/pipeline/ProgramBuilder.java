@@ -229,7 +229,7 @@ final class ProgramBuilder {
         ColumnOrigin.Fact f = (ColumnOrigin.Fact) sources.get(column);
         List<Expr> asColumnZero = new ArrayList<>(Collections.nCopies(column + 1, null));
         asColumnZero.set(column, new ColumnRef(0, f.type(), f.nullable()));
-        answers.add(new StarPipeline.StringFunction(f.tableColumn(), StarPipelineCompiler.substitute(e, asColumnZero), ranks));
+        answers.add(new StarPipeline.StringFunction(f.tableColumn(), Expr.substitute(e, asColumnZero), ranks));
         int codes = register(new ColumnRef(column, f.type(), f.nullable()));
         return emit(Opcode.LOAD_ANSWER, fresh(), answers.size() - 1, codes, ranks ? 1 : 0);
     }

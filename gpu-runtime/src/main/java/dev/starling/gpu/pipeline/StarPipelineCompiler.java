@@ -308,11 +308,11 @@ public final class StarPipelineCompiler {
         List<StarPipeline.Output> outputs = new ArrayList<>();
         List<Expr> computed = new ArrayList<>();
         for (StarPipeline.DimColumn column : columns) {
-            computed.add(substitute(column.expr(), in));
+            computed.add(Expr.substitute(column.expr(), in));
         }
         if (digit != null) {
             // a string key's digit counts its codes, which its column holds
-            computed.add(substitute(digit, in.stream().map(StarPipelineCompiler::codes).toList()));
+            computed.add(Expr.substitute(digit, in.stream().map(StarPipelineCompiler::codes).toList()));
         }
         if (marks || hashed) {
             computed.add(key);
@@ -386,14 +386,14 @@ public final class StarPipelineCompiler {
             case ScanNode s -> scan(s);
             case FilterNode f -> {
                 List<Expr> in = walk(f.input());
-                steps.add(new Step.Filter(substitute(f.condition(), in)));
+                steps.add(new Step.Filter(Expr.substitute(f.condition(), in)));
                 yield in;
             }
             case ProjectNode p -> {
                 List<Expr> in = walk(p.input());
                 List<Expr> out = new ArrayList<>();
                 for (Expr e : p.expressions()) {
-                    out.add(substitute(e, in));
+                    out.add(Expr.substitute(e, in));
                 }
                 yield out;
             }
@@ -430,7 +430,7 @@ public final class StarPipelineCompiler {
             }
         }
         if (s.filter() != null) {
-            steps.add(new Step.Filter(substitute(s.filter(), out)));
+            steps.add(new Step.Filter(Expr.substitute(s.filter(), out)));
         }
         return out;
     }
@@ -614,7 +614,7 @@ public final class StarPipelineCompiler {
             folded.add(ref(new ColumnOrigin.Dim(d, c, f.type(), outer || f.nullable(), folds.get(c))));
         }
         for (Expr condition : groups.get().conditions()) {
-            steps.add(new Step.Filter(substitute(condition, folded)));
+            steps.add(new Step.Filter(Expr.substitute(condition, folded)));
         }
         List<Expr> combined = new ArrayList<>(out);
         for (int c : groups.get().columns()) {
@@ -707,7 +707,7 @@ public final class StarPipelineCompiler {
                 Field f = c < p ? probeFields.get(c) : buildFields.get(c - p);
                 mirrored.add(new ColumnRef(c < p ? b + c : c - p, f.type(), f.nullable()));
             }
-            residual = substitute(j.residual(), mirrored);
+            residual = Expr.substitute(j.residual(), mirrored);
         }
         List<Expr> out = join(new HashJoinNode(j.build(), j.probe(), JoinKind.INNER, j.buildKeys(), j.probeKeys(),
                 residual, false, 0));
@@ -798,7 +798,7 @@ public final class StarPipelineCompiler {
             combined.add(ref(new ColumnOrigin.Dim(d, c, buildFields.get(c).type(), outer || buildFields.get(c).nullable())));
         }
         if (j.residual() != null) {
-            steps.add(new Step.Filter(substitute(j.residual(), combined)));
+            steps.add(new Step.Filter(Expr.substitute(j.residual(), combined)));
         }
         return j.kind() == JoinKind.INNER || j.kind() == JoinKind.LEFT ? combined : out;
     }
@@ -1191,15 +1191,6 @@ public final class StarPipelineCompiler {
     /** The dense codes foreign key {@code key} stores, instead of the key values they point at. */
     private Expr codes(ColumnOrigin.FactKey key) {
         return ref(new ColumnOrigin.Fact(key.tableColumn(), DataType.INTEGER, key.nullable()));
-    }
-
-    /** {@code e} with its column references replaced by the expressions of {@code inputs}. */
-    static Expr substitute(Expr e, List<Expr> inputs) {
-        return switch (e) {
-            case ColumnRef c -> inputs.get(c.index());
-            case Literal l -> l;
-            case Call c -> new Call(c.op(), c.args().stream().map(a -> substitute(a, inputs)).toList(), c.type(), c.nullable());
-        };
     }
 
 }
