@@ -50,16 +50,21 @@ public final class ArrowBatches {
         };
     }
 
-    /** The Starling type of Arrow's {@code type}, the reverse of {@link #arrowType}; empty for one Starling has not. */
+    /**
+     * The Starling type that holds the values of Arrow's {@code type}: the reverse of
+     * {@link #arrowType}, and for a narrower type the wider one; empty for one Starling has not.
+     */
     public static java.util.Optional<DataType> dataType(ArrowType type) {
         return java.util.Optional.ofNullable(switch (type) {
-            case ArrowType.Int i when i.getIsSigned() && i.getBitWidth() == 32 -> DataType.INTEGER;
-            case ArrowType.Int i when i.getIsSigned() && i.getBitWidth() == 64 -> DataType.BIGINT;
-            case ArrowType.FloatingPoint f when f.getPrecision() == FloatingPointPrecision.DOUBLE -> DataType.DOUBLE;
+            // the narrower types whose every value the wider Starling type holds, as a load converts them
+            case ArrowType.Int i when i.getBitWidth() < 32 || i.getIsSigned() && i.getBitWidth() == 32 -> DataType.INTEGER;
+            case ArrowType.Int i when i.getBitWidth() == 32 || i.getIsSigned() && i.getBitWidth() == 64 -> DataType.BIGINT;
+            case ArrowType.FloatingPoint f when f.getPrecision() != FloatingPointPrecision.HALF -> DataType.DOUBLE;
             case ArrowType.Decimal d -> DataType.decimal(d.getPrecision(), d.getScale());
-            case ArrowType.Date d when d.getUnit() == DateUnit.DAY -> DataType.DATE;
+            case ArrowType.Date d -> DataType.DATE;
             case ArrowType.Bool b -> DataType.BOOLEAN;
             case ArrowType.Utf8 u -> DataType.VARCHAR;
+            case ArrowType.LargeUtf8 u -> DataType.VARCHAR;
             default -> null;
         });
     }

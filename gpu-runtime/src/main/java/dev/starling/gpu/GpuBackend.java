@@ -214,13 +214,14 @@ public final class GpuBackend implements Accelerator, AutoCloseable {
         Optional<R> answered = orHandedBack("GPU pipeline", () -> {
             ctx.checkCancelled();
             Optional<R> result = run.run(inputs);
-            lastRun = run.stats();
-            if (lastRun != null) {
-                ctx.profile().deviceRun(lastRun.describe(device.profile().deviceBytesPerSecond(), inputs.buildMillis()));
+            RunStats stats = run.stats();
+            lastRun = stats;
+            if (stats != null) {
+                ctx.profile().deviceRun(stats.describe(device.profile().deviceBytesPerSecond(), inputs.buildMillis()));
             }
             if (result.isPresent()) {
                 runs.incrementAndGet();
-                if (lastRun != null && lastRun.streamed()) {
+                if (stats != null && stats.streamed()) {
                     streamedRuns.incrementAndGet();
                 }
             } else {

@@ -55,6 +55,13 @@ class StarlingSqlTest {
             assertEquals("ERROR: line 1, column 15: Object 'nope' not found" + System.lineSeparator(), failed.err());
             assertEquals(List.of("n", "--", "25"), failed.out().lines().map(String::stripTrailing).toList());
 
+            Run commented = run("--port", port, "-e", "SELECT count(*) AS n FROM region -- the regions");
+            assertEquals(List.of("n", "-", "5"), commented.out().lines().map(String::stripTrailing).toList());
+            Run unclosed = run("--port", port, "-e", "SELECT 'open FROM region");
+            assertEquals(1, unclosed.status());
+            assertEquals("ERROR: the text ends inside a quote or a /* comment; nothing was run" + System.lineSeparator(),
+                    unclosed.err());
+
             Run session = run("--port", port, "-e", "SET query_timeout = '1ms'; SELECT count(*) FROM lineitem a, lineitem b");
             assertEquals(1, session.status(), "the session's own timeout holds for its next statement: " + session.out());
             assertFalse(session.err().contains("Exception"), session.err());
@@ -88,7 +95,7 @@ class StarlingSqlTest {
             assertEquals(List.of("n", "-", "5"), ok.out().lines().map(String::stripTrailing).toList());
             Run wrong = run("--host", "localhost", "--port", port, "--tls", "--tls-root-certs", CERT.toString(),
                     "--user", "analyst", "--password", "nope", "-e", "SELECT 1");
-            assertEquals(2, wrong.status());
+            assertEquals(1, wrong.status(), "a refused login is a failure, not an unreachable server");
             assertTrue(wrong.err().startsWith("ERROR: "), wrong.err());
             assertFalse(wrong.err().contains("Exception"), wrong.err());
         }

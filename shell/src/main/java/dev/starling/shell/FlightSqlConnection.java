@@ -79,7 +79,7 @@ public final class FlightSqlConnection implements AutoCloseable {
                 builder.useTls();
                 if (endpoint.rootCerts() != null) {
                     // read when the client is built
-                    builder.trustedCertificates(new ByteArrayInputStream(Files.readAllBytes(endpoint.rootCerts())));
+                    builder.trustedCertificates(new ByteArrayInputStream(certificates(endpoint.rootCerts())));
                 }
             }
             client = builder.build();
@@ -91,15 +91,25 @@ public final class FlightSqlConnection implements AutoCloseable {
                         .orElse(options);
             }
             return new FlightSqlConnection(endpoint, allocator, client, options);
-        } catch (IOException | IllegalArgumentException e) {
-            close(client, allocator);
-            throw new ShellException("cannot read the certificates in " + endpoint.rootCerts() + ": " + e.getMessage(), false);
         } catch (FlightRuntimeException e) {
             close(client, allocator);
             throw ShellException.of(e, endpoint);
+        } catch (IllegalArgumentException e) {
+            // certificates that are not PEM, a host that is not one
+            close(client, allocator);
+            throw new ShellException((endpoint.rootCerts() != null ? "cannot use the certificates in "
+                    + endpoint.rootCerts() : "cannot connect to " + endpoint) + ": " + e.getMessage(), false);
         } catch (RuntimeException e) {
             close(client, allocator);
             throw e;
+        }
+    }
+
+    private static byte[] certificates(Path pem) {
+        try {
+            return Files.readAllBytes(pem);
+        } catch (IOException e) {
+            throw new ShellException("cannot read the certificates in " + pem + ": " + e.getMessage(), false);
         }
     }
 

@@ -20,12 +20,13 @@ import picocli.CommandLine.Option;
 /**
  * {@code bin/starling-sql}: a thin SQL shell on a running Starling server over Arrow Flight SQL. It
  * prints results and errors, nothing else: statements from {@code -e}, a file, standard input, or
- * typed at a console with line editing and history, where Ctrl-C stops the running statement.
+ * typed at a console with line editing and history, where Ctrl-C stops the running query (a data
+ * statement runs to its end: it is atomic). A result is printed once it is whole.
  */
 @Command(name = "starling-sql", mixinStandardHelpOptions = true, version = "Starling 0.1.0",
         description = "SQL shell for a Starling server (Arrow Flight SQL). Statements end with ';'.")
 public final class StarlingSql implements Callable<Integer> {
-    /** Exit status when a statement failed; {@link #UNREACHABLE} when the server could not be reached. */
+    /** Exit status when a statement (or the login) failed; {@link #UNREACHABLE} when the server could not be reached. */
     private static final int FAILED = 1;
     private static final int UNREACHABLE = 2;
 
@@ -86,17 +87,17 @@ public final class StarlingSql implements Callable<Integer> {
             connection = FlightSqlConnection.open(new FlightSqlConnection.Endpoint(host, port, tls, rootCerts, user, password));
         } catch (ShellException e) {
             err.println("ERROR: " + e.getMessage());
-            return UNREACHABLE;
+            return e.unreachable() ? UNREACHABLE : FAILED;
         }
         try (connection) {
             if (execute != null) {
-                return runAll(connection, execute + ";");
+                return runAll(connection, execute);
             }
             if (file != null) {
-                return runAll(connection, Files.readString(file) + "\n;");
+                return runAll(connection, Files.readString(file));
             }
             if (console == null) {
-                return runAll(connection, new String(System.in.readAllBytes(), StandardCharsets.UTF_8) + "\n;");
+                return runAll(connection, new String(System.in.readAllBytes(), StandardCharsets.UTF_8));
             }
             return interactive(connection);
         }
@@ -107,8 +108,14 @@ public final class StarlingSql implements Callable<Integer> {
      * UNREACHABLE (and no further statement tried) when the server cannot be reached.
      */
     private int runAll(FlightSqlConnection connection, String text) {
+        // the last statement may leave out its ';' (on a line of its own: a comment may end the text)
+        Statements statements = Statements.of(text + "\n;");
+        if (statements.open()) {
+            err.println("ERROR: the text ends inside a quote or a /* comment; nothing was run");
+            return FAILED;
+        }
         int status = 0;
-        for (String statement : Statements.of(text).complete()) {
+        for (String statement : statements.complete()) {
             try {
                 runOne(connection, statement, false);
             } catch (ShellException e) {

@@ -53,7 +53,9 @@ import java.util.zip.CRC32C;
  * sizes); a damaged file fails with an {@link IOException} naming it, never with wrong data.
  */
 final class TableFile {
-    static final int FORMAT_VERSION = 1;
+    /** 2: zone maps keep their chunk's set of small values ({@link ZoneMap#absentSmall}), which version 1 reads as unknown. */
+    static final int FORMAT_VERSION = 2;
+    private static final int OLDEST_READ = 1;
     static final String EXTENSION = ".stbl";
 
     private static final byte[] MAGIC = "STARLTBL".getBytes(StandardCharsets.US_ASCII);
@@ -198,9 +200,9 @@ final class TableFile {
                 throw new IOException(corrupt(file, "header checksum mismatch"));
             }
             int version = header.get(LE_INT, 8);
-            if (version != FORMAT_VERSION) {
+            if (version < OLDEST_READ || version > FORMAT_VERSION) {
                 throw new IOException("table file " + file + " has format version " + version
-                        + "; this Starling reads version " + FORMAT_VERSION);
+                        + "; this Starling reads versions " + OLDEST_READ + " to " + FORMAT_VERSION);
             }
             Section meta = new Section(header.get(LE_LONG, 16), header.get(LE_LONG, 24), header.get(LE_INT, 12));
             MemorySegment json = section(meta, meta.length(), "metadata");

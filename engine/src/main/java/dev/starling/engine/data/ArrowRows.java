@@ -120,6 +120,7 @@ final class ArrowRows {
     static TableSchema schema(String table, Schema arrow, String named) {
         List<ColumnSchema> columns = new java.util.ArrayList<>();
         for (Field f : arrow.getFields()) {
+            refuseDictionaryEncoded(named, f);
             DataType type = ArrowBatches.dataType(f.getType()).orElseThrow(() -> new StarlingSqlException(named
                     + ": its column " + f.getName() + " holds " + f.getType() + ", which no Starling type holds "
                     + "(INTEGER, BIGINT, DOUBLE, DECIMAL, DATE, BOOLEAN, VARCHAR)"));
@@ -161,6 +162,7 @@ final class ArrowRows {
      * into BOOLEAN; said without any of the file's values.
      */
     private static void checkType(String named, Field field, int c, ColumnSchema column) {
+        refuseDictionaryEncoded(named, field);
         DataType.Kind kind = column.type().kind();
         boolean fits = switch (field.getType().getTypeID()) {
             case Int, FloatingPoint, Decimal -> kind == DataType.Kind.INTEGER || kind == DataType.Kind.BIGINT
@@ -173,6 +175,14 @@ final class ArrowRows {
         if (!fits) {
             throw new StarlingSqlException(named + ": its column " + (c + 1) + " (" + field.getName() + ") holds "
                     + field.getType() + ", which cannot go into " + column.type() + " column " + column.name());
+        }
+    }
+
+    /** A dictionary-encoded column (a pandas categorical) arrives as its indices, which are not its values. */
+    private static void refuseDictionaryEncoded(String named, Field f) {
+        if (f.getDictionary() != null) {
+            throw new StarlingSqlException(named + ": its column " + f.getName() + " is dictionary-encoded; send its "
+                    + "values (pyarrow: pa.Table.cast or dictionary_decode)");
         }
     }
 

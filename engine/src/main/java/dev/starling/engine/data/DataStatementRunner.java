@@ -131,7 +131,15 @@ public final class DataStatementRunner {
                 case REPLACE -> {
                     Table built = filled(new TableBuilder(existing.schema(), catalog), rows, named, progress);
                     PrimaryKeys.check(built, 0, catalog);
-                    catalog.put(built);
+                    // in the table's turn, so that no INSERT or LOAD commits between the check and the put
+                    catalog.appending(existing.name(), current -> {
+                        if (current != existing) {
+                            throw new StarlingSqlException("table " + existing.name()
+                                    + " changed while the upload ran; nothing was replaced");
+                        }
+                        catalog.put(built);
+                        return null;
+                    });
                     residency.release(existing.name());
                     yield built.rowCount();
                 }

@@ -24,19 +24,20 @@ class ZoneMapPrunerTest {
     private static final int CHUNKS = 8;
 
     /** Row {@code r} of events, as {@link #events} writes it. */
-    private record Row(String city, long n, String tag) {
+    private record Row(String city, long n, String tag, String code) {
         static Row of(int r) {
             int c = r >> Table.CHUNK_SHIFT;
-            return new Row(c == 7 ? null : "c" + c, r % 2 == 0 ? c : c + 8, "t" + r % 3);
+            return new Row(c == 7 ? null : "c" + c, r % 2 == 0 ? c : c + 8, "t" + r % 3, c == 0 ? "n/a" : String.valueOf(c));
         }
     }
 
-    /** Chunk c's rows: city "c" + c (NULL in chunk 7), n = c or c + 8 (both small), tag "t" + r % 3. */
+    /** Chunk c's rows: city "c" + c (NULL in chunk 7), n = c or c + 8 (both small), tag "t" + r % 3, code c ("n/a" in chunk 0). */
     private static Table events(Starling db) {
         TableBuilder b = new TableBuilder(new TableSchema("events", List.of(
                 new ColumnSchema("city", DataType.VARCHAR, true),
                 new ColumnSchema("n", DataType.INTEGER, false),
-                new ColumnSchema("tag", DataType.VARCHAR, false)), List.of(), List.of()), db.catalog());
+                new ColumnSchema("tag", DataType.VARCHAR, false),
+                new ColumnSchema("code", DataType.VARCHAR, false)), List.of(), List.of()), db.catalog());
         for (int r = 0; r < CHUNKS * Table.CHUNK_ROWS; r++) {
             Row row = Row.of(r);
             if (row.city() == null) {
@@ -46,6 +47,7 @@ class ZoneMapPrunerTest {
             }
             b.setLong(1, row.n());
             b.setString(2, row.tag());
+            b.setString(3, row.code());
             b.endRow();
         }
         return b.build();
@@ -66,6 +68,7 @@ class ZoneMapPrunerTest {
             check(db, "upper(tag) = 'T2'", r -> r.tag().equals("t2"));
             check(db, "city = 'c2' AND n = 10", r -> "c2".equals(r.city()) && r.n() == 10);
             check(db, "city = 'c2' AND n = 11", r -> "c2".equals(r.city()) && r.n() == 11);
+            check(db, "code <> 'n/a' AND code <> '5'", r -> !r.code().equals("n/a") && !r.code().equals("5"));
         }
     }
 

@@ -93,8 +93,7 @@ public final class ZoneMapPruner {
             }
         }
         for (Range r : ranges) {
-            Column col = scan.table().column(scan.columns().get(r.column).column());
-            ZoneMap z = col.chunks().get(chunk).zoneMap();
+            ZoneMap z = column(scan, r.column).chunks().get(chunk).zoneMap();
             boolean may;
             if (r.type.kind() == DataType.Kind.DOUBLE) {
                 double lo = r.lo == null ? Double.NEGATIVE_INFINITY : Math.nextDown(r.lo.doubleValue());
@@ -126,14 +125,22 @@ public final class ZoneMapPruner {
             return null;
         }
         ScanColumn sc = scan.columns().get(read[0]);
+        if (sc.mode() != ScanColumn.Mode.VALUE) {
+            return null;
+        }
         Column col = scan.table().column(sc.column());
-        if (sc.mode() != ScanColumn.Mode.VALUE || col.type().kind() != DataType.Kind.VARCHAR
-                || col.dictionary().size() > ANSWERED_ENTRIES) {
+        if (col.type().kind() != DataType.Kind.VARCHAR || col.dictionary().size() > ANSWERED_ENTRIES) {
             return null;
         }
         List<Expr> asColumnZero = new ArrayList<>(Collections.nCopies(read[0] + 1, null));
         asColumnZero.set(read[0], new ColumnRef(0, col.type(), col.schema().nullable()));
-        byte[] answers = DictionaryAnswers.of(Expr.substitute(e, asColumnZero), col.type(), StrDict.of(col.dictionary()));
+        byte[] answers;
+        try {
+            answers = DictionaryAnswers.of(Expr.substitute(e, asColumnZero), col.type(), StrDict.of(col.dictionary()));
+        } catch (RuntimeException fails) {
+            // an entry whose answer fails (a cast): whether a row meets it is the scan's to say
+            return null;
+        }
         int entries = answers.length - 1;
         int[] trueBefore = new int[entries + 1];
         long small = 0;

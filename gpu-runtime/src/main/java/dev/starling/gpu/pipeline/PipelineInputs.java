@@ -160,22 +160,19 @@ final class PipelineInputs implements AutoCloseable {
                                  Map<Integer, Referenced> referenced, Contributions contribution,
                                  OversizedJoin oversized, long later, SharedTables shared, DeviceInputs inputs,
                                  boolean wholeFact) throws Unsupported {
-        try {
-            return upload(device, cache, pipeline, dimRows, referenced, contribution, oversized, later, shared, inputs,
-                    wholeFact, false);
-        } catch (GpuOutOfMemoryException e) {
-            if (wholeFact) {
-                throw e;
-            }
-            // The fact columns kept in the cache left too little for what was leased after them
-            // (the scan reserves for the run's state and dimension rows, not for every dimension
-            // column): once more with the fact streamed through buffers, before the CPU's turn.
-            LOG.info("{}: the fact's columns streamed instead", e.getMessage());
-            return upload(device, cache, pipeline, dimRows, referenced, contribution, oversized, later, shared, inputs,
-                    false, true);
+        PipelineInputs in = upload(device, cache, pipeline, dimRows, referenced, contribution, oversized, later, shared,
+                inputs, wholeFact, false);
+        if (in != null) {
+            return in;
         }
+        // The fact columns kept in the cache left too little for what was leased after them (the
+        // scan reserves for the run's state and dimension rows, not for every dimension column):
+        // once more with the fact streamed through buffers, before the CPU's turn.
+        return upload(device, cache, pipeline, dimRows, referenced, contribution, oversized, later, shared, inputs,
+                false, true);
     }
 
+    /** The inputs, or null where the fact scan kept its columns and what came after them did not fit. */
     private static PipelineInputs upload(GpuDevice device, GpuColumnCache cache, StarPipeline pipeline,
                                          List<Batch> dimRows, Map<Integer, Referenced> referenced,
                                          Contributions contribution, OversizedJoin oversized, long later,
@@ -193,7 +190,13 @@ final class PipelineInputs implements AutoCloseable {
             in.uploadDimensions(cache, dimRows, contribution, inputs);
             return in;
         } catch (Unsupported | RuntimeException e) {
+            boolean keptFact = e instanceof GpuOutOfMemoryException && !wholeFact && !streamFact && in.scan != null
+                    && !in.scan.streamed();
             in.close();
+            if (keptFact) {
+                LOG.info("{}: the fact's columns streamed instead", e.getMessage());
+                return null;
+            }
             throw e;
         }
     }

@@ -1,6 +1,7 @@
 package dev.starling.server.flight;
 
 import dev.starling.engine.data.Ingest;
+import org.apache.arrow.flight.CallStatus;
 import org.apache.arrow.flight.sql.impl.FlightSql.CommandStatementIngest.TableDefinitionOptions;
 
 /**
@@ -26,8 +27,8 @@ final class IngestOptions {
         return new Ingest(table, create, exists);
     }
 
-    private static IllegalArgumentException unknown(String option, int value) {
-        return new IllegalArgumentException("an ingest's table definition option " + option + " of " + value
-                + ", which Flight SQL does not define");
+    private static RuntimeException unknown(String option, int value) {
+        return CallStatus.INVALID_ARGUMENT.withDescription("an ingest's table definition option " + option + " of "
+                + value + ", which Flight SQL does not define").toRuntimeException();
     }
 }
