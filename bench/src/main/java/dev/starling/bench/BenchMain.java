@@ -51,6 +51,12 @@ public final class BenchMain implements Callable<Integer> {
             + "client's and server's code is compiled as in a running server (default: ${DEFAULT-VALUE}).")
     private int warmUp = 2000;
 
+    @Option(names = "--json", description = "Also write the results as JSON to this file.")
+    private java.nio.file.Path json;
+
+    @Option(names = "--chart", description = "Also draw the medians as a PNG chart into this file.")
+    private java.nio.file.Path chart;
+
     @Option(names = "--no-duckdb", description = "Time Starling only.")
     private boolean noDuckDb;
 
@@ -58,6 +64,8 @@ public final class BenchMain implements Callable<Integer> {
     private boolean noStarling;
 
     public static void main(String[] args) {
+        // the chart is drawn off screen, also where a display is set
+        System.setProperty("java.awt.headless", "true");
         System.exit(new CommandLine(new BenchMain()).setCaseInsensitiveEnumValuesAllowed(true).execute(args));
     }
 
@@ -108,6 +116,16 @@ public final class BenchMain implements Callable<Integer> {
                 }
                 List<List<Object>> rows = new ArrayList<>();
                 List<double[]> times = new ArrayList<>();
+                List<String> labels = new ArrayList<>(timed.stream().map(Client::label).toList());
+                labels.add("duckdb");
+                Map<String, Object> setup = new java.util.LinkedHashMap<>();
+                setup.put("workload", workload.toString());
+                setup.put("scale_factor", scaleFactor);
+                setup.put("date", java.time.LocalDate.now().toString());
+                setup.put("cores", Runtime.getRuntime().availableProcessors());
+                setup.put("gpu", starling != null && starling.hasGpu() ? starling.gpuName() : null);
+                setup.put("runs", runs);
+                BenchReport report = new BenchReport(workload + " SF " + scaleFactor + ", median ms", setup, labels);
                 for (Map.Entry<String, String> q : workload.queries(scaleFactor).entrySet()) {
                     if (!only.isEmpty() && !only.contains(q.getKey())) {
                         continue;
@@ -136,10 +154,19 @@ public final class BenchMain implements Callable<Integer> {
                                 Arrays.toString(resultRows));
                     }
                     rows.add(row(q.getKey(), ms, agree ? resultRows[0] : null));
+                    report.add(q.getKey(), ms, agree ? resultRows[0] : null);
                     System.out.printf("  %s done%n", q.getKey());
                 }
                 rows.add(row("geomean", geomeans(times), null));
                 System.out.print(new QueryResult(fields(timed), rows).toText());
+                if (json != null) {
+                    report.writeJson(json);
+                    System.out.println("results: " + json);
+                }
+                if (chart != null) {
+                    report.writeChart(chart);
+                    System.out.println("chart: " + chart);
+                }
             } finally {
                 for (QueryRunner client : clients) {
                     client.close();

@@ -58,6 +58,11 @@ final class StarlingUnderTest implements AutoCloseable {
         return db.gpu().isPresent();
     }
 
+    /** The GPU the process runs on, in words (call where {@link #hasGpu}). */
+    String gpuName() {
+        return db.gpu().orElseThrow().device().describe();
+    }
+
     @Override
     public void close() throws Exception {
         if (server != null) {
