@@ -143,6 +143,8 @@ public final class StarlingFlightSqlProducer extends NoOpFlightSqlProducer {
                 .withFlightSqlServerSubstrait(false)
                 .withFlightSqlServerTransaction(SqlSupportedTransaction.SQL_SUPPORTED_TRANSACTION_NONE)
                 .withFlightSqlServerCancel(true)
+                .withFlightSqlServerBulkIngestion(true)
+                .withFlightSqlServerBulkIngestionTransaction(false)
                 .withSqlIdentifierQuoteChar("\"")
                 .withSqlKeywords(SqlPlanner.nonStandardKeywords().toArray(String[]::new))
                 // Unquoted names are folded to lower case; quoted ones are kept, and matched ignoring case.

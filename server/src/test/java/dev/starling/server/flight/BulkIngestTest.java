@@ -14,6 +14,7 @@ import org.apache.arrow.flight.FlightRuntimeException;
 import org.apache.arrow.flight.FlightStatusCode;
 import org.apache.arrow.flight.Location;
 import org.apache.arrow.flight.sql.FlightSqlClient;
+import org.apache.arrow.flight.sql.impl.FlightSql;
 import org.apache.arrow.flight.sql.impl.FlightSql.CommandStatementIngest.TableDefinitionOptions;
 import org.apache.arrow.flight.sql.impl.FlightSql.CommandStatementIngest.TableDefinitionOptions.TableExistsOption;
 import org.apache.arrow.flight.sql.impl.FlightSql.CommandStatementIngest.TableDefinitionOptions.TableNotExistOption;
@@ -50,6 +51,9 @@ class BulkIngestTest {
              FlightClient flight = FlightClient.builder(allocator, Location.forGrpcInsecure("127.0.0.1", server.port())).build();
              FlightSqlClient sql = new FlightSqlClient(flight);
              VectorSchemaRoot cities = VectorSchemaRoot.create(CITIES, allocator)) {
+            // the server says it takes uploads, outside transactions (it has none)
+            assertEquals(List.of(true, false), sqlInfo(sql, FlightSql.SqlInfo.FLIGHT_SQL_SERVER_BULK_INGESTION,
+                    FlightSql.SqlInfo.FLIGHT_SQL_SERVER_INGEST_TRANSACTIONS_SUPPORTED));
             fill(cities, new int[] {1, 2}, new String[] {"Lyon", null}, new int[] {-20000, 0}, new String[] {"47.87", null});
             assertEquals(2, sql.executeIngest(cities, options(TableNotExistOption.TABLE_NOT_EXIST_OPTION_UNSPECIFIED,
                     TableExistsOption.TABLE_EXISTS_OPTION_UNSPECIFIED, "cities")));
@@ -105,6 +109,21 @@ class BulkIngestTest {
             assertFalse(e.status().description().contains("Exception"), e.status().description());
             assertTrue(db.catalog().table("floats").isEmpty());
         }
+    }
+
+    /** The server's answers to {@code infos}, in their order. */
+    private static List<Object> sqlInfo(FlightSqlClient sql, FlightSql.SqlInfo... infos) throws Exception {
+        java.util.Map<Long, Object> byId = new java.util.HashMap<>();
+        org.apache.arrow.flight.FlightInfo info = sql.getSqlInfo(infos);
+        try (org.apache.arrow.flight.FlightStream stream = sql.getStream(info.getEndpoints().get(0).getTicket())) {
+            while (stream.next()) {
+                VectorSchemaRoot root = stream.getRoot();
+                for (int r = 0; r < root.getRowCount(); r++) {
+                    byId.put(((Number) root.getVector(0).getObject(r)).longValue(), root.getVector(1).getObject(r));
+                }
+            }
+        }
+        return java.util.Arrays.stream(infos).map(i -> byId.get((long) i.getNumber())).toList();
     }
 
     private static FlightSqlClient.ExecuteIngestOptions options(TableNotExistOption notExist, TableExistsOption exists,
