@@ -115,6 +115,7 @@ public final class DataStatementRunner {
      */
     public long ingest(Ingest ingest, RecordBatches rows, String named, LongConsumer progress) {
         return userErrors(() -> {
+            checkTableName(ingest.table());
             Table existing = catalog.table(ingest.table()).orElse(null);
             if (existing == null) {
                 if (!ingest.createMissing()) {
@@ -145,6 +146,21 @@ public final class DataStatementRunner {
                 }
             };
         });
+    }
+
+    /** A client's table name is one CREATE TABLE takes: {@code name} or {@code schema.name}. */
+    private static void checkTableName(String name) {
+        boolean one;
+        try {
+            Tokens t = new Tokens(name);
+            t.tableName();
+            one = t.peek().kind() == Tokens.Kind.END;
+        } catch (StarlingSqlException notAName) {
+            one = false;
+        }
+        if (!one) {
+            throw new StarlingSqlException("'" + name + "' is not a table name: a name, or a schema's and a name joined by '.'");
+        }
     }
 
     private Table filled(TableBuilder builder, RecordBatches rows, String named, LongConsumer progress) {

@@ -37,7 +37,7 @@ final class FlightErrors {
             case OutOfMemoryError m -> CallStatus.RESOURCE_EXHAUSTED.withDescription("out of memory: " + m.getMessage())
                     .toRuntimeException();
             case OutOfMemoryException m -> CallStatus.RESOURCE_EXHAUSTED.withDescription(
-                    "the result buffers passed memory.result_buffer_bytes: " + m.getMessage()).toRuntimeException();
+                    "the Arrow buffers of results and uploads passed memory.result_buffer_bytes: " + m.getMessage()).toRuntimeException();
             default -> {
                 LOG.error("internal error", e);
                 yield CallStatus.INTERNAL.withDescription(internal(e)).withCause(e).toRuntimeException();

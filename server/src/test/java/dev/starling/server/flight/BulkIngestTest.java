@@ -85,6 +85,9 @@ class BulkIngestTest {
                     options(TableNotExistOption.TABLE_NOT_EXIST_OPTION_FAIL, TableExistsOption.TABLE_EXISTS_OPTION_APPEND, "towns")));
             assertTrue(missing.status().description().contains("does not exist"), missing.status().description());
             assertTrue(db.catalog().table("towns").isEmpty());
+            FlightRuntimeException badName = assertThrows(FlightRuntimeException.class, () -> sql.executeIngest(cities,
+                    options(TableNotExistOption.TABLE_NOT_EXIST_OPTION_CREATE, TableExistsOption.TABLE_EXISTS_OPTION_FAIL, "a b")));
+            assertTrue(badName.status().description().contains("'a b' is not a table name"), badName.status().description());
 
             assertEquals(1, sql.executeIngest(cities, options(TableNotExistOption.TABLE_NOT_EXIST_OPTION_FAIL,
                     TableExistsOption.TABLE_EXISTS_OPTION_REPLACE, "cities")));
