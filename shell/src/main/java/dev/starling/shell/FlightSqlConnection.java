@@ -170,7 +170,8 @@ public final class FlightSqlConnection implements AutoCloseable {
             } catch (FlightRuntimeException e) {
                 throw e;
             } catch (Exception e) {
-                throw new ShellException("reading the result failed: " + e.getMessage(), false);
+                throw new ShellException("reading the result failed" + (e.getMessage() == null ? "" : ": " + e.getMessage()),
+                        false);
             }
         }
         return new QueryResult(fields, rows);

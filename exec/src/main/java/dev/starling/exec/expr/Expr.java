@@ -13,6 +13,16 @@ public sealed interface Expr permits ColumnRef, Literal, Call {
 
     boolean nullable();
 
+    /**
+     * {@code e}, which reads input column {@code column} alone, as an expression of input column 0
+     * (that column's values, of {@code type}): the form a string column's dictionary is answered in.
+     */
+    static Expr ofColumnZero(Expr e, int column, DataType type, boolean nullable) {
+        java.util.List<Expr> inputs = new java.util.ArrayList<>(java.util.Collections.nCopies(column + 1, null));
+        inputs.set(column, new ColumnRef(0, type, nullable));
+        return substitute(e, inputs);
+    }
+
     /** {@code e} with its column references replaced by the expressions of {@code inputs}. */
     static Expr substitute(Expr e, java.util.List<Expr> inputs) {
         return switch (e) {

@@ -15,7 +15,6 @@ import dev.starling.storage.ZoneMap;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -132,11 +131,10 @@ public final class ZoneMapPruner {
         if (col.type().kind() != DataType.Kind.VARCHAR || col.dictionary().size() > ANSWERED_ENTRIES) {
             return null;
         }
-        List<Expr> asColumnZero = new ArrayList<>(Collections.nCopies(read[0] + 1, null));
-        asColumnZero.set(read[0], new ColumnRef(0, col.type(), col.schema().nullable()));
         byte[] answers;
         try {
-            answers = DictionaryAnswers.of(Expr.substitute(e, asColumnZero), col.type(), StrDict.of(col.dictionary()));
+            answers = DictionaryAnswers.of(Expr.ofColumnZero(e, read[0], col.type(), col.schema().nullable()), col.type(),
+                    StrDict.of(col.dictionary()));
         } catch (RuntimeException fails) {
             // an entry whose answer fails (a cast): whether a row meets it is the scan's to say
             return null;

@@ -9,7 +9,6 @@ import dev.starling.exec.expr.Literal;
 import dev.starling.storage.DataType;
 import dev.starling.exec.vector.StrDict;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -227,9 +226,8 @@ final class ProgramBuilder {
     private int loadAnswer(Expr e, boolean ranks) throws Unsupported {
         int column = ExprCompiler.columnsOf(e)[0];
         ColumnOrigin.Fact f = (ColumnOrigin.Fact) sources.get(column);
-        List<Expr> asColumnZero = new ArrayList<>(Collections.nCopies(column + 1, null));
-        asColumnZero.set(column, new ColumnRef(0, f.type(), f.nullable()));
-        answers.add(new StarPipeline.StringFunction(f.tableColumn(), Expr.substitute(e, asColumnZero), ranks));
+        answers.add(new StarPipeline.StringFunction(f.tableColumn(), Expr.ofColumnZero(e, column, f.type(), f.nullable()),
+                ranks));
         int codes = register(new ColumnRef(column, f.type(), f.nullable()));
         return emit(Opcode.LOAD_ANSWER, fresh(), answers.size() - 1, codes, ranks ? 1 : 0);
     }
