@@ -90,6 +90,13 @@ class FuzzFoundTest {
             "SELECT DATE '1992-01-01' AS c0, COUNT(TRIM(t0.s_name)) AS c2, COUNT(*) AS c3 FROM supplier t0 WHERE CASE "
                     + "WHEN DATE '1970-01-01' IS NULL THEN t0.s_suppkey END < (SELECT MIN(t1.l_extendedprice) FROM lineitem t1 "
                     + "WHERE t1.l_suppkey = 74) GROUP BY DATE '1992-01-01'",
+            // The same fold beside a correlated subquery: simplified together, the conjuncts took the
+            // comparison with NULL as a predicate of the next before simplifying it (TPC-H query 1459 of seed 11).
+            "SELECT t0.c_nationkey AS c0, SUM(EXTRACT(QUARTER FROM t1.o_orderdate)) AS c2, COUNT(*) AS c5 FROM customer t0 "
+                    + "JOIN orders t1 ON t0.c_custkey = t1.o_custkey WHERE CASE WHEN t0.c_phone BETWEEN '21-852-199-5188' AND "
+                    + "'16-520-541-7567' THEN t0.c_acctbal END < 227257.85 AND t1.o_orderpriority NOT LIKE '%NT' AND "
+                    + "t1.o_shippriority < (SELECT 0.5 * AVG(t2.c_nationkey) FROM customer t2 WHERE t2.c_custkey = t1.o_custkey) "
+                    + "GROUP BY t0.c_nationkey",
     })
     void sameAnswerAsDuckDb(String sql) throws Exception {
         DATA.at(0.01).assertSameAnswer(sql);

@@ -1,11 +1,15 @@
 package dev.starling.planner.optimize;
 
 import dev.starling.planner.rel.RuleConfig;
+import java.util.ArrayList;
+import java.util.List;
 import org.apache.calcite.plan.RelOptPredicateList;
 import org.apache.calcite.plan.RelOptRule;
 import org.apache.calcite.plan.RelOptRuleCall;
+import org.apache.calcite.plan.RelOptUtil;
 import org.apache.calcite.plan.RelRule;
 import org.apache.calcite.rel.logical.LogicalFilter;
+import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexSimplify;
 import org.apache.calcite.rex.RexUtil;
@@ -30,8 +34,16 @@ final class FilterSimplifyRule extends RelRule<RuleConfig> {
     @Override
     public void onMatch(RelOptRuleCall call) {
         LogicalFilter filter = call.rel(0);
-        RexNode simplified = new RexSimplify(filter.getCluster().getRexBuilder(), RelOptPredicateList.EMPTY,
-                RexUtil.EXECUTOR).simplifyUnknownAsFalse(filter.getCondition());
+        RexBuilder rexBuilder = filter.getCluster().getRexBuilder();
+        RexSimplify simplify = new RexSimplify(rexBuilder, RelOptPredicateList.EMPTY, RexUtil.EXECUTOR);
+        // each conjunct alone: simplifying them together takes each as a predicate of the next
+        // before it is simplified itself, and a comparison with NULL among them fails the same
+        // assertion (a CASE whose BETWEEN is empty, compared with a literal, beside a subquery)
+        List<RexNode> conjuncts = new ArrayList<>();
+        for (RexNode conjunct : RelOptUtil.conjunctions(filter.getCondition())) {
+            conjuncts.add(simplify.simplifyUnknownAsFalse(conjunct));
+        }
+        RexNode simplified = RexUtil.composeConjunction(rexBuilder, conjuncts);
         if (!simplified.equals(filter.getCondition())) {
             call.transformTo(filter.copy(filter.getTraitSet(), filter.getInput(), simplified));
         }
