@@ -9,10 +9,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.function.LongConsumer;
 import dev.starling.shell.SqlLineReader;
-import dev.starling.shell.Statements;
-import org.jline.reader.EndOfFileException;
 import org.jline.reader.LineReader;
-import org.jline.reader.UserInterruptException;
 import org.jline.terminal.Terminal;
 
 /**
@@ -49,21 +46,9 @@ final class SqlConsole {
         out.println("Starling SQL console. Tables: " + db.catalog().tables().stream().map(t -> t.name()).sorted().toList());
         out.println("End statements with ';'. Ctrl-C stops a query (twice: leaves the server), Ctrl-D leaves the console "
                 + "(the server goes on).");
-        while (true) {
-            String line;
-            try {
-                line = reader.readLine("starling> ");
-            } catch (UserInterruptException cleared) {
-                continue;
-            } catch (EndOfFileException end) {
-                out.println();
-                out.flush();
-                return;
-            }
-            for (String sql : Statements.of(line).complete()) {
-                execute(sql, out);
-            }
-        }
+        SqlLineReader.eachStatement(reader, sql -> execute(sql, out));
+        out.println();
+        out.flush();
     }
 
     private void execute(String sql, PrintWriter out) {

@@ -23,8 +23,6 @@ import org.apache.arrow.flight.client.ClientCookieMiddleware;
 import org.apache.arrow.flight.sql.FlightSqlClient;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
-import org.apache.arrow.vector.FieldVector;
-import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
@@ -157,15 +155,7 @@ public final class FlightSqlConnection implements AutoCloseable {
             try (FlightStream stream = sql.getStream(endpoint.getTicket(), options)) {
                 running.streaming(stream);
                 while (stream.next()) {
-                    VectorSchemaRoot root = stream.getRoot();
-                    List<FieldVector> vectors = root.getFieldVectors();
-                    for (int r = 0; r < root.getRowCount(); r++) {
-                        List<Object> row = new ArrayList<>(vectors.size());
-                        for (FieldVector v : vectors) {
-                            row.add(ArrowValues.value(v, r));
-                        }
-                        rows.add(row);
-                    }
+                    rows.addAll(ArrowValues.rows(stream.getRoot()));
                 }
             } catch (FlightRuntimeException e) {
                 throw e;

@@ -2,9 +2,11 @@ package dev.starling.shell;
 
 import java.nio.file.Path;
 import org.jline.reader.EOFError;
+import org.jline.reader.EndOfFileException;
 import org.jline.reader.LineReader;
 import org.jline.reader.LineReaderBuilder;
 import org.jline.reader.ParsedLine;
+import org.jline.reader.UserInterruptException;
 import org.jline.reader.impl.DefaultParser;
 import org.jline.terminal.Terminal;
 
@@ -14,7 +16,8 @@ import org.jline.terminal.Terminal;
  * history references.
  */
 public final class SqlLineReader {
-    /** The prompt of a statement's further lines, as wide as the consoles' "starling> ". */
+    private static final String PROMPT = "starling> ";
+    /** The prompt of a statement's further lines, as wide as {@link #PROMPT}. */
     private static final String CONTINUATION = "       -> ";
 
     private SqlLineReader() { }
@@ -30,6 +33,26 @@ public final class SqlLineReader {
             builder.variable(LineReader.HISTORY_FILE, history);
         }
         return builder.build();
+    }
+
+    /**
+     * Reads lines from {@code reader} until the end of input (Ctrl-D), handing each statement they
+     * complete to {@code run}; Ctrl-C at the prompt clears the line.
+     */
+    public static void eachStatement(LineReader reader, java.util.function.Consumer<String> run) {
+        while (true) {
+            String line;
+            try {
+                line = reader.readLine(PROMPT);
+            } catch (UserInterruptException cleared) {
+                continue;
+            } catch (EndOfFileException end) {
+                return;
+            }
+            for (String statement : Statements.of(line).complete()) {
+                run.accept(statement);
+            }
+        }
     }
 
     /** Input is accepted once its statements end with ';'; until then the reader asks for more lines. */

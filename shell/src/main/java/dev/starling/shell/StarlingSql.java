@@ -8,9 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
-import org.jline.reader.EndOfFileException;
 import org.jline.reader.LineReader;
-import org.jline.reader.UserInterruptException;
 import org.jline.terminal.Terminal;
 import org.jline.terminal.TerminalBuilder;
 import picocli.CommandLine;
@@ -134,23 +132,14 @@ public final class StarlingSql implements Callable<Integer> {
             LineReader reader = SqlLineReader.on(terminal, Path.of(System.getProperty("user.home"), ".starling_sql_history"));
             Terminal.SignalHandler before = terminal.handle(Terminal.Signal.INT, signal -> connection.cancel());
             try {
-                while (true) {
-                    String line;
+                SqlLineReader.eachStatement(reader, statement -> {
                     try {
-                        line = reader.readLine("starling> ");
-                    } catch (UserInterruptException cleared) {
-                        continue;
-                    } catch (EndOfFileException end) {
-                        return 0;
+                        runOne(connection, statement, true);
+                    } catch (ShellException e) {
+                        err.println("ERROR: " + e.getMessage());
                     }
-                    for (String statement : Statements.of(line).complete()) {
-                        try {
-                            runOne(connection, statement, true);
-                        } catch (ShellException e) {
-                            err.println("ERROR: " + e.getMessage());
-                        }
-                    }
-                }
+                });
+                return 0;
             } finally {
                 terminal.handle(Terminal.Signal.INT, before);
             }

@@ -21,7 +21,6 @@ import org.apache.arrow.adbc.core.BulkIngestMode;
 import org.apache.arrow.adbc.driver.flightsql.FlightSqlDriver;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
-import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.IntVector;
 import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
@@ -90,14 +89,7 @@ class AdbcRoundTripTest {
     private static List<List<Object>> rows(ArrowReader reader) throws Exception {
         List<List<Object>> rows = new ArrayList<>();
         while (reader.loadNextBatch()) {
-            VectorSchemaRoot root = reader.getVectorSchemaRoot();
-            for (int r = 0; r < root.getRowCount(); r++) {
-                List<Object> row = new ArrayList<>();
-                for (FieldVector v : root.getFieldVectors()) {
-                    row.add(ArrowValues.value(v, r));
-                }
-                rows.add(row);
-            }
+            rows.addAll(ArrowValues.rows(reader.getVectorSchemaRoot()));
         }
         return rows;
     }
