@@ -33,7 +33,15 @@ public final class KernelStructs {
             KernelStruct.int64("constant"), KernelStruct.int64("passBeyond"), KernelStruct.int32("kind"), KernelStruct.int32("comparison"),
             KernelStruct.int32("countSlot"), KernelStruct.int32("valueSlot")));
 
-    static final List<KernelStruct> ALL = List.of(HASH_SLOT, TUPLE, SLICE, GROUP, GROUP_TERM);
+    /**
+     * A device column the persistent append kernel writes into (append.cu): {@code width} bytes of
+     * values a row, and one byte of NULL flags a row at {@code nulls} unless it is 0.
+     */
+    public static final KernelStruct APPEND_TARGET = new KernelStruct("AppendTarget", 8, List.of(
+            KernelStruct.pointer("values", "unsigned char*"), KernelStruct.pointer("nulls", "unsigned char*"),
+            KernelStruct.int64("width")));
+
+    static final List<KernelStruct> ALL = List.of(HASH_SLOT, TUPLE, SLICE, GROUP, GROUP_TERM, APPEND_TARGET);
     /** The header the kernels include for them. */
     static final String HEADER = "structs.cuh";
 

@@ -59,6 +59,11 @@ public final class MappedHostBuffer implements AutoCloseable {
         return segment;
     }
 
+    /** The memory on the host side, as the driver's copy calls take it. */
+    public Pointer hostPointer() {
+        return allocation.host();
+    }
+
     /** The address kernels read it at. */
     public CUdeviceptr devicePointer() {
         return allocation.device();
