@@ -111,6 +111,16 @@ public final class TableBuilder {
         }
     }
 
+    /**
+     * Writes rows {@code from} to {@code from + count} of column {@code col} as they are stored
+     * (dictionary codes for strings, row indexes for dense-coded keys) into {@code values}, and
+     * their NULL flags (1 = NULL) into {@code nulls} when it is not null: what a copy of the column
+     * in device memory holds. Before {@link #build}, or after it.
+     */
+    public void copyRows(int col, long from, long count, MemorySegment values, MemorySegment nulls) {
+        columns[col].copyRows(from, count, values, nulls);
+    }
+
     public Table build() {
         List<Column> built = new ArrayList<>(columns.length);
         for (ColumnBuilder c : columns) {
@@ -310,6 +320,34 @@ public final class TableBuilder {
             values.setAtIndex(ValueLayout.JAVA_INT, rows, code);
             nulls.set(ValueLayout.JAVA_BYTE, rows, (byte) 0);
             rows++;
+        }
+
+        void copyRows(long from, long count, MemorySegment valuesOut, MemorySegment nullsOut) {
+            int width = physical.width;
+            for (long done = 0; done < count; ) {
+                long row = from + done;
+                int chunk = (int) (row >>> Table.CHUNK_SHIFT);
+                int at = (int) (row & (Table.CHUNK_ROWS - 1));
+                // every listed chunk is full until build() seals the last one; past them, the open one
+                boolean open = chunk >= chunks.size();
+                int filled = open ? rows : chunks.get(chunk).rows();
+                MemorySegment v = open ? values : chunks.get(chunk).values();
+                MemorySegment n = open ? nulls : chunks.get(chunk).nulls();
+                long take = Math.min(filled - at, count - done);
+                if (take <= 0 || open && chunk > chunks.size()) {
+                    throw new IndexOutOfBoundsException("rows " + from + " to " + (from + count) + " of column "
+                            + schema.name() + ": past the rows written");
+                }
+                MemorySegment.copy(v, (long) at * width, valuesOut, done * width, take * width);
+                if (nullsOut != null) {
+                    if (n == null) {
+                        nullsOut.asSlice(done, take).fill((byte) 0);
+                    } else {
+                        MemorySegment.copy(n, at, nullsOut, done, take);
+                    }
+                }
+                done += take;
+            }
         }
 
         void undo() {
