@@ -22,6 +22,7 @@ import dev.starling.exec.plan.Field;
 import dev.starling.exec.plan.PlanNode;
 import dev.starling.exec.plan.ValuesNode;
 import dev.starling.gpu.GpuBackend;
+import dev.starling.gpu.cache.ResidentAppend;
 import dev.starling.gpu.cuda.BankGeometry;
 import dev.starling.gpu.cuda.GpuOutOfMemoryException;
 import dev.starling.gpu.cuda.DeviceProfile;
@@ -30,6 +31,7 @@ import dev.starling.planner.explain.PlanExplainer;
 import dev.starling.storage.Catalog;
 import dev.starling.storage.DataType;
 import dev.starling.storage.Table;
+import dev.starling.storage.TableBuilder;
 import dev.starling.storage.View;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -122,6 +124,30 @@ public final class Starling implements AutoCloseable {
             if (gpu != null) {
                 gpu.releaseResident(table);
             }
+        }
+
+        @Override
+        public DataStatementRunner.AppendWatcher appending(Table base) {
+            ResidentAppend device = gpu == null ? null : gpu.appending(base);
+            if (device == null) {
+                return DataStatementRunner.AppendWatcher.NONE;
+            }
+            return new DataStatementRunner.AppendWatcher() {
+                @Override
+                public void rows(TableBuilder builder) {
+                    device.rows(builder);
+                }
+
+                @Override
+                public void built(Table table) {
+                    device.built(table);
+                }
+
+                @Override
+                public void close() {
+                    device.close();
+                }
+            };
         }
     }
 

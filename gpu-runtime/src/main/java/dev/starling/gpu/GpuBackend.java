@@ -13,6 +13,7 @@ import dev.starling.exec.plan.ScanNode;
 import dev.starling.exec.plan.SortNode;
 import dev.starling.exec.vector.Batch;
 import dev.starling.gpu.cache.GpuColumnCache;
+import dev.starling.gpu.cache.ResidentAppend;
 import dev.starling.gpu.cuda.GpuDevice;
 import dev.starling.gpu.cuda.GpuException;
 import dev.starling.gpu.cuda.GpuOutOfMemoryException;
@@ -259,6 +260,15 @@ public final class GpuBackend implements Accelerator, AutoCloseable {
         } finally {
             lock.unlock();
         }
+    }
+
+    /**
+     * An append to {@code base} written into device memory as its rows come, when the table is kept
+     * resident (see {@link ResidentAppend}); null otherwise. Not under the GPU lock: queries go on
+     * beside it.
+     */
+    public ResidentAppend appending(Table base) {
+        return ResidentAppend.begin(cache, device, base);
     }
 
     /** Lets a resident table's columns be evicted again. */

@@ -22,7 +22,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.List;
 import java.util.Set;
-import java.util.function.Consumer;
+import java.util.function.BiConsumer;
 import java.util.function.LongConsumer;
 
 /**
@@ -48,6 +48,34 @@ public final class DataStatementRunner {
         void keep(Table table);
 
         void release(String table);
+
+        /** What keeps an append to {@code base} up to date on the device as its rows come. */
+        default AppendWatcher appending(Table base) {
+            return AppendWatcher.NONE;
+        }
+    }
+
+    /** Told of an append's rows as they come and of the version they make, then closed. */
+    public interface AppendWatcher extends AutoCloseable {
+        AppendWatcher NONE = new AppendWatcher() {
+            @Override
+            public void rows(TableBuilder builder) { }
+
+            @Override
+            public void built(Table table) { }
+
+            @Override
+            public void close() { }
+        };
+
+        /** The builder holds more rows. */
+        void rows(TableBuilder builder);
+
+        /** The append made {@code table}, about to be committed. */
+        void built(Table table);
+
+        @Override
+        void close();
     }
 
     private final Catalog catalog;
@@ -128,7 +156,7 @@ public final class DataStatementRunner {
             }
             return switch (ingest.ifExists()) {
                 case FAIL -> throw new StarlingSqlException("table " + existing.name() + " already exists");
-                case APPEND -> append(existing, builder -> ArrowRows.append(rows, named, builder, progress));
+                case APPEND -> append(existing, (builder, batches) -> ArrowRows.append(rows, named, builder, batches), progress);
                 case REPLACE -> {
                     Table built = filled(new TableBuilder(existing.schema(), catalog), rows, named, progress);
                     PrimaryKeys.check(built, 0, catalog);
@@ -239,7 +267,7 @@ public final class DataStatementRunner {
         if (Set.copyOf(names).size() != names.size()) {
             throw new StarlingSqlException("a column is named twice in INSERT INTO " + base.name());
         }
-        return append(base, builder -> {
+        return append(base, (builder, batches) -> {
             RowAppender appender = new RowAppender(builder, target);
             queries.run(insert.query(), new BatchSink() {
                 @Override
@@ -262,10 +290,10 @@ public final class DataStatementRunner {
                         appender.append(row);
                     }
                     appended += batch.rows();
-                    progress.accept(appended);
+                    batches.accept(appended);
                 }
             });
-        });
+        }, progress);
     }
 
     /**
@@ -274,17 +302,25 @@ public final class DataStatementRunner {
      * key (a write that repeats a key fails whole), other appends to it waiting their turn; returns
      * how many it added.
      */
-    private long append(Table base, Consumer<TableBuilder> fill) {
+    private long append(Table base, BiConsumer<TableBuilder, LongConsumer> fill, LongConsumer progress) {
         return catalog.appending(base.name(), current -> {
             if (!current.schema().equals(base.schema())) {
                 throw new StarlingSqlException("table " + base.name() + " was replaced while the statement ran");
             }
             TableBuilder builder = TableBuilder.appendingTo(current, catalog);
             long before = builder.rows();
-            fill.accept(builder);
-            Table built = builder.build();
-            PrimaryKeys.check(built, before, catalog);
-            catalog.commitAppend(current, built);
+            try (AppendWatcher device = residency.appending(current)) {
+                // each batch of rows goes on to the device (a resident table's) as it comes
+                fill.accept(builder, rows -> {
+                    device.rows(builder);
+                    progress.accept(rows);
+                });
+                device.rows(builder);
+                Table built = builder.build();
+                PrimaryKeys.check(built, before, catalog);
+                device.built(built);
+                catalog.commitAppend(current, built);
+            }
             return builder.rows() - before;
         });
     }
@@ -295,7 +331,7 @@ public final class DataStatementRunner {
         // FORMAT ARROW reads either Arrow IPC form
         String named = load.format() != null ? load.format() : FileFormats.of(load.file());
         if (named.equals("arrow") || named.equals("arrow stream")) {
-            return append(base, builder -> ArrowRows.appendFile(file, load.file(), builder, progress));
+            return append(base, (builder, batches) -> ArrowRows.appendFile(file, load.file(), builder, batches), progress);
         }
         LoadFormat format = load.format() == null ? LoadFormat.forFile(load.file())
                 : load.format().equals("csv") ? LoadFormat.CSV : LoadFormat.TBL;

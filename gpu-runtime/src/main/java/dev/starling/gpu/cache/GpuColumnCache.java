@@ -139,6 +139,24 @@ public final class GpuColumnCache implements DeviceMemory.Reclaimer, AutoCloseab
     }
 
     /**
+     * Takes {@code column} as column {@code c} of {@code table}, written on the device by an append
+     * ({@link ResidentAppend}) rather than uploaded; false (and {@code column} left to the caller)
+     * if the column is already there.
+     */
+    synchronized boolean adopt(Table table, int c, DeviceColumn column) {
+        purgeCollected();
+        Column host = table.column(c);
+        if (entries.containsKey(new ColumnKey(host, null, null))) {
+            return false;
+        }
+        Entry e = new Entry(column, table.name(), false);
+        entries.put(new ColumnKey(host, null, collected), e);
+        bytes += column.bytes();
+        heldBytes += column.heldBytes();
+        return true;
+    }
+
+    /**
      * Uploads every column of {@code table} and keeps the table's columns resident from now on;
      * when they do not all fit the device memory budget, nothing is kept and the error says so.
      */
