@@ -18,13 +18,12 @@ import jcuda.driver.JCudaDriver;
  * from the chunks' memory, page-locked in place on the column's first copy ({@link HostPins}), in
  * one copy for each stretch of chunks that lie end to end in host memory and land end to end on
  * the device; memory that could not be page-locked is packed into two pinned staging buffers
- * first ({@link StagedCopy}), but for a small piece (a chunk's first or last bytes in a page it
+ * first ({@link StagedCopy}; the buffers are the device's, kept across scans), but for a small piece (a chunk's first or last bytes in a page it
  * shares with other memory), which is copied as it is. A chunk without NULLs gets zeroed flags.
  * Copies are queued, not waited for: {@link #flush} sends what is staged, after which an event
  * recorded in the stream marks them all done. Closing it waits for staged copies still in flight.
  */
 public final class ChunkUploads implements AutoCloseable {
-    private static final int STAGING_BYTES = 32 << 20;
     /** Pieces of memory not page-locked up to this size are copied as they are, not packed into a staging buffer. */
     private static final long DIRECT_BYTES = 64 << 10;
 
@@ -115,8 +114,8 @@ public final class ChunkUploads implements AutoCloseable {
 
     private StagedCopy stagedCopy() {
         if (staged == null) {
-            staging[0] = new PinnedBuffer(device, STAGING_BYTES);
-            staging[1] = new PinnedBuffer(device, STAGING_BYTES);
+            staging[0] = device.staging().take();
+            staging[1] = device.staging().take();
             staged = new StagedCopy(staging, stream);
         }
         return staged;
@@ -149,7 +148,7 @@ public final class ChunkUploads implements AutoCloseable {
         } finally {
             for (int i = 0; i < staging.length; i++) {
                 if (staging[i] != null) {
-                    staging[i].close();
+                    device.staging().give(staging[i]);
                     staging[i] = null;
                 }
             }

@@ -41,6 +41,8 @@ public final class GpuDevice implements AutoCloseable {
     private final MappedHostPool mapped;
     /** Table memory page-locked in place for scans' copies. */
     private final HostRegistrations registrations;
+    /** Pinned buffers that scans pack memory not page-locked into. */
+    private final StagingBuffers staging = new StagingBuffers(this, 4);
     private final KernelCompiler compiler;
     private final Map<String, CUmodule> modules = new HashMap<>();
     /** Generated kernels by their source, least recently used first. */
@@ -192,6 +194,11 @@ public final class GpuDevice implements AutoCloseable {
         return pinned;
     }
 
+    /** Pinned staging buffers kept for scans' copies of memory not page-locked. */
+    public StagingBuffers staging() {
+        return staging;
+    }
+
     /** Host memory page-locked in place, for copies straight from table chunks. */
     public HostRegistrations registrations() {
         return registrations;
@@ -261,6 +268,7 @@ public final class GpuDevice implements AutoCloseable {
         }
         pinned.close();
         mapped.close();
+        staging.close();
         registrations.close();
         for (CUmodule m : modules.values()) {
             JCudaDriver.cuModuleUnload(m);
