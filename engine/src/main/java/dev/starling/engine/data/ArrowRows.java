@@ -190,7 +190,7 @@ final class ArrowRows {
      * Why row {@code row} of the file cannot be appended, at table column {@code column} (-1: the
      * row as a whole), without quoting its values: LOAD's errors never echo a file's contents.
      */
-    private static StarlingSqlException refused(String named, long row, int column, TableSchema schema, RuntimeException e) {
+    static StarlingSqlException refused(String named, long row, int column, TableSchema schema, RuntimeException e) {
         String at = named + ", row " + row + (column < 0 ? "" : ", column " + schema.column(column).name());
         String message = String.valueOf(e.getMessage());
         String why = column < 0 ? "a key without its referenced row"

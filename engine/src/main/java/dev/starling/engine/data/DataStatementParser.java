@@ -20,8 +20,8 @@ import java.util.Optional;
  * CREATE [OR REPLACE] VIEW v [(c, ...)] AS query
  * DROP VIEW [IF EXISTS] v
  * INSERT INTO t [(c, ...)] {SELECT ... | VALUES ...}
- * LOAD [INTO] [TABLE] t FROM 'file' [FORMAT TBL | CSV | ARROW]
- * COPY {(query) | t} TO 'file' [FORMAT ARROW [STREAM] | CSV]
+ * LOAD [INTO] [TABLE] t FROM 'file' [FORMAT TBL | CSV | ARROW | PARQUET]
+ * COPY {(query) | t} TO 'file' [FORMAT ARROW [STREAM] | CSV | PARQUET]
  * GENERATE {TPCH | SSB} [SCALE] [FACTOR] n [SCHEMA s]
  * SET {backend | clone_layouts | clone_budget | clone_window | oversized_join | query_timeout} {= | TO} value
  * ALTER TABLE t SET [(] gpu_resident = {true | false} [)]
@@ -231,8 +231,8 @@ public final class DataStatementParser {
         String format = null;
         if (t.accept("format")) {
             Tokens.Token f = t.next();
-            if (!f.is("tbl") && !f.is("csv") && !f.is("arrow")) {
-                throw t.error(f.offset(), "unknown format '" + f.text() + "': expected TBL, CSV or ARROW");
+            if (!f.is("tbl") && !f.is("csv") && !f.is("arrow") && !f.is("parquet")) {
+                throw t.error(f.offset(), "unknown format '" + f.text() + "': expected TBL, CSV, ARROW or PARQUET");
             }
             format = f.name();
         }
@@ -268,8 +268,8 @@ public final class DataStatementParser {
         String format = null;
         if (t.accept("format")) {
             Tokens.Token f = t.next();
-            if (!f.is("csv") && !f.is("arrow")) {
-                throw t.error(f.offset(), "unknown format '" + f.text() + "': expected ARROW, ARROW STREAM or CSV");
+            if (!f.is("csv") && !f.is("arrow") && !f.is("parquet")) {
+                throw t.error(f.offset(), "unknown format '" + f.text() + "': expected ARROW, ARROW STREAM, CSV or PARQUET");
             }
             format = f.is("arrow") && t.accept("stream") ? "arrow stream" : f.name();
         }

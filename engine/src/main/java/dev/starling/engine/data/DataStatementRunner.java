@@ -333,6 +333,9 @@ public final class DataStatementRunner {
         if (named.equals("arrow") || named.equals("arrow stream")) {
             return append(base, (builder, batches) -> ArrowRows.appendFile(file, load.file(), builder, batches), progress);
         }
+        if (named.equals("parquet")) {
+            return append(base, (builder, batches) -> ParquetRows.appendFile(file, load.file(), builder, batches), progress);
+        }
         LoadFormat format = load.format() == null ? LoadFormat.forFile(load.file())
                 : load.format().equals("csv") ? LoadFormat.CSV : LoadFormat.TBL;
         return new TableLoader(catalog, progress).append(load.table(), file, format).rowsLoaded();

@@ -7,10 +7,10 @@ import java.util.Locale;
 final class FileFormats {
     private FileFormats() { }
 
-    /** {@code arrow} (.arrow), {@code arrow stream} (.arrows), {@code csv} or {@code tbl}; empty for any other name. */
+    /** {@code arrow} (.arrow), {@code arrow stream} (.arrows), {@code parquet}, {@code csv} or {@code tbl}; empty for any other name. */
     static String of(Path file) {
         String name = file.getFileName().toString().toLowerCase(Locale.ROOT);
         return name.endsWith(".arrow") ? "arrow" : name.endsWith(".arrows") ? "arrow stream"
-                : name.endsWith(".csv") ? "csv" : name.endsWith(".tbl") ? "tbl" : "";
+                : name.endsWith(".parquet") ? "parquet" : name.endsWith(".csv") ? "csv" : name.endsWith(".tbl") ? "tbl" : "";
     }
 }

@@ -13,8 +13,9 @@ interface ResultFile extends BatchSink, AutoCloseable {
     void close() throws IOException;
 
     /**
-     * A writer of {@code format} ({@code arrow}, {@code arrow stream} or {@code csv}; null: as
-     * {@code named}'s extension, {@code .arrow}, {@code .arrows} or {@code .csv}, says) into {@code file}.
+     * A writer of {@code format} ({@code arrow}, {@code arrow stream}, {@code csv} or
+     * {@code parquet}; null: as {@code named}'s extension, {@code .arrow}, {@code .arrows},
+     * {@code .csv} or {@code .parquet}, says) into {@code file}.
      */
     static ResultFile open(Path file, String format, Path named) throws IOException {
         String kind = format != null ? format : FileFormats.of(named);
@@ -22,8 +23,10 @@ interface ResultFile extends BatchSink, AutoCloseable {
             case "arrow" -> new ArrowResultFile(file, false);
             case "arrow stream" -> new ArrowResultFile(file, true);
             case "csv" -> new CsvResultFile(file);
+            case "parquet" -> new ParquetResultFile(file);
             default -> throw new IllegalArgumentException("cannot tell the format to write " + named
-                    + " in: give FORMAT ARROW, ARROW STREAM or CSV, or name it .arrow, .arrows or .csv");
+                    + " in: give FORMAT ARROW, ARROW STREAM, CSV or PARQUET, or name it .arrow, .arrows, .csv "
+                    + "or .parquet");
         };
     }
 

@@ -19,7 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * COPY writes a query's rows (or a table's) to an Arrow IPC file (the file format or the stream
- * format) or a CSV file under the load directories, whole or not at all, and LOAD reads each back
+ * format), a CSV file or a Parquet file under the load directories, whole or not at all, and LOAD reads each back
  * into a table equal to what was written: every type, NULLs, empty strings, quotes and commas in
  * strings. A file outside the directories is refused; a COPY that fails leaves the file it would
  * replace as it was; an Arrow file that does not fit its table is refused whole, without quoting
@@ -55,16 +55,17 @@ class CopyToTest {
     }
 
     @Test
-    void aQueryCopiedToArrowOrCsvLoadsBackEqual() throws Exception {
+    void aQueryCopiedToArrowCsvOrParquetLoadsBackEqual() throws Exception {
         List<List<Object>> expected = db.query(ROWS + " ORDER BY n_nationkey").rows();
-        for (String file : List.of("nations.arrow", "nations.arrows", "nations.csv")) {
+        for (String file : List.of("nations.arrow", "nations.arrows", "nations.csv", "nations.parquet")) {
             assertEquals(List.of(List.of(25L)), db.query("COPY (" + ROWS + ") TO '" + file + "'").rows(), file);
             db.query(TABLE);
             assertEquals(List.of(List.of(25L)), db.query("LOAD back FROM '" + file + "'").rows(), file);
             assertEquals(expected, db.query("SELECT * FROM back ORDER BY k").rows(), file);
             db.query("DROP TABLE back");
         }
-        assertEquals(List.of(".", "nations.arrow", "nations.arrows", "nations.csv"), files(), "no partial file is left");
+        assertEquals(List.of(".", "nations.arrow", "nations.arrows", "nations.csv", "nations.parquet"), files(),
+                "no partial file is left");
         // the file format starts with its magic; the stream format with a message
         assertTrue(new String(Files.readAllBytes(dir.resolve("nations.arrow")), 0, 6, StandardCharsets.US_ASCII).equals("ARROW1"));
         assertFalse(new String(Files.readAllBytes(dir.resolve("nations.arrows")), 0, 6, StandardCharsets.US_ASCII).equals("ARROW1"));
@@ -106,7 +107,7 @@ class CopyToTest {
         assertEquals("kept", Files.readString(kept), "a failed COPY leaves the file it would replace");
         assertEquals(List.of(".", "regions.csv"), files());
         StarlingSqlException format = assertThrows(StarlingSqlException.class, () -> db.query("COPY region TO 'regions.txt'"));
-        assertTrue(format.getMessage().contains("give FORMAT ARROW, ARROW STREAM or CSV"), format.getMessage());
+        assertTrue(format.getMessage().contains("give FORMAT ARROW, ARROW STREAM, CSV or PARQUET"), format.getMessage());
     }
 
     @Test

@@ -8,6 +8,10 @@ import dev.starling.server.config.ServerConfig;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -36,8 +40,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * A round trip through a second client stack, Apache Arrow ADBC's Flight SQL driver (as pyarrow's
  * {@code adbc_driver_flightsql} speaks to a server): a table uploaded by bulk ingest, queried,
- * exported with COPY to an Arrow IPC file, and the file read back with Arrow's own reader equals
- * what was uploaded.
+ * exported with COPY to an Arrow IPC file and to a Parquet file, read back with Arrow's own reader
+ * and with DuckDB's Parquet reader, equals what was uploaded.
  */
 class AdbcRoundTripTest {
     @TempDir
@@ -74,16 +78,31 @@ class AdbcRoundTripTest {
                         assertEquals(towns, rows(result.getReader()));
                     }
                 }
-                try (AdbcStatement copy = connection.createStatement()) {
-                    copy.setSqlQuery("COPY (SELECT * FROM towns ORDER BY id) TO 'towns.arrow'");
-                    copy.executeUpdate();
+                for (String file : List.of("towns.arrow", "towns.parquet")) {
+                    try (AdbcStatement copy = connection.createStatement()) {
+                        copy.setSqlQuery("COPY (SELECT * FROM towns ORDER BY id) TO '" + file + "'");
+                        copy.executeUpdate();
+                    }
                 }
             }
             try (FileChannel file = FileChannel.open(imports.resolve("towns.arrow"));
                  ArrowFileReader reader = new ArrowFileReader(file, allocator)) {
                 assertEquals(towns, rows(reader));
             }
+            assertEquals(towns, parquetRows(imports.resolve("towns.parquet")));
         }
+    }
+
+    /** The rows of a Parquet file as DuckDB's reader, which is not the one Starling writes with, reads them. */
+    private static List<List<Object>> parquetRows(Path file) throws Exception {
+        List<List<Object>> rows = new ArrayList<>();
+        try (Connection duck = DriverManager.getConnection("jdbc:duckdb:"); Statement s = duck.createStatement();
+             ResultSet r = s.executeQuery("SELECT * FROM read_parquet('" + file + "')")) {
+            while (r.next()) {
+                rows.add(Arrays.asList(r.getObject(1), r.getObject(2), r.getObject(3)));
+            }
+        }
+        return rows;
     }
 
     private static List<List<Object>> rows(ArrowReader reader) throws Exception {
