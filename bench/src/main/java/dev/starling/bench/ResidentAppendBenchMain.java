@@ -57,15 +57,15 @@ public final class ResidentAppendBenchMain implements Callable<Integer> {
     public Integer call() {
         try (Starling db = Starling.inMemory(); BufferAllocator allocator = new RootAllocator()) {
             GpuBackend gpu = db.gpu().orElseThrow(() -> new IllegalStateException("no GPU"));
+            gpu.keepAppendsOnDevice(true);
             System.out.printf("%s; tables of (BIGINT, INTEGER, BIGINT), %,d rows before; %,d rows appended per batch "
                     + "size by bulk ingest; persistent kernel up to %d KiB batches; Java %s%n%n", gpu.device().describe(),
                     baseRows, appendRows, AppendPath.PERSISTENT_UP_TO_BYTES >> 10, System.getProperty("java.version"));
-            long[] next = {0};
             for (String t : List.of("resident", "plain")) {
                 db.query("CREATE TABLE " + t + " (id BIGINT, qty INTEGER, amount BIGINT)");
                 ingest(db, allocator, t, 0, baseRows, 65_536);
             }
-            next[0] = baseRows;
+            long next = baseRows;
             db.query("ALTER TABLE resident SET (gpu_resident = true)");
             db.setBackendMode(BackendMode.GPU);
             db.query(QUERY.formatted("plain"));
@@ -73,7 +73,7 @@ public final class ResidentAppendBenchMain implements Callable<Integer> {
             for (int batch : batchRows) {
                 for (String t : List.of("resident", "plain")) {
                     long start = System.nanoTime();
-                    ingest(db, allocator, t, next[0], appendRows, batch);
+                    ingest(db, allocator, t, next, appendRows, batch);
                     double appendSeconds = (System.nanoTime() - start) / 1e9;
                     start = System.nanoTime();
                     db.query(QUERY.formatted(t));
@@ -86,7 +86,7 @@ public final class ResidentAppendBenchMain implements Callable<Integer> {
                             t.equals("resident") ? (AppendPath.persistent(batchBytes) ? "persistent" : "copy") : "-",
                             appendRows / appendSeconds / 1e6, firstMs, hotMs));
                 }
-                next[0] += appendRows;
+                next += appendRows;
             }
             if (!db.query(QUERY.formatted("resident")).rows().equals(db.query(QUERY.formatted("plain")).rows())) {
                 throw new IllegalStateException("the resident and the plain table answer differently");

@@ -58,49 +58,56 @@ class GpuResidentAppendTest {
         try (Starling db = Starling.inMemory(); BufferAllocator allocator = new RootAllocator()) {
             GpuBackend gpu = db.gpu().orElse(null);
             assumeTrue(gpu != null, "no GPU");
-            gpu.columnCache().clear();
-            long baseline = gpu.device().memory().used();
-            db.query("CREATE TABLE items (id BIGINT PRIMARY KEY, qty INTEGER, price DECIMAL(12,2), tag VARCHAR(8), "
-                    + "shipped DATE)");
-            db.query("CREATE TABLE items_at_once (id BIGINT PRIMARY KEY, qty INTEGER, price DECIMAL(12,2), "
-                    + "tag VARCHAR(8), shipped DATE)");
-            int[] sizes = new SplittableRandom(7).ints(BATCHES, 1, 2_000).toArray();
-            int total = FIRST + java.util.Arrays.stream(sizes).sum();
-            ingest(db, allocator, "items", new int[] {FIRST}, 0);
-            ingest(db, allocator, "items_at_once", new int[] {total}, 0);
-            db.query("ALTER TABLE items SET (gpu_resident = true)");
-            long resident = gpu.columnCache().residentBytes();
-
-            ingest(db, allocator, "items", sizes, FIRST);
-            Table items = db.catalog().require("items");
-            assertEquals(total, items.rowCount());
-            assertDeviceHoldsTheChunks(gpu.columnCache(), items);
-            assertTrue(gpu.columnCache().residentBytes() > resident, "the new version's columns are resident");
-
-            for (String sql : List.of(
-                    "SELECT tag, count(*), sum(qty), sum(price), min(shipped), max(id) FROM %s GROUP BY tag",
-                    "SELECT count(*), count(qty), count(tag) FROM %s WHERE id >= 69000",
-                    "SELECT sum(price) FROM %s WHERE qty IS NULL OR tag = 'RAIL'")) {
-                String appended = sql.formatted("items");
-                assertTrue(GpuResults.assertSameOnGpu(db, gpu, appended, appended), appended + " runs on the GPU");
-                assertEquals(db.query(sql.formatted("items_at_once")).rows(), db.query(appended).rows(),
-                        "appended in batches and loaded at once: " + sql);
+            gpu.keepAppendsOnDevice(true);
+            try {
+                appendInSmallBatches(db, gpu, allocator);
+            } finally {
+                gpu.keepAppendsOnDevice(false);
             }
-
-            // one row more, through INSERT, and one that repeats a key: the last fails whole
-            db.query("INSERT INTO items VALUES (" + (total + 1) + ", 3, 12.50, 'NEW', DATE '2026-12-07')");
-            Table inserted = db.catalog().require("items");
-            assertDeviceHoldsTheChunks(gpu.columnCache(), inserted);
-            assertThrows(RuntimeException.class,
-                    () -> db.query("INSERT INTO items VALUES (1, 1, 1.00, 'DUP', DATE '2026-12-07')"));
-            assertEquals(inserted, db.catalog().require("items"), "the failed INSERT changed nothing");
-
-            db.query("ALTER TABLE items SET (gpu_resident = false)");
-            items = null;
-            inserted = null;
-            gpu.columnCache().clear();
-            assertEquals(baseline, gpu.device().memory().used(), "device memory back to its baseline");
         }
+    }
+
+    private static void appendInSmallBatches(Starling db, GpuBackend gpu, BufferAllocator allocator) {
+        gpu.columnCache().clear();
+        long baseline = gpu.device().memory().used();
+        db.query("CREATE TABLE items (id BIGINT PRIMARY KEY, qty INTEGER, price DECIMAL(12,2), tag VARCHAR(8), "
+                + "shipped DATE)");
+        db.query("CREATE TABLE items_at_once (id BIGINT PRIMARY KEY, qty INTEGER, price DECIMAL(12,2), "
+                + "tag VARCHAR(8), shipped DATE)");
+        int[] sizes = new SplittableRandom(7).ints(BATCHES, 1, 2_000).toArray();
+        int total = FIRST + java.util.Arrays.stream(sizes).sum();
+        ingest(db, allocator, "items", new int[] {FIRST}, 0);
+        ingest(db, allocator, "items_at_once", new int[] {total}, 0);
+        db.query("ALTER TABLE items SET (gpu_resident = true)");
+        long resident = gpu.columnCache().residentBytes();
+
+        ingest(db, allocator, "items", sizes, FIRST);
+        Table items = db.catalog().require("items");
+        assertEquals(total, items.rowCount());
+        assertDeviceHoldsTheChunks(gpu.columnCache(), items);
+        assertTrue(gpu.columnCache().residentBytes() > resident, "the new version's columns are resident");
+
+        for (String sql : List.of(
+                "SELECT tag, count(*), sum(qty), sum(price), min(shipped), max(id) FROM %s GROUP BY tag",
+                "SELECT count(*), count(qty), count(tag) FROM %s WHERE id >= 69000",
+                "SELECT sum(price) FROM %s WHERE qty IS NULL OR tag = 'RAIL'")) {
+            String appended = sql.formatted("items");
+            assertTrue(GpuResults.assertSameOnGpu(db, gpu, appended, appended), appended + " runs on the GPU");
+            assertEquals(db.query(sql.formatted("items_at_once")).rows(), db.query(appended).rows(),
+                    "appended in batches and loaded at once: " + sql);
+        }
+
+        // one row more, through INSERT, and one that repeats a key: the last fails whole
+        db.query("INSERT INTO items VALUES (" + (total + 1) + ", 3, 12.50, 'NEW', DATE '2026-12-07')");
+        Table inserted = db.catalog().require("items");
+        assertDeviceHoldsTheChunks(gpu.columnCache(), inserted);
+        assertThrows(RuntimeException.class,
+                () -> db.query("INSERT INTO items VALUES (1, 1, 1.00, 'DUP', DATE '2026-12-07')"));
+        assertEquals(inserted, db.catalog().require("items"), "the failed INSERT changed nothing");
+
+        db.query("ALTER TABLE items SET (gpu_resident = false)");
+        gpu.columnCache().clear();
+        assertEquals(baseline, gpu.device().memory().used(), "device memory back to its baseline");
     }
 
     /** Every column of {@code table} is resident and holds, byte for byte, its chunks' values and NULL flags. */

@@ -55,6 +55,7 @@ public final class GpuBackend implements Accelerator, AutoCloseable {
     private final GpuDevice device;
     private final GpuColumnCache cache;
     private final ReentrantLock lock = new ReentrantLock();
+    private volatile boolean appendsOnDevice;
     /** The query whose pipeline holds {@link #lock} (null while none does). */
     private volatile QueryContext holder;
     private volatile RunStats lastRun;
@@ -264,11 +265,20 @@ public final class GpuBackend implements Accelerator, AutoCloseable {
 
     /**
      * An append to {@code base} written into device memory as its rows come, when the table is kept
-     * resident (see {@link ResidentAppend}); null otherwise. Not under the GPU lock: queries go on
-     * beside it.
+     * resident and such appends are on ({@link #keepAppendsOnDevice}); null otherwise. Not under the
+     * GPU lock: queries go on beside it.
      */
     public ResidentAppend appending(Table base) {
-        return ResidentAppend.begin(cache, device, base);
+        return appendsOnDevice ? ResidentAppend.begin(cache, device, base) : null;
+    }
+
+    /**
+     * Turns appends written into resident tables' device memory on or off. Off until
+     * GpuResidentAppendTest has passed on the GPU host: the session that wrote them was lent no GPU
+     * to run it on (docs/GPU.md); off, the first query after an append uploads the table again.
+     */
+    public void keepAppendsOnDevice(boolean on) {
+        appendsOnDevice = on;
     }
 
     /** Lets a resident table's columns be evicted again. */

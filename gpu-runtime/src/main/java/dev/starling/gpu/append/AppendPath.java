@@ -6,11 +6,13 @@ import java.util.List;
 /**
  * Picks how batches of a given size go to the device: the persistent kernel where batches are small
  * enough that a copy call per batch costs more than the kernel's slower zero-copy reads, copies
- * beyond. The crossover was measured on the H100 host by {@code AppendBenchMain}
- * (docs/BENCHMARKS.md); other GPUs use it until measured.
+ * beyond. The crossover is an estimate until {@code AppendBenchMain} measures it on the H100 host
+ * (docs/GPU.md): a copy call per batch costs some 10 us more than a publish, and the kernel reads
+ * the link at 51 GB/s (zero-copy, docs/BENCHMARKS.md) against the copy engines' 54, which puts it
+ * at a few MB; with the kernel's 32 blocks reading less than 51 GB/s, it is taken lower.
  */
 public final class AppendPath {
-    /** The largest batch the persistent kernel moved faster than a copy per batch, on the H100. */
+    /** The largest batch sent through the persistent kernel (an estimate, see above). */
     public static final long PERSISTENT_UP_TO_BYTES = 1L << 20;
     private static final int SLOTS = 4;
     /** A slot holds at least this much, so that small batches rarely wait for one another. */
