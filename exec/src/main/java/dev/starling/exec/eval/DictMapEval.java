@@ -10,7 +10,9 @@ import java.util.function.Function;
  * A function of one string and constants (UPPER, LOWER, TRIM, SUBSTRING, CHAR_LENGTH, CAST from
  * VARCHAR): computed once per dictionary entry. A VARCHAR result gets a new, de-duplicated
  * dictionary, made once per source dictionary, so grouping on {@code SUBSTRING(phone, 1, 2)} works
- * on small codes. Non-string results are gathered from a per-entry array of values.
+ * on small codes. Non-string results are gathered from a per-entry array of values. An entry the
+ * function fails on (a CAST of text that is no number) fails only the rows that hold it: a
+ * dictionary also holds the strings of rows a CASE, say, keeps from the function.
  */
 final class DictMapEval extends VecExpr {
     private final VecExpr input;
@@ -21,6 +23,8 @@ final class DictMapEval extends VecExpr {
     private double[] cachedDoubles;
     private boolean[] cachedNulls;
     private StrDict cachedResult;
+    /** Per entry, why the function failed on it; null when it failed on none. */
+    private RuntimeException[] cachedFailures;
 
     /** {@code function} returns a String, Long (storage convention of {@code type}), Double, or null. */
     DictMapEval(VecExpr input, Function<String, Object> function, DataType type) {
@@ -38,6 +42,13 @@ final class DictMapEval extends VecExpr {
         }
         long[] codes = v.longs();
         boolean[] inNulls = v.nulls();
+        if (cachedFailures != null) {
+            for (int i = 0; i < n; i++) {
+                if ((inNulls == null || !inNulls[i]) && cachedFailures[(int) codes[i]] != null) {
+                    throw cachedFailures[(int) codes[i]];
+                }
+            }
+        }
         boolean[] nulls = null;
         if (inNulls != null || cachedNulls != null) {
             nulls = new boolean[n];
@@ -64,9 +75,19 @@ final class DictMapEval extends VecExpr {
         long[] longs = type.kind() == DataType.Kind.DOUBLE ? null : new long[size];
         double[] doubles = type.kind() == DataType.Kind.DOUBLE ? new double[size] : null;
         boolean[] nulls = null;
+        RuntimeException[] failures = null;
         StrDict.Builder strings = type.kind() == DataType.Kind.VARCHAR ? new StrDict.Builder() : null;
         for (int i = 0; i < size; i++) {
-            Object r = function.apply(source.get(i));
+            Object r;
+            try {
+                r = function.apply(source.get(i));
+            } catch (RuntimeException e) {
+                if (failures == null) {
+                    failures = new RuntimeException[size];
+                }
+                failures[i] = e;
+                continue;
+            }
             if (r == null) {
                 if (nulls == null) {
                     nulls = new boolean[size];
@@ -83,6 +104,7 @@ final class DictMapEval extends VecExpr {
         cachedLongs = longs;
         cachedDoubles = doubles;
         cachedNulls = nulls;
+        cachedFailures = failures;
         cachedResult = strings == null ? null : strings.build();
         cachedSource = source;
     }
