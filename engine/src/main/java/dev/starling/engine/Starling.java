@@ -79,9 +79,9 @@ public final class Starling implements AutoCloseable {
     /** The queries of data statements: an INSERT's rows, a view's check. */
     private final class Queries implements DataStatementRunner.QueryRunner {
         @Override
-        public List<Field> run(String sql, BatchSink sink) {
+        public List<Field> run(String sql, QueryContext ctx, BatchSink sink) {
             PreparedQuery q = query(sql, "INSERT takes its rows from a SELECT or VALUES");
-            execute(q, newContext(), sink);
+            execute(q, ctx, sink);
             return q.fields();
         }
 
@@ -375,6 +375,15 @@ public final class Starling implements AutoCloseable {
      * LOAD or COPY has written so far, as it goes.
      */
     public Updated update(PreparedQuery q, Settings session, LongConsumer progress) {
+        return update(q, session, newContext(session), progress);
+    }
+
+    /**
+     * As {@link #update(PreparedQuery, Settings, LongConsumer)}, under {@code ctx}: cancelling it
+     * (or its time limit) stops the statement's query and its writing, the statement then failing
+     * whole.
+     */
+    public Updated update(PreparedQuery q, Settings session, QueryContext ctx, LongConsumer progress) {
         if (q.update() instanceof DataStatement.SetOption set) {
             return new Updated(0, session.with(set.name(), set.value()));
         }
@@ -384,7 +393,7 @@ public final class Starling implements AutoCloseable {
         if (!q.isUpdate()) {
             throw new IllegalArgumentException("not a data statement: " + q.sql());
         }
-        return new Updated(dataStatements.run(q.update(), progress), session);
+        return new Updated(dataStatements.run(q.update(), ctx, progress), session);
     }
 
     /**
@@ -393,7 +402,12 @@ public final class Starling implements AutoCloseable {
      * they go.
      */
     public long ingest(Ingest ingest, RecordBatches rows, String named, LongConsumer progress) {
-        return dataStatements.ingest(ingest, rows, named, progress);
+        return ingest(ingest, rows, named, newContext(), progress);
+    }
+
+    /** As {@link #ingest(Ingest, RecordBatches, String, LongConsumer)}, stopped by {@code ctx} at its next batch. */
+    public long ingest(Ingest ingest, RecordBatches rows, String named, QueryContext ctx, LongConsumer progress) {
+        return dataStatements.ingest(ingest, rows, named, ctx, progress);
     }
 
     /**

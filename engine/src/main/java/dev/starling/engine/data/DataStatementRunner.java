@@ -2,6 +2,7 @@ package dev.starling.engine.data;
 
 import dev.starling.planner.sql.StarlingSqlException;
 import dev.starling.exec.BatchSink;
+import dev.starling.exec.QueryContext;
 import dev.starling.exec.plan.Field;
 import dev.starling.exec.vector.Batch;
 import dev.starling.storage.Catalog;
@@ -34,7 +35,8 @@ public final class DataStatementRunner {
 
     /** Runs a query for an INSERT, streaming its result; plans one for a view, to check it. */
     public interface QueryRunner {
-        List<Field> run(String sql, BatchSink sink);
+        /** Runs query {@code sql} under {@code ctx} (which cancels it), its rows into {@code sink}. */
+        List<Field> run(String sql, QueryContext ctx, BatchSink sink);
 
         /** The result columns of query {@code sql}, planned and not run; an error if it is no query. */
         List<Field> fields(String sql);
@@ -94,24 +96,22 @@ public final class DataStatementRunner {
         intake = limits;
     }
 
-    /** Runs {@code statement}; returns the rows it wrote (0 for CREATE and DROP). */
-    public long run(DataStatement statement) {
-        return run(statement, rows -> { });
-    }
-
     /**
-     * As {@link #run(DataStatement)}, telling {@code progress} the rows an INSERT, LOAD or COPY has
-     * written so far as it goes (a status page shows them while it runs).
+     * Runs {@code statement}; returns the rows it wrote (0 for CREATE and DROP), telling
+     * {@code progress} the rows an INSERT, LOAD or COPY has written so far as it goes (a status page
+     * shows them while it runs). {@code ctx} stops it: the query of an INSERT or COPY as a query
+     * stops, and the writing at its next batch of rows, the statement then failing whole.
      */
-    public long run(DataStatement statement, LongConsumer progress) {
+    public long run(DataStatement statement, QueryContext ctx, LongConsumer reported) {
+        LongConsumer progress = stopping(ctx, reported);
         return userErrors(() -> switch (statement) {
             case DataStatement.CreateTable c -> create(c);
             case DataStatement.DropTable d -> drop(d);
             case DataStatement.CreateView v -> createView(v);
             case DataStatement.DropView d -> dropView(d);
-            case DataStatement.Insert i -> insert(i, progress);
+            case DataStatement.Insert i -> insert(i, ctx, progress);
             case DataStatement.Load l -> load(l, progress);
-            case DataStatement.CopyTo c -> copyTo(c, progress);
+            case DataStatement.CopyTo c -> copyTo(c, ctx, progress);
             case DataStatement.Generate g -> generate(g);
             case DataStatement.SetGpuResident r -> {
                 if (r.resident()) {
@@ -141,7 +141,8 @@ public final class DataStatementRunner {
      * an append commits as an INSERT does; a failure leaves the tables as they were. Returns the rows
      * written, telling {@code progress} the rows so far.
      */
-    public long ingest(Ingest ingest, RecordBatches rows, String named, LongConsumer progress) {
+    public long ingest(Ingest ingest, RecordBatches rows, String named, QueryContext ctx, LongConsumer reported) {
+        LongConsumer progress = stopping(ctx, reported);
         return userErrors(() -> {
             checkTableName(ingest.table());
             Table existing = catalog.table(ingest.table()).orElse(null);
@@ -174,6 +175,14 @@ public final class DataStatementRunner {
                 }
             };
         });
+    }
+
+    /** {@code progress}, after a check that {@code ctx} has not stopped the statement. */
+    private static LongConsumer stopping(QueryContext ctx, LongConsumer progress) {
+        return rows -> {
+            ctx.checkCancelled();
+            progress.accept(rows);
+        };
     }
 
     /** A client's table name is one CREATE TABLE takes: {@code name} or {@code schema.name}. */
@@ -253,7 +262,7 @@ public final class DataStatementRunner {
         return 0;
     }
 
-    private long insert(DataStatement.Insert insert, LongConsumer progress) {
+    private long insert(DataStatement.Insert insert, QueryContext ctx, LongConsumer progress) {
         Table base = existing(insert.table());
         List<String> names = insert.columns().isEmpty()
                 ? base.schema().columns().stream().map(c -> c.name()).toList() : insert.columns();
@@ -269,7 +278,7 @@ public final class DataStatementRunner {
         }
         return append(base, (builder, batches) -> {
             RowAppender appender = new RowAppender(builder, target);
-            queries.run(insert.query(), new BatchSink() {
+            queries.run(insert.query(), ctx, new BatchSink() {
                 @Override
                 public void start(List<Field> fields) {
                     if (fields.size() != target.length) {
@@ -345,13 +354,13 @@ public final class DataStatementRunner {
      * Writes the query's rows to a file under the load directories, whole or not at all: into a
      * file of its own beside the target, moved over it once complete.
      */
-    private long copyTo(DataStatement.CopyTo copy, LongConsumer progress) {
+    private long copyTo(DataStatement.CopyTo copy, QueryContext ctx, LongConsumer progress) {
         Path file = intake.writable(copy.file());
         Path partial = file.resolveSibling("." + file.getFileName() + ".partial");
         try {
             long rows;
             try (ResultFile out = ResultFile.open(partial, copy.format(), copy.file())) {
-                queries.run(copy.query(), new BatchSink() {
+                queries.run(copy.query(), ctx, new BatchSink() {
                     @Override
                     public void start(List<Field> fields) {
                         out.start(fields);

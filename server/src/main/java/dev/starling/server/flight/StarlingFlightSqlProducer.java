@@ -5,6 +5,8 @@ import com.google.protobuf.ByteString;
 import com.google.common.cache.Cache;
 import com.google.common.cache.CacheBuilder;
 import com.google.protobuf.Message;
+import io.grpc.Context;
+import io.grpc.Deadline;
 import dev.starling.engine.PreparedQuery;
 import dev.starling.engine.Starling;
 import dev.starling.engine.data.DataStatement;
@@ -12,6 +14,7 @@ import dev.starling.engine.data.Ingest;
 import dev.starling.engine.data.RecordBatches;
 import dev.starling.planner.SqlPlanner;
 import dev.starling.planner.explain.PlanExplainer;
+import dev.starling.exec.QueryContext;
 import dev.starling.exec.Settings;
 import dev.starling.server.queries.QueryTracker;
 import dev.starling.server.queries.QueryStatus;
@@ -24,6 +27,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.arrow.flight.FlightRuntimeException;
 import org.apache.arrow.flight.CallStatus;
@@ -568,7 +572,7 @@ public final class StarlingFlightSqlProducer extends NoOpFlightSqlProducer {
                 }
                 privileges.checkAdministers(user(context), "ingest into table " + table);
                 Ingest ingest = IngestOptions.of(table, command.getTableDefinitionOptions());
-                written(sql, 0, context, ack, tracked -> db.ingest(ingest, new RecordBatches() {
+                RecordBatches batches = new RecordBatches() {
                     @Override
                     public VectorSchemaRoot root() {
                         return stream.getRoot();
@@ -578,7 +582,11 @@ public final class StarlingFlightSqlProducer extends NoOpFlightSqlProducer {
                     public boolean next() {
                         return stream.next();
                     }
-                }, "the upload into " + table, tracked::wrote));
+                };
+                written(sql, 0, context, ack, tracked -> {
+                    QueryContext ctx = db.newContext();
+                    return whileCalled(ctx, () -> db.ingest(ingest, batches, "the upload into " + table, ctx, tracked::wrote));
+                });
             } catch (RuntimeException e) {
                 ack.onError(FlightErrors.of(e));
             }
@@ -614,6 +622,26 @@ public final class StarlingFlightSqlProducer extends NoOpFlightSqlProducer {
         }
     }
 
+    /**
+     * Runs {@code work}, a data statement under {@code ctx}, stopped when the call ends: the
+     * client's deadline limits it, and a cancel or a client that goes cancels it, so its query
+     * stops and its writing at the next batch of rows; it then fails whole, the tables as they were.
+     */
+    private static <T> T whileCalled(QueryContext ctx, java.util.function.Supplier<T> work) {
+        Context call = Context.current();
+        Deadline deadline = call.getDeadline();
+        if (deadline != null) {
+            ctx.limitTo(Duration.ofNanos(deadline.timeRemaining(TimeUnit.NANOSECONDS)));
+        }
+        Context.CancellationListener stop = c -> ctx.cancel();
+        call.addListener(stop, Runnable::run);
+        try {
+            return work.get();
+        } finally {
+            call.removeListener(stop);
+        }
+    }
+
     /** The schema of what {@code q} answers as a query: a data statement, the rows it wrote. */
     private static Schema resultSchema(PreparedQuery q) {
         return ResultSchema.of(q.isUpdate() ? PreparedQuery.ROWS_WRITTEN : q.fields());
@@ -637,7 +665,10 @@ public final class StarlingFlightSqlProducer extends NoOpFlightSqlProducer {
                 continue;
             }
             long before = rows;
-            Starling.Updated done = db.update(q, session, written -> tracked.wrote(before + written));
+            Settings settings = session;
+            QueryContext ctx = db.newContext(settings);
+            Starling.Updated done = whileCalled(ctx,
+                    () -> db.update(q, settings, ctx, written -> tracked.wrote(before + written)));
             rows += done.rows();
             if (q.isSet()) {
                 // the calling session's alone, never the other clients', and kept even when it

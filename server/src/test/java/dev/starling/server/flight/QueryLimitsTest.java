@@ -28,9 +28,9 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * What stops a query's work on the server: the session's time limit, the client's deadline, and a
- * client process that dies while the query computes (before its first batch is sent, when only the
- * call's context can tell the server).
+ * What stops a query's work on the server: the session's time limit, the client's deadline (also
+ * for a data statement, which then keeps nothing), and a client process that dies while the query
+ * computes (before its first batch is sent, when only the call's context can tell the server).
  */
 class QueryLimitsTest {
     /** Every pair of lineitems with the same line number, counted: about 500 million rows, minutes of work, no row sent before the end. */
@@ -98,6 +98,29 @@ class QueryLimitsTest {
             assertTrue(awaitIdle(1), "the query still runs " + (System.nanoTime() - start) / 1e9
                     + " s after the client's deadline of 0.3 s");
         }
+    }
+
+    @Test
+    void aClientsDeadlineStopsItsDataStatementAndKeepsNothing() throws Exception {
+        db.query("CREATE TABLE pairs (a BIGINT, b BIGINT)");
+        try (RootAllocator allocator = new RootAllocator();
+             FlightSqlClient client = new FlightSqlClient(FlightClient.builder(allocator,
+                     Location.forGrpcInsecure("127.0.0.1", server.port())).build())) {
+            // some 36 million rows, seconds of work, written batch by batch
+            String insert = "INSERT INTO pairs SELECT a.l_orderkey, b.l_orderkey FROM lineitem a JOIN lineitem b "
+                    + "ON a.l_suppkey = b.l_suppkey";
+            long start = System.nanoTime();
+            FlightRuntimeException e = assertThrows(FlightRuntimeException.class,
+                    () -> client.executeUpdate(insert, CallOptions.timeout(1500, TimeUnit.MILLISECONDS)));
+            assertEquals(CallStatus.TIMED_OUT.code(), e.status().code());
+            // it stops at its query's next check or its next batch of rows (seconds here: one probe
+            // morsel of this join yields millions of rows); before, it ran on and kept them all
+            assertTrue(awaitIdle(10), "the INSERT still runs " + (System.nanoTime() - start) / 1e9
+                    + " s after the client's deadline of 1.5 s");
+            assertEquals("cancelled", server.queries().recent().get(0).status());
+        }
+        assertEquals(List.of(List.of(0L)), db.query("SELECT count(*) FROM pairs").rows(), "nothing was kept");
+        db.query("DROP TABLE pairs");
     }
 
     @Test
