@@ -13,30 +13,29 @@ import java.util.List;
  * words that the host and the persistent append kernel exchange through the same memory (the layout
  * is written out in {@code append.cu}): a batch's descriptor (its first row, its rows, where each
  * column starts in the slot), the count of batches published, a stop flag and, per slot, the last
- * batch that landed from it. In a slot a column's bytes start at the same address modulo 16 as
- * their destination, so that the kernel copies 16-byte words.
+ * batch that landed from it. Where a batch's columns lie in its slot is {@link SlotLayout}'s.
  */
 final class AppendRing implements AutoCloseable {
-    /** Bytes a column may need in a slot beyond its data: the alignment to its destination's. */
-    private static final long PAD = 16;
     private static final VarHandle WORD = ValueLayout.JAVA_LONG.varHandle();
 
     private final List<AppendTarget> targets;
     private final int slots;
+    private final SlotLayout layout;
     private final long slotBytes;
     private final MappedHostBuffer control;
     private final MappedHostBuffer ring;
-    private final long rowBytes;
 
     AppendRing(GpuDevice device, List<AppendTarget> targets, int slots, long slotBytes) {
         this.targets = List.copyOf(targets);
         this.slots = slots;
-        long perRow = 0;
-        for (AppendTarget t : targets) {
-            perRow += t.width() + (t.nulls() == null ? 0 : 1);
+        int[] widths = new int[targets.size()];
+        boolean[] nulls = new boolean[targets.size()];
+        for (int c = 0; c < widths.length; c++) {
+            widths[c] = targets.get(c).width();
+            nulls[c] = targets.get(c).nulls() != null;
         }
-        this.rowBytes = perRow;
-        this.slotBytes = Math.max(slotBytes, perRow + 2 * PAD * targets.size()) + 15 & ~15L;
+        this.layout = new SlotLayout(widths, nulls, slotBytes);
+        this.slotBytes = layout.slotBytes();
         this.control = device.mappedHost(8L * (2 + slots + (long) slots * descriptorWords()));
         try {
             this.ring = device.mappedHost(this.slotBytes * slots);
@@ -61,12 +60,7 @@ final class AppendRing implements AutoCloseable {
 
     /** The most rows one batch can carry. */
     long rowsPerSlot() {
-        return Math.max(1, (slotBytes - 2 * PAD * targets.size()) / Math.max(1, rowBytes));
-    }
-
-    /** Bytes a row takes in a slot: its values and NULL flags. */
-    long rowBytes() {
-        return rowBytes;
+        return layout.rowsPerSlot();
     }
 
     /**
@@ -76,22 +70,20 @@ final class AppendRing implements AutoCloseable {
      */
     long[] fill(int slot, long firstRow, long from, long rows, RowSource source) {
         int columns = targets.size();
-        long[] offsets = new long[2 * columns];
         long slotStart = (long) slot * slotBytes;
-        long cursor = 0;
+        long[] values = new long[columns];
+        long[] nullFlags = new long[columns];
         for (int c = 0; c < columns; c++) {
             AppendTarget t = targets.get(c);
-            long values = aligned(cursor, slotStart, t.values().address() + firstRow * t.width());
-            cursor = values + rows * t.width();
-            long nulls = -1;
-            if (t.nulls() != null) {
-                nulls = aligned(cursor, slotStart, t.nulls().address() + firstRow);
-                cursor = nulls + rows;
-            }
-            source.write(c, from, rows, ring.segment().asSlice(slotStart + values, rows * t.width()),
+            values[c] = t.values().address() + firstRow * t.width();
+            nullFlags[c] = t.nulls() == null ? 0 : t.nulls().address() + firstRow;
+        }
+        long[] offsets = layout.offsets(ring.address() + slotStart, rows, values, nullFlags);
+        for (int c = 0; c < columns; c++) {
+            AppendTarget t = targets.get(c);
+            long nulls = offsets[columns + c];
+            source.write(c, from, rows, ring.segment().asSlice(slotStart + offsets[c], rows * t.width()),
                     nulls < 0 ? null : ring.segment().asSlice(slotStart + nulls, rows));
-            offsets[c] = values;
-            offsets[columns + c] = nulls;
         }
         MemorySegment words = control.segment();
         long d = 2 + slots + (long) slot * descriptorWords();
@@ -101,12 +93,6 @@ final class AppendRing implements AutoCloseable {
             words.setAtIndex(ValueLayout.JAVA_LONG, d + 2 + i, offsets[i]);
         }
         return offsets;
-    }
-
-    /** The first offset at or after {@code cursor} whose address in the ring matches {@code target}'s modulo 16. */
-    private long aligned(long cursor, long slotStart, long target) {
-        long address = ring.address() + slotStart + cursor;
-        return cursor + ((target - address) & 15);
     }
 
     /** Tells the kernel that batches up to {@code count - 1} are filled: the descriptors written before it are seen first. */
