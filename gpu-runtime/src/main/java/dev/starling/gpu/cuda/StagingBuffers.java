@@ -4,7 +4,7 @@ import java.util.ArrayDeque;
 
 /**
  * Pinned staging buffers of one size, kept for reuse up to a count: pinning fresh memory costs
- * about 0.45 s per GB (docs/BENCHMARKS.md), some 15 ms for a pair of buffers, which every scan
+ * about 0.45 s per GB (docs/BENCHMARKS.md), some 30 ms for a pair of 32 MB buffers, which every scan
  * that packed unpinned memory through them paid before.
  */
 public final class StagingBuffers implements AutoCloseable {
