@@ -88,7 +88,7 @@ class GpuResidentAppendTest {
         assertTrue(gpu.columnCache().residentBytes() > resident, "the new version's columns are resident");
 
         for (String sql : List.of(
-                "SELECT tag, count(*), sum(qty), sum(price), min(shipped), max(id) FROM %s GROUP BY tag",
+                "SELECT tag, count(*), sum(qty), sum(price), min(shipped), max(id) FROM %s GROUP BY tag ORDER BY tag",
                 "SELECT count(*), count(qty), count(tag) FROM %s WHERE id >= 69000",
                 "SELECT sum(price) FROM %s WHERE qty IS NULL OR tag = 'RAIL'")) {
             String appended = sql.formatted("items");

@@ -48,6 +48,16 @@ public final class CopyAppender extends DeviceAppender {
 
     @Override
     protected void finish() {
-        stream.synchronize("appending rows to device columns");
+        try {
+            stream.synchronize("appending rows to device columns");
+        } finally {
+            // a failed wait leaves the other slots' events
+            for (int s = 0; s < landed.length; s++) {
+                if (landed[s] != null) {
+                    landed[s].close();
+                    landed[s] = null;
+                }
+            }
+        }
     }
 }

@@ -6,6 +6,7 @@ import dev.starling.gpu.cuda.GpuDevice;
 import dev.starling.gpu.cuda.KernelStruct;
 import dev.starling.gpu.cuda.KernelStructs;
 import java.lang.foreign.MemorySegment;
+import java.nio.ByteBuffer;
 import java.lang.invoke.VarHandle;
 import java.util.List;
 import jcuda.Pointer;
@@ -41,9 +42,9 @@ public final class PersistentAppender extends DeviceAppender {
         DeviceBuffer table = null;
         try {
             KernelStruct struct = KernelStructs.APPEND_TARGET;
-            // longs, not bytes: the struct's 8-byte fields need memory aligned to 8
-            long[] words = new long[Math.toIntExact(struct.bytes() / 8 * targets.size())];
-            MemorySegment t = MemorySegment.ofArray(words);
+            // off the heap: the driver reads it for an asynchronous copy, which takes no Java array
+            ByteBuffer words = ByteBuffer.allocateDirect(Math.toIntExact(struct.bytes() * targets.size()));
+            MemorySegment t = MemorySegment.ofBuffer(words);
             VarHandle values = struct.arrayField("values");
             VarHandle nulls = struct.arrayField("nulls");
             VarHandle width = struct.arrayField("width");
@@ -53,7 +54,10 @@ public final class PersistentAppender extends DeviceAppender {
                 nulls.set(t, 0L, (long) i, target.nulls() == null ? 0L : target.nulls().address());
                 width.set(t, 0L, (long) i, (long) target.width());
             }
-            table = device.memory().upload(Pointer.to(words), 8L * words.length, "persistent append targets");
+            // on the kernel's stream: a copy on the default stream may not have landed when the
+            // kernel, on a stream that does not wait for it, reads the table
+            table = device.memory().allocate(words.capacity(), "persistent append targets");
+            table.uploadAsync(Pointer.to(words), 0, words.capacity(), stream);
             this.scratch = device.memory().allocate(16 + 4L * slots, "persistent append counters");
         } catch (RuntimeException e) {
             if (table != null) {

@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
 import jcuda.driver.JCudaDriver;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -28,12 +29,14 @@ import org.slf4j.LoggerFactory;
  * through {@link AppendPath}'s appender, the persistent kernel for small batches. When the append
  * commits ({@link #built}) they become the new version's resident columns; an append that fails
  * frees them. Used by one appending thread; a watchdog ends the persistent kernel when no batch has
- * come for {@value #IDLE_MILLIS} ms, so that it does not hold up queries waiting for the device
- * while the client that sends the rows is slow.
+ * come for {@value #IDLE_MILLIS} ms, or after {@value #RUN_MILLIS} ms of batches, so that it holds up
+ * queries waiting for the device at most that long.
  */
 public final class ResidentAppend implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ResidentAppend.class);
     private static final long IDLE_MILLIS = 2;
+    /** The longest one launch of the persistent kernel runs while batches keep coming. */
+    private static final long RUN_MILLIS = 50;
     /** Rows of room past the current version to start with: growing copies what is there. */
     private static final long FIRST_ROOM = 1 << 16;
     private static final ScheduledExecutorService IDLE = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -50,8 +53,10 @@ public final class ResidentAppend implements AutoCloseable {
     private long rows;
     private DeviceAppender appender;
     private long lastRows;
-    private boolean persistent;
+    private long runningSince;
     private boolean done;
+    /** The appending thread's and the watchdog's turn: the watchdog only tries it, never waits for it. */
+    private final ReentrantLock lock = new ReentrantLock();
 
     private ResidentAppend(GpuColumnCache cache, GpuDevice device, Table base) {
         this.cache = cache;
@@ -82,15 +87,17 @@ public final class ResidentAppend implements AutoCloseable {
      * Sends the rows {@code builder} holds past those sent so far to the device. A failure here
      * (device memory to grow into, say) only gives the append up: the next query uploads the columns.
      */
-    public synchronized void rows(TableBuilder builder) {
-        long total = builder.rows();
-        if (done || total <= rows) {
-            return;
-        }
+    public void rows(TableBuilder builder) {
+        lock.lock();
         try {
-            send(builder, total);
+            long total = builder.rows();
+            if (!done && total > rows) {
+                send(builder, total);
+            }
         } catch (RuntimeException e) {
             giveUp(e);
+        } finally {
+            lock.unlock();
         }
     }
 
@@ -106,8 +113,10 @@ public final class ResidentAppend implements AutoCloseable {
             targets = bigger;
         }
         if (appender == null) {
-            persistent = AppendPath.persistent((total - rows) * rowBytes);
             appender = AppendPath.forBatches(device, targets, (total - rows) * rowBytes);
+        }
+        if (appender instanceof PersistentAppender p && !p.running()) {
+            runningSince = System.nanoTime();
         }
         long first = rows;
         appender.append(first, total - first, (c, from, n, values, nulls) -> builder.copyRows(c, first + from, n, values, nulls));
@@ -118,15 +127,28 @@ public final class ResidentAppend implements AutoCloseable {
         }
     }
 
-    /** Whether the batches went through the persistent kernel. */
-    public synchronized boolean persistent() {
-        return persistent;
-    }
-
-    private synchronized void pauseIfIdle() {
-        if (appender instanceof PersistentAppender p && p.running()
-                && System.nanoTime() - lastRows >= TimeUnit.MILLISECONDS.toNanos(IDLE_MILLIS)) {
-            p.pause();
+    /**
+     * Ends the persistent kernel when no batch has come for {@value #IDLE_MILLIS} ms or it has run
+     * {@value #RUN_MILLIS} ms (the next batch launches it again). It only tries the append's lock:
+     * the one watchdog thread serves every append, and an appending thread may hold its lock while
+     * it waits for the device, which another append's kernel holds up until this ends it.
+     */
+    private void pauseIfIdle() {
+        if (!lock.tryLock()) {
+            IDLE.schedule(this::pauseIfIdle, IDLE_MILLIS, TimeUnit.MILLISECONDS);
+            return;
+        }
+        try {
+            long now = System.nanoTime();
+            if (appender instanceof PersistentAppender p && p.running()
+                    && (now - lastRows >= TimeUnit.MILLISECONDS.toNanos(IDLE_MILLIS)
+                    || now - runningSince >= TimeUnit.MILLISECONDS.toNanos(RUN_MILLIS))) {
+                p.pause();
+            }
+        } catch (RuntimeException e) {
+            giveUp(e);
+        } finally {
+            lock.unlock();
         }
     }
 
@@ -134,57 +156,75 @@ public final class ResidentAppend implements AutoCloseable {
      * The append's version {@code built} is about to be committed: its columns, all its rows sent,
      * become resident from the device columns written here.
      */
-    public synchronized void built(Table built) {
-        if (done) {
-            return;
-        }
+    public void built(Table built) {
+        lock.lock();
         try {
+            if (done) {
+                return;
+            }
             closeAppender();
             if (built.rowCount() != rows) {
                 throw new IllegalStateException("the device holds " + rows + " rows of " + built.name()
                         + ", its new version " + built.rowCount());
             }
+            done = true;
+            while (!targets.isEmpty()) {
+                int c = base.columns().size() - targets.size();
+                AppendTarget t = targets.get(0);
+                targets = targets.subList(1, targets.size());
+                adopt(built, c, t);
+            }
         } catch (RuntimeException e) {
             giveUp(e);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Column {@code c} of {@code built} resident from {@code t}, its NULL flags kept where it has NULLs. */
+    private void adopt(Table built, int c, AppendTarget t) {
+        boolean hasNulls = built.column(c).chunks().stream().anyMatch(ch -> ch.nulls() != null);
+        if (hasNulls && t.nulls() == null) {
+            free(List.of(t));
             return;
         }
-        done = true;
-        List<AppendTarget> kept = targets;
-        targets = List.of();
-        for (int c = 0; c < kept.size(); c++) {
-            AppendTarget t = kept.get(c);
-            Column column = built.column(c);
-            boolean hasNulls = column.chunks().stream().anyMatch(ch -> ch.nulls() != null);
-            if (hasNulls && t.nulls() == null) {
-                free(List.of(t));
-                continue;
-            }
-            DeviceBuffer nulls = t.nulls();
-            if (!hasNulls && nulls != null) {
-                nulls.close();
-                nulls = null;
-            }
-            DeviceColumn dc = new DeviceColumn(t.values(), nulls, t.width(), rows);
-            if (!cache.adopt(built, c, dc)) {
+        DeviceBuffer nulls = t.nulls();
+        if (!hasNulls && nulls != null) {
+            nulls.close();
+            nulls = null;
+        }
+        DeviceColumn dc = new DeviceColumn(t.values(), nulls, t.width(), rows);
+        boolean adopted = false;
+        try {
+            adopted = cache.adopt(built, c, dc);
+        } finally {
+            if (!adopted) {
                 dc.free();
             }
         }
     }
 
+    /** Logs why, and frees what was written: never throws, so the statement goes on without it. */
     private void giveUp(RuntimeException e) {
         LOG.warn("append to {} not kept on the GPU (the next query uploads its columns): {}", base.name(), e.getMessage());
-        close();
+        try {
+            close();
+        } catch (RuntimeException again) {
+            LOG.warn("freeing the device columns of an append to {} failed: {}", base.name(), again.getMessage());
+        }
     }
 
     /** Frees what was written unless the append was built. */
     @Override
-    public synchronized void close() {
-        done = true;
+    public void close() {
+        lock.lock();
         try {
+            done = true;
             closeAppender();
         } finally {
             free(targets);
             targets = List.of();
+            lock.unlock();
         }
     }
 
