@@ -1,5 +1,6 @@
 package dev.starling.server.flight;
 
+import io.grpc.Deadline;
 import dev.starling.planner.sql.StarlingSqlException;
 import dev.starling.exec.InvalidCastException;
 import dev.starling.exec.QueryCancelledException;
@@ -64,5 +65,15 @@ final class FlightErrors {
             case TIMED_OUT -> QueryStatus.TIMED_OUT;
             default -> QueryStatus.FAILED;
         };
+    }
+
+    /**
+     * As {@link #status(FlightRuntimeException)} for a call with {@code deadline} (null: none): one
+     * stopped at the client's deadline is timed out, though the gRPC context's cancellation may
+     * reach it before its own time check does.
+     */
+    static QueryStatus status(FlightRuntimeException e, Deadline deadline) {
+        QueryStatus status = status(e);
+        return status == QueryStatus.CANCELLED && deadline != null && deadline.isExpired() ? QueryStatus.TIMED_OUT : status;
     }
 }

@@ -114,7 +114,7 @@ final class ResultStreamer {
                 list.remove(ctx);
                 return list.isEmpty() ? null : list;
             });
-            queries.end(tracked, failure == null ? QueryStatus.OK : status(failure, deadline), backend(ctx), planHash,
+            queries.end(tracked, failure == null ? QueryStatus.OK : FlightErrors.status(failure, deadline), backend(ctx), planHash,
                     failure == null ? null : failure.status().description());
         }
         // answered once the query is over and counted, so a client that hears of its end finds it ended
@@ -123,15 +123,6 @@ final class ResultStreamer {
         } else {
             listener.error(failure);
         }
-    }
-
-    /**
-     * How a failed query ended; one stopped at the client's deadline is timed out, though the
-     * gRPC context's cancellation may reach it before its own time check does.
-     */
-    private static QueryStatus status(FlightRuntimeException failure, Deadline deadline) {
-        QueryStatus status = FlightErrors.status(failure);
-        return status == QueryStatus.CANCELLED && deadline != null && deadline.isExpired() ? QueryStatus.TIMED_OUT : status;
     }
 
     /**

@@ -269,7 +269,8 @@ public final class StarlingFlightSqlProducer extends NoOpFlightSqlProducer {
                 q = PreparedQuery.rowsWritten(q.sql(), rows);
             } catch (RuntimeException e) {
                 FlightRuntimeException failure = FlightErrors.of(e);
-                queries.end(tracked, FlightErrors.status(failure), "none", null, failure.status().description());
+                queries.end(tracked, FlightErrors.status(failure, Context.current().getDeadline()), "none", null,
+                        failure.status().description());
                 listener.error(failure);
                 return;
             }
@@ -612,8 +613,8 @@ public final class StarlingFlightSqlProducer extends NoOpFlightSqlProducer {
         } catch (RuntimeException e) {
             failure = FlightErrors.of(e);
         } finally {
-            queries.end(tracked, failure == null ? QueryStatus.OK : FlightErrors.status(failure), "none", null,
-                    failure == null ? null : failure.status().description());
+            queries.end(tracked, failure == null ? QueryStatus.OK : FlightErrors.status(failure, Context.current().getDeadline()),
+                    "none", null, failure == null ? null : failure.status().description());
         }
         if (failure == null) {
             ack.onCompleted();

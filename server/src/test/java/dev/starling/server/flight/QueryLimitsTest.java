@@ -117,7 +117,7 @@ class QueryLimitsTest {
             // morsel of this join yields millions of rows); before, it ran on and kept them all
             assertTrue(awaitIdle(10), "the INSERT still runs " + (System.nanoTime() - start) / 1e9
                     + " s after the client's deadline of 1.5 s");
-            assertEquals("cancelled", server.queries().recent().get(0).status());
+            assertEquals("timed_out", server.queries().recent().get(0).status());
         }
         assertEquals(List.of(List.of(0L)), db.query("SELECT count(*) FROM pairs").rows(), "nothing was kept");
         db.query("DROP TABLE pairs");
