@@ -112,7 +112,7 @@ public final class DataStatementRunner {
             case DataStatement.Insert i -> insert(i, ctx, progress);
             case DataStatement.Load l -> load(l, progress);
             case DataStatement.CopyTo c -> copyTo(c, ctx, progress);
-            case DataStatement.Generate g -> generate(g);
+            case DataStatement.Generate g -> generate(g, ctx);
             case DataStatement.SetGpuResident r -> {
                 if (r.resident()) {
                     residency.keep(existing(r.table()));
@@ -392,13 +392,13 @@ public final class DataStatementRunner {
         }
     }
 
-    private long generate(DataStatement.Generate g) {
+    private long generate(DataStatement.Generate g, QueryContext ctx) {
         intake.checkScaleFactor(g.scaleFactor());
         boolean tpch = g.benchmark().equals("tpch");
         if (tpch) {
-            TpchGenerator.generate(catalog, g.scaleFactor(), g.schema());
+            TpchGenerator.generate(catalog, g.scaleFactor(), g.schema(), ctx::checkCancelled);
         } else {
-            SsbGenerator.generate(catalog, g.scaleFactor(), g.schema());
+            SsbGenerator.generate(catalog, g.scaleFactor(), g.schema(), ctx::checkCancelled);
         }
         String prefix = g.schema().isEmpty() ? "" : g.schema() + ".";
         return (tpch ? TpchGenerator.TABLES : SsbGenerator.TABLES).stream()

@@ -25,9 +25,13 @@ final class ParallelTableWriter {
     /** From this many rows, a table's progress is logged as its parts finish. */
     private static final long PROGRESS_ROWS = 10_000_000;
 
+    /** Rows a part generates between calls of the checkpoint. */
+    private static final int CHECKPOINT_ROWS = 65_536;
+
     private final Catalog catalog;
     private final String schema;
     private final int workers;
+    private final Runnable checkpoint;
 
     /** Emits, in table order, the rows of part {@code part} (0-based) of {@code parts}. */
     @FunctionalInterface
@@ -38,8 +42,10 @@ final class ParallelTableWriter {
     /**
      * @param schema  "" for unqualified table names, else an identifier that prefixes them
      * @param workers how many parts run at once; it decides how tables are split, not what they hold
+     * @param checkpoint called every {@value #CHECKPOINT_ROWS} rows of a part; what it throws stops
+     *                   the generation (a cancelled statement)
      */
-    ParallelTableWriter(Catalog catalog, String schema, int workers) {
+    ParallelTableWriter(Catalog catalog, String schema, int workers, Runnable checkpoint) {
         if (!schema.isEmpty() && !schema.matches("[A-Za-z_][A-Za-z0-9_]*")) {
             throw new IllegalArgumentException("schema '" + schema + "' is not a plain identifier");
         }
@@ -49,6 +55,7 @@ final class ParallelTableWriter {
         this.catalog = catalog;
         this.schema = schema.toLowerCase(Locale.ROOT);
         this.workers = workers;
+        this.checkpoint = checkpoint;
     }
 
     /**
@@ -78,7 +85,13 @@ final class ParallelTableWriter {
         AtomicInteger done = new AtomicInteger();
         List<Table> built = IntStream.range(0, parts).parallel().mapToObj(part -> {
             TableBuilder builder = new TableBuilder(tableSchema, catalog);
-            generator.generate(part, parts, row -> definition.append(builder, row));
+            checkpoint.run();
+            generator.generate(part, parts, row -> {
+                if (builder.rows() % CHECKPOINT_ROWS == 0) {
+                    checkpoint.run();
+                }
+                definition.append(builder, row);
+            });
             Table t = builder.build();
             int finished = done.incrementAndGet();
             if (rows >= PROGRESS_ROWS && finished < parts && finished * 4 / parts > (finished - 1) * 4 / parts) {

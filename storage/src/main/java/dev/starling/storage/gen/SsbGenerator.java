@@ -30,15 +30,27 @@ public final class SsbGenerator {
      * tables may exist yet.
      */
     public static void generate(Catalog catalog, double scaleFactor, String schema) {
-        generate(catalog, scaleFactor, schema, Runtime.getRuntime().availableProcessors());
+        generate(catalog, scaleFactor, schema, () -> { });
+    }
+
+    /**
+     * As {@link #generate(Catalog, double, String)}, calling {@code checkpoint} every so many rows:
+     * what it throws stops the generation, and no table of it is made.
+     */
+    public static void generate(Catalog catalog, double scaleFactor, String schema, Runnable checkpoint) {
+        generate(catalog, scaleFactor, schema, Runtime.getRuntime().availableProcessors(), checkpoint);
     }
 
     static void generate(Catalog catalog, double scaleFactor, String schema, int workers) {
+        generate(catalog, scaleFactor, schema, workers, () -> { });
+    }
+
+    private static void generate(Catalog catalog, double scaleFactor, String schema, int workers, Runnable checkpoint) {
         if (!(scaleFactor >= MIN_SCALE_FACTOR && scaleFactor <= MAX_SCALE_FACTOR)) {
             throw new IllegalArgumentException("SSB scale factor must be between " + MIN_SCALE_FACTOR + " and "
                     + MAX_SCALE_FACTOR + ", got " + scaleFactor);
         }
-        ParallelTableWriter writer = new ParallelTableWriter(catalog, schema, workers);
+        ParallelTableWriter writer = new ParallelTableWriter(catalog, schema, workers, checkpoint);
         long orders = scaled(scaleFactor, 1_500_000, RoundingMode.FLOOR);
         long customers = scaled(scaleFactor, 30_000, RoundingMode.FLOOR);
         long suppliers = scaled(scaleFactor, 2_000, RoundingMode.FLOOR);
