@@ -108,33 +108,25 @@ public final class ResidentAppendBenchMain implements Callable<Integer> {
         try (VectorSchemaRoot root = VectorSchemaRoot.create(SCHEMA, allocator)) {
             long[] at = {first};
             long end = first + count;
-            db.ingest(new Ingest(table, false, Ingest.IfExists.APPEND), new RecordBatches() {
-                @Override
-                public VectorSchemaRoot root() {
-                    return root;
+            db.ingest(new Ingest(table, false, Ingest.IfExists.APPEND), RecordBatches.of(root, () -> {
+                if (at[0] >= end) {
+                    return false;
                 }
-
-                @Override
-                public boolean next() {
-                    if (at[0] >= end) {
-                        return false;
-                    }
-                    int n = (int) Math.min(batch, end - at[0]);
-                    root.allocateNew();
-                    BigIntVector id = (BigIntVector) root.getVector(0);
-                    IntVector qty = (IntVector) root.getVector(1);
-                    BigIntVector amount = (BigIntVector) root.getVector(2);
-                    for (int r = 0; r < n; r++) {
-                        long row = at[0] + r;
-                        id.setSafe(r, row);
-                        qty.setSafe(r, (int) (row * 7 % 50) + 1);
-                        amount.setSafe(r, row * 13 % 100_000);
-                    }
-                    root.setRowCount(n);
-                    at[0] += n;
-                    return true;
+                int n = (int) Math.min(batch, end - at[0]);
+                root.allocateNew();
+                BigIntVector id = (BigIntVector) root.getVector(0);
+                IntVector qty = (IntVector) root.getVector(1);
+                BigIntVector amount = (BigIntVector) root.getVector(2);
+                for (int r = 0; r < n; r++) {
+                    long row = at[0] + r;
+                    id.setSafe(r, row);
+                    qty.setSafe(r, (int) (row * 7 % 50) + 1);
+                    amount.setSafe(r, row * 13 % 100_000);
                 }
-            }, table, rows -> { });
+                root.setRowCount(n);
+                at[0] += n;
+                return true;
+            }), table, rows -> { });
         }
     }
 }

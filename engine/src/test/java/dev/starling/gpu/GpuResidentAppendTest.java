@@ -147,22 +147,14 @@ class GpuResidentAppendTest {
     private static void ingest(Starling db, BufferAllocator allocator, String table, int[] sizes, int first) {
         try (VectorSchemaRoot root = VectorSchemaRoot.create(SCHEMA, allocator)) {
             int[] next = {0, first};
-            db.ingest(new Ingest(table, false, Ingest.IfExists.APPEND), new RecordBatches() {
-                @Override
-                public VectorSchemaRoot root() {
-                    return root;
+            db.ingest(new Ingest(table, false, Ingest.IfExists.APPEND), RecordBatches.of(root, () -> {
+                if (next[0] == sizes.length) {
+                    return false;
                 }
-
-                @Override
-                public boolean next() {
-                    if (next[0] == sizes.length) {
-                        return false;
-                    }
-                    fill(root, next[1], sizes[next[0]]);
-                    next[1] += sizes[next[0]++];
-                    return true;
-                }
-            }, table, rows -> { });
+                fill(root, next[1], sizes[next[0]]);
+                next[1] += sizes[next[0]++];
+                return true;
+            }), table, rows -> { });
         }
     }
 

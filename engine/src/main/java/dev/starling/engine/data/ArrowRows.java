@@ -156,25 +156,18 @@ final class ArrowRows {
         return new StarlingSqlException(named + " is not an Arrow IPC file or stream (" + e.getMessage() + ")");
     }
 
-    /**
-     * Refuses a file column whose Arrow type cannot go into table column {@code column} (number
-     * {@code c}): numbers go into numeric columns, strings into VARCHAR, dates into DATE, booleans
-     * into BOOLEAN; said without any of the file's values.
-     */
+    /** Refuses a file column whose Arrow type cannot go into table column {@code column} (number {@code c}). */
     private static void checkType(String named, Field field, int c, ColumnSchema column) {
         refuseDictionaryEncoded(named, field);
-        DataType.Kind kind = column.type().kind();
-        boolean fits = switch (field.getType().getTypeID()) {
-            case Int, FloatingPoint, Decimal -> kind == DataType.Kind.INTEGER || kind == DataType.Kind.BIGINT
-                    || kind == DataType.Kind.DECIMAL || kind == DataType.Kind.DOUBLE;
-            case Utf8, LargeUtf8 -> kind == DataType.Kind.VARCHAR;
-            case Date -> kind == DataType.Kind.DATE;
-            case Bool -> kind == DataType.Kind.BOOLEAN;
-            default -> false;
+        FileValues holds = switch (field.getType().getTypeID()) {
+            case Int, FloatingPoint, Decimal -> FileValues.NUMBERS;
+            case Utf8, LargeUtf8 -> FileValues.STRINGS;
+            case Date -> FileValues.DATES;
+            case Bool -> FileValues.BOOLEANS;
+            default -> null;
         };
-        if (!fits) {
-            throw new StarlingSqlException(named + ": its column " + (c + 1) + " (" + field.getName() + ") holds "
-                    + field.getType() + ", which cannot go into " + column.type() + " column " + column.name());
+        if (holds == null || !holds.fit(column.type().kind())) {
+            throw FileValues.refused(named, c, field.getName(), field.getType().toString(), column);
         }
     }
 

@@ -92,8 +92,8 @@ final class ParquetRows {
     }
 
     /**
-     * The reader of file column {@code type} (number {@code c}) into table column {@code column}:
-     * numbers go into numeric columns, strings into VARCHAR, dates into DATE, booleans into BOOLEAN.
+     * The reader of file column {@code type} (number {@code c}) into table column {@code column},
+     * which must take what it holds ({@link FileValues}).
      */
     private static Reader reader(Path named, Type type, int c, ColumnSchema column) {
         if (!type.isPrimitive() || type.isRepetition(Type.Repetition.REPEATED)) {
@@ -101,11 +101,8 @@ final class ParquetRows {
         }
         PrimitiveType p = type.asPrimitiveType();
         LogicalTypeAnnotation logical = p.getLogicalTypeAnnotation();
-        DataType.Kind kind = column.type().kind();
-        boolean numeric = kind == DataType.Kind.INTEGER || kind == DataType.Kind.BIGINT
-                || kind == DataType.Kind.DECIMAL || kind == DataType.Kind.DOUBLE;
         Reader reader;
-        boolean fits;
+        FileValues holds;
         if (logical instanceof LogicalTypeAnnotation.DecimalLogicalTypeAnnotation d) {
             int scale = d.getScale();
             reader = switch (p.getPrimitiveTypeName()) {
@@ -113,15 +110,15 @@ final class ParquetRows {
                 case INT64 -> (g, f) -> BigDecimal.valueOf(g.getLong(f, 0), scale);
                 default -> (g, f) -> new BigDecimal(new BigInteger(g.getBinary(f, 0).getBytes()), scale);
             };
-            fits = numeric;
+            holds = FileValues.NUMBERS;
         } else if (logical instanceof LogicalTypeAnnotation.DateLogicalTypeAnnotation) {
             reader = (g, f) -> LocalDate.ofEpochDay(g.getInteger(f, 0));
-            fits = kind == DataType.Kind.DATE;
+            holds = FileValues.DATES;
         } else if (logical instanceof LogicalTypeAnnotation.StringLogicalTypeAnnotation
                 || logical instanceof LogicalTypeAnnotation.EnumLogicalTypeAnnotation
                 || logical instanceof LogicalTypeAnnotation.JsonLogicalTypeAnnotation) {
             reader = (g, f) -> g.getBinary(f, 0).toStringUsingUTF8();
-            fits = kind == DataType.Kind.VARCHAR;
+            holds = FileValues.STRINGS;
         } else if (logical == null || logical instanceof LogicalTypeAnnotation.IntLogicalTypeAnnotation) {
             boolean unsigned32 = logical instanceof LogicalTypeAnnotation.IntLogicalTypeAnnotation i
                     && !i.isSigned() && i.getBitWidth() == 32;
@@ -133,23 +130,23 @@ final class ParquetRows {
                 case INT32 -> {
                     reader = unsigned32 ? (g, f) -> Integer.toUnsignedLong(g.getInteger(f, 0))
                             : (g, f) -> (long) g.getInteger(f, 0);
-                    fits = numeric;
+                    holds = FileValues.NUMBERS;
                 }
                 case INT64 -> {
                     reader = (g, f) -> g.getLong(f, 0);
-                    fits = numeric;
+                    holds = FileValues.NUMBERS;
                 }
                 case FLOAT -> {
                     reader = (g, f) -> (double) g.getFloat(f, 0);
-                    fits = numeric;
+                    holds = FileValues.NUMBERS;
                 }
                 case DOUBLE -> {
                     reader = (g, f) -> g.getDouble(f, 0);
-                    fits = numeric;
+                    holds = FileValues.NUMBERS;
                 }
                 case BOOLEAN -> {
                     reader = (g, f) -> g.getBoolean(f, 0);
-                    fits = kind == DataType.Kind.BOOLEAN;
+                    holds = FileValues.BOOLEANS;
                 }
                 default -> throw refusedType(named, type, c, p.getPrimitiveTypeName() == PrimitiveType.PrimitiveTypeName.INT96
                         ? "INT96 timestamps" : "bytes that are not text", column);
@@ -157,15 +154,14 @@ final class ParquetRows {
         } else {
             throw refusedType(named, type, c, logical.toString(), column);
         }
-        if (!fits) {
+        if (!holds.fit(column.type().kind())) {
             throw refusedType(named, type, c, p.getPrimitiveTypeName() + (logical == null ? "" : " " + logical), column);
         }
         return reader;
     }
 
     private static StarlingSqlException refusedType(Path named, Type type, int c, String holds, ColumnSchema column) {
-        return new StarlingSqlException(named + ": its column " + (c + 1) + " (" + type.getName() + ") holds " + holds
-                + ", which cannot go into " + column.type() + " column " + column.name());
+        return FileValues.refused(named.toString(), c, type.getName(), holds, column);
     }
 
     /** The Parquet column a result column of {@code type} is written as (COPY ... FORMAT PARQUET). */

@@ -1,5 +1,6 @@
 package dev.starling.engine.data;
 
+import java.util.function.BooleanSupplier;
 import org.apache.arrow.vector.VectorSchemaRoot;
 
 /**
@@ -12,4 +13,19 @@ public interface RecordBatches {
 
     /** Reads the next batch into {@link #root()}; false when there is none. */
     boolean next();
+
+    /** Batches that {@code next} reads into {@code root}, saying whether it read one. */
+    static RecordBatches of(VectorSchemaRoot root, BooleanSupplier next) {
+        return new RecordBatches() {
+            @Override
+            public VectorSchemaRoot root() {
+                return root;
+            }
+
+            @Override
+            public boolean next() {
+                return next.getAsBoolean();
+            }
+        };
+    }
 }

@@ -10,17 +10,13 @@ import dev.starling.exec.vector.Batch;
 import dev.starling.server.queries.QueryStatus;
 import dev.starling.server.queries.QueryTracker;
 import dev.starling.server.queries.TrackedQuery;
-import io.grpc.Context;
-import io.grpc.Deadline;
 import java.nio.ByteBuffer;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import org.apache.arrow.flight.FlightProducer.ServerStreamListener;
 import org.apache.arrow.flight.FlightRuntimeException;
@@ -88,13 +84,7 @@ final class ResultStreamer {
         if (cancelledBeforeStart.remove(key)) {
             ctx.cancel();
         }
-        Context call = Context.current();
-        Deadline deadline = call.getDeadline();
-        if (deadline != null) {
-            ctx.limitTo(Duration.ofNanos(deadline.timeRemaining(TimeUnit.NANOSECONDS)));
-        }
-        Context.CancellationListener stop = c -> ctx.cancel();
-        call.addListener(stop, Runnable::run);
+        CallBound call = new CallBound(ctx);
         byTicket.computeIfAbsent(key, k -> new CopyOnWriteArrayList<>()).add(ctx);
         MDC.put("query", tracked.id());
         FlightRuntimeException failure = null;
@@ -108,13 +98,13 @@ final class ResultStreamer {
             // an Error too (a stack overflow in a deeply nested expression): the client hears of it
             failure = FlightErrors.of(e);
         } finally {
-            call.removeListener(stop);
+            call.close();
             MDC.remove("query");
             byTicket.computeIfPresent(key, (k, list) -> {
                 list.remove(ctx);
                 return list.isEmpty() ? null : list;
             });
-            queries.end(tracked, failure == null ? QueryStatus.OK : FlightErrors.status(failure, deadline), backend(ctx), planHash,
+            queries.end(tracked, failure == null ? QueryStatus.OK : FlightErrors.status(failure, call.deadline()), backend(ctx), planHash,
                     failure == null ? null : failure.status().description());
         }
         // answered once the query is over and counted, so a client that hears of its end finds it ended

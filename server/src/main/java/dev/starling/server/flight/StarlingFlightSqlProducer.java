@@ -6,7 +6,6 @@ import com.google.common.cache.Cache;
 import com.google.common.cache.CacheBuilder;
 import com.google.protobuf.Message;
 import io.grpc.Context;
-import io.grpc.Deadline;
 import dev.starling.engine.PreparedQuery;
 import dev.starling.engine.Starling;
 import dev.starling.engine.data.DataStatement;
@@ -27,7 +26,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.arrow.flight.FlightRuntimeException;
 import org.apache.arrow.flight.CallStatus;
@@ -584,9 +582,12 @@ public final class StarlingFlightSqlProducer extends NoOpFlightSqlProducer {
                         return stream.next();
                     }
                 };
+                // stopped with its call, as a query is: its writing at the next batch, keeping nothing
                 written(sql, 0, context, ack, tracked -> {
                     QueryContext ctx = db.newContext();
-                    return whileCalled(ctx, () -> db.ingest(ingest, batches, "the upload into " + table, ctx, tracked::wrote));
+                    try (CallBound call = new CallBound(ctx)) {
+                        return db.ingest(ingest, batches, "the upload into " + table, ctx, tracked::wrote);
+                    }
                 });
             } catch (RuntimeException e) {
                 ack.onError(FlightErrors.of(e));
@@ -623,26 +624,6 @@ public final class StarlingFlightSqlProducer extends NoOpFlightSqlProducer {
         }
     }
 
-    /**
-     * Runs {@code work}, a data statement under {@code ctx}, stopped when the call ends: the
-     * client's deadline limits it, and a cancel or a client that goes cancels it, so its query
-     * stops and its writing at the next batch of rows; it then fails whole, the tables as they were.
-     */
-    private static <T> T whileCalled(QueryContext ctx, java.util.function.Supplier<T> work) {
-        Context call = Context.current();
-        Deadline deadline = call.getDeadline();
-        if (deadline != null) {
-            ctx.limitTo(Duration.ofNanos(deadline.timeRemaining(TimeUnit.NANOSECONDS)));
-        }
-        Context.CancellationListener stop = c -> ctx.cancel();
-        call.addListener(stop, Runnable::run);
-        try {
-            return work.get();
-        } finally {
-            call.removeListener(stop);
-        }
-    }
-
     /** The schema of what {@code q} answers as a query: a data statement, the rows it wrote. */
     private static Schema resultSchema(PreparedQuery q) {
         return ResultSchema.of(q.isUpdate() ? PreparedQuery.ROWS_WRITTEN : q.fields());
@@ -666,10 +647,12 @@ public final class StarlingFlightSqlProducer extends NoOpFlightSqlProducer {
                 continue;
             }
             long before = rows;
-            Settings settings = session;
-            QueryContext ctx = db.newContext(settings);
-            Starling.Updated done = whileCalled(ctx,
-                    () -> db.update(q, settings, ctx, written -> tracked.wrote(before + written)));
+            QueryContext ctx = db.newContext(session);
+            Starling.Updated done;
+            // stopped with its call, as a query is: its query at its checks, its writing at the next batch
+            try (CallBound call = new CallBound(ctx)) {
+                done = db.update(q, session, ctx, written -> tracked.wrote(before + written));
+            }
             rows += done.rows();
             if (q.isSet()) {
                 // the calling session's alone, never the other clients', and kept even when it
