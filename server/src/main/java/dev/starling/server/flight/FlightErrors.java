@@ -1,6 +1,7 @@
 package dev.starling.server.flight;
 
 import io.grpc.Deadline;
+import java.util.concurrent.TimeUnit;
 import dev.starling.planner.sql.StarlingSqlException;
 import dev.starling.exec.InvalidCastException;
 import dev.starling.exec.QueryCancelledException;
@@ -21,6 +22,9 @@ import org.slf4j.MDC;
  * INTERNAL (logged with its stack trace).
  */
 final class FlightErrors {
+    /** How long before the server's deadline a client's cancel is taken as the deadline's. */
+    private static final long DEADLINE_SLACK_MILLIS = 100;
+
     private static final Logger LOG = LoggerFactory.getLogger(FlightErrors.class);
 
     private FlightErrors() { }
@@ -70,10 +74,14 @@ final class FlightErrors {
     /**
      * As {@link #status(FlightRuntimeException)} for a call with {@code deadline} (null: none): one
      * stopped at the client's deadline is timed out, though the gRPC context's cancellation may
-     * reach it before its own time check does.
+     * reach it before its own time check does. The client cancels the call when its own copy of the
+     * deadline passes, which is a little before the server's (the server's starts when the call's
+     * header arrives), so a cancel within {@value #DEADLINE_SLACK_MILLIS} ms of it counts as the
+     * deadline's.
      */
     static QueryStatus status(FlightRuntimeException e, Deadline deadline) {
         QueryStatus status = status(e);
-        return status == QueryStatus.CANCELLED && deadline != null && deadline.isExpired() ? QueryStatus.TIMED_OUT : status;
+        return status == QueryStatus.CANCELLED && deadline != null
+                && deadline.timeRemaining(TimeUnit.MILLISECONDS) <= DEADLINE_SLACK_MILLIS ? QueryStatus.TIMED_OUT : status;
     }
 }
