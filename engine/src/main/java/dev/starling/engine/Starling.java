@@ -12,6 +12,7 @@ import dev.starling.engine.data.Ingest;
 import dev.starling.engine.data.RecordBatches;
 import dev.starling.engine.data.DataStatementParser;
 import dev.starling.engine.data.ParameterBinder;
+import dev.starling.engine.data.SessionNames;
 import dev.starling.engine.data.CatalogListing;
 import dev.starling.engine.data.ConflictAnalysis;
 import dev.starling.engine.data.DataStatementRunner;
@@ -80,14 +81,14 @@ public final class Starling implements AutoCloseable {
     private final class Queries implements DataStatementRunner.QueryRunner {
         @Override
         public List<Field> run(String sql, QueryContext ctx, BatchSink sink) {
-            PreparedQuery q = query(sql, "INSERT takes its rows from a SELECT or VALUES");
+            PreparedQuery q = query(sql, ctx.settings(), "INSERT takes its rows from a SELECT or VALUES");
             execute(q, ctx, sink);
             return q.fields();
         }
 
         @Override
         public List<Field> fields(String sql) {
-            return query(sql, "a view is a SELECT, WITH or VALUES query").fields();
+            return query(sql, settings, "a view is a SELECT, WITH or VALUES query").fields();
         }
 
         @Override
@@ -95,8 +96,13 @@ public final class Starling implements AutoCloseable {
             planner.checkView(view);
         }
 
-        private PreparedQuery query(String sql, String otherwise) {
-            PreparedQuery q = prepare(sql);
+        @Override
+        public String viewQueryInSchema(String sql, String schema) {
+            return planner.viewQueryInSchema(sql, schema);
+        }
+
+        private PreparedQuery query(String sql, Settings session, String otherwise) {
+            PreparedQuery q = prepare(sql, session);
             if (q.isUpdate() || q.isComputed()) {
                 throw new StarlingSqlException(otherwise);
             }
@@ -265,15 +271,16 @@ public final class Starling implements AutoCloseable {
         if (data.isPresent() && markers == 0) {
             switch (data.get()) {
                 case DataStatement.AnalyzeConflicts a -> {
-                    return new PreparedQuery(sql, ConflictAnalysis.FIELDS, null,
-                            ConflictAnalysis.rows(catalog, a, BankGeometry.DEFAULT), null, List.of());
+                    return new PreparedQuery(sql, ConflictAnalysis.FIELDS, null, ConflictAnalysis.rows(catalog,
+                            (DataStatement.AnalyzeConflicts) names(session).qualify(a), BankGeometry.DEFAULT), null, List.of());
                 }
                 case DataStatement.ShowTables s -> {
                     return new PreparedQuery(sql, CatalogListing.TABLE_FIELDS, null, CatalogListing.tables(catalog), null,
                             List.of());
                 }
                 case DataStatement.Describe d -> {
-                    return new PreparedQuery(sql, CatalogListing.COLUMN_FIELDS, null, CatalogListing.columns(catalog, d, this::viewColumns),
+                    return new PreparedQuery(sql, CatalogListing.COLUMN_FIELDS, null,
+                            CatalogListing.columns(catalog, (DataStatement.Describe) names(session).qualify(d), this::viewColumns),
                             null, List.of());
                 }
                 case DataStatement.ShowSchemas s -> {
@@ -296,10 +303,10 @@ public final class Starling implements AutoCloseable {
         }
         if (data.isPresent()) {
             return new PreparedQuery(sql, List.of(), null, null, data.get(),
-                    markers == 0 ? List.of() : dataParameterTypes(sql, data.get(), markers));
+                    markers == 0 ? List.of() : dataParameterTypes(sql, names(session).qualify(data.get()), markers));
         }
         if (markers > 0) {
-            SqlPlanner.Signature signature = planner.signature(sql);
+            SqlPlanner.Signature signature = planner.signature(sql, session.schema());
             return new PreparedQuery(sql, signature.fields(), null, null, null, signature.parameters());
         }
         Matcher m = EXPLAIN.matcher(sql);
@@ -311,11 +318,16 @@ public final class Starling implements AutoCloseable {
         // the version is read before planning, so a plan of tables that change meanwhile is never reused
         Settings placement = session.planning();
         return plans.get(sql, placement, catalog.version(), () -> {
-            SqlPlanner.Plan planned = planner.plan(sql);
+            SqlPlanner.Plan planned = planner.plan(sql, placement.schema());
             PlanNode plan = planned.plan();
             return new PreparedQuery(sql, plan.output(), PipelineGraph.of(plan, planned.estimates(), placer, placement),
                     null, null, List.of());
         });
+    }
+
+    /** How a data statement of a session with {@code session}'s settings reads its names. */
+    private SessionNames names(Settings session) {
+        return new SessionNames(catalog, session.schema(), planner::viewQueryInSchema);
     }
 
     /** {@code q}, placed under {@code session}'s settings: as it is when it was, else prepared again. */
@@ -472,7 +484,7 @@ public final class Starling implements AutoCloseable {
     }
 
     private String explain(String sql, Settings session) {
-        SqlPlanner.Plan planned = planner.plan(sql);
+        SqlPlanner.Plan planned = planner.plan(sql, session.schema());
         return PlanExplainer.explain(PipelineGraph.of(planned.plan(), planned.estimates(), placer, session),
                 planned.estimates());
     }

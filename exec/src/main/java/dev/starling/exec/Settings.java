@@ -15,14 +15,17 @@ import java.util.regex.Pattern;
  * apart from; {@code oversized_join}, how a GPU hash join whose table is past the device memory
  * budget runs (see {@link OversizedJoin}); {@code query_timeout}, how long a query may run before
  * it stops with {@link QueryTimeoutException} (seconds, or a number with {@code ms}, {@code s},
- * {@code min} or {@code h}; 0: no limit).
+ * {@code min} or {@code h}; 0: no limit); {@code schema}, the schema whose tables and views an
+ * unqualified name means where it has one of that name, and where CREATE puts one ('': the
+ * default schema only).
  */
 public record Settings(BackendMode backend, CloneChoice clones, double cloneBudget, int cloneWindow,
-                       OversizedJoin oversizedJoin, Duration queryTimeout) {
+                       OversizedJoin oversizedJoin, Duration queryTimeout, String schema) {
     public static final Settings DEFAULT = new Settings(BackendMode.AUTO, CloneChoice.AUTO, 2, 0, OversizedJoin.AUTO,
-            Duration.ZERO);
+            Duration.ZERO, "");
     public static final List<String> NAMES = List.of("backend", "clone_layouts", "clone_budget", "clone_window",
-            "oversized_join", "query_timeout");
+            "oversized_join", "query_timeout", "schema");
+    private static final Pattern SCHEMA_NAME = Pattern.compile("[a-z_][a-z0-9_$]*");
     private static final Pattern DURATION = Pattern.compile("(\\d+(?:\\.\\d*)?|\\.\\d+)\\s*(ms|s|min|h)?");
 
     /** Whether a clone layout is used: by the planner's rule, wherever possible, or never. */
@@ -46,16 +49,25 @@ public record Settings(BackendMode backend, CloneChoice clones, double cloneBudg
         if (queryTimeout.isNegative()) {
             throw new IllegalArgumentException("query_timeout cannot be negative, not " + queryTimeout);
         }
+        if (!schema.isEmpty() && !SCHEMA_NAME.matcher(schema).matches()) {
+            throw new IllegalArgumentException("schema must be a schema's name (letters, digits and _), or '' for the "
+                    + "default schema, not '" + schema + "'");
+        }
     }
 
     public Settings withBackend(BackendMode mode) {
-        return new Settings(mode, clones, cloneBudget, cloneWindow, oversizedJoin, queryTimeout);
+        return new Settings(mode, clones, cloneBudget, cloneWindow, oversizedJoin, queryTimeout, schema);
+    }
+
+    /** These settings with unqualified names meaning {@code name}'s tables first ('': the default schema's only). */
+    public Settings withSchema(String name) {
+        return new Settings(backend, clones, cloneBudget, cloneWindow, oversizedJoin, queryTimeout, name);
     }
 
     /** These settings without what leaves a plan as it is (the timeout): what plans are cached and placed under. */
     public Settings planning() {
         return queryTimeout.isZero() ? this : new Settings(backend, clones, cloneBudget, cloneWindow, oversizedJoin,
-                Duration.ZERO);
+                Duration.ZERO, schema);
     }
 
     /** These settings with {@code name} set to {@code value}; an unknown name or a bad value says what is allowed. */
@@ -64,13 +76,16 @@ public record Settings(BackendMode backend, CloneChoice clones, double cloneBudg
         return switch (name.toLowerCase(Locale.ROOT)) {
             case "backend" -> withBackend(BackendMode.parse(v));
             case "clone_layouts" -> new Settings(backend, choice(CloneChoice.class, name, v), cloneBudget, cloneWindow,
-                    oversizedJoin, queryTimeout);
-            case "clone_budget" -> new Settings(backend, clones, number(name, v), cloneWindow, oversizedJoin, queryTimeout);
+                    oversizedJoin, queryTimeout, schema);
+            case "clone_budget" -> new Settings(backend, clones, number(name, v), cloneWindow, oversizedJoin, queryTimeout,
+                    schema);
             case "clone_window" -> new Settings(backend, clones, cloneBudget, (int) whole(name, v), oversizedJoin,
-                    queryTimeout);
+                    queryTimeout, schema);
             case "oversized_join" -> new Settings(backend, clones, cloneBudget, cloneWindow,
-                    choice(OversizedJoin.class, name, v), queryTimeout);
-            case "query_timeout" -> new Settings(backend, clones, cloneBudget, cloneWindow, oversizedJoin, duration(name, v));
+                    choice(OversizedJoin.class, name, v), queryTimeout, schema);
+            case "query_timeout" -> new Settings(backend, clones, cloneBudget, cloneWindow, oversizedJoin, duration(name, v),
+                    schema);
+            case "schema" -> withSchema(v.equals("default") ? "" : v);
             default -> throw new IllegalArgumentException("unknown setting '" + name + "': the settings are: "
                     + String.join(", ", NAMES));
         };

@@ -49,6 +49,8 @@ import org.apache.calcite.schema.SchemaPlus;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.parser.SqlParseException;
+import org.apache.calcite.sql.parser.SqlParserPos;
+import org.apache.calcite.sql.parser.SqlParserUtil;
 import org.apache.calcite.sql.parser.SqlParser;
 import org.apache.calcite.sql.parser.babel.SqlBabelParserImpl;
 import org.apache.calcite.sql.validate.SqlConformance;
@@ -109,11 +111,17 @@ public final class SqlPlanner {
      */
     public record Plan(RelNode physical, PlanNode plan, PlanEstimates estimates) { }
 
+    /** {@code sql} planned, its unqualified names the default schema's. */
     public Plan plan(String sql) {
+        return plan(sql, "");
+    }
+
+    /** {@code sql} planned, an unqualified name {@code schema}'s table or view where it has one of that name. */
+    public Plan plan(String sql, String schema) {
         FrameworkConfig config = config();
         JavaTypeFactory types = new StarlingTypeFactory();
         SqlNode parsed = ViewExpansion.expand(ResultColumnNames.name(sql, WideIntegerLiterals.rewrite(parse(sql))),
-                catalog, SqlPlanner::parseView);
+                catalog, schema, SqlPlanner::parseView);
         if (!parsed.getKind().belongsTo(SqlKind.QUERY)) {
             throw StarlingSqlException.unsupported("statement " + parsed.getKind().sql
                     + " (only queries are supported)");
@@ -185,15 +193,16 @@ public final class SqlPlanner {
 
     /**
      * Validates a query with parameter markers without planning it: its result columns, and the
-     * type each {@code ?} must have, from the context it appears in.
+     * type each {@code ?} must have, from the context it appears in; unqualified names as
+     * {@link #plan(String, String)} reads them.
      */
-    public Signature signature(String sql) {
+    public Signature signature(String sql, String schema) {
         FrameworkConfig config = config();
         SqlNode parsed;
         try {
             parsed = ViewExpansion.expand(ResultColumnNames.name(sql,
                     WideIntegerLiterals.rewrite(SqlParser.create(sql, config.getParserConfig()).parseQuery())),
-                    catalog, SqlPlanner::parseView);
+                    catalog, schema, SqlPlanner::parseView);
         } catch (SqlParseException e) {
             var pos = e.getPos();
             throw new StarlingSqlException(e.getMessage().lines().findFirst().orElse("syntax error")
@@ -219,7 +228,32 @@ public final class SqlPlanner {
     public List<Field> viewColumns(dev.starling.storage.View view) {
         String schema = CatalogNames.schemaOf(view.name());
         return signature("SELECT * FROM " + (schema.isEmpty() ? "" : quoted(schema) + ".")
-                + quoted(CatalogNames.tableOf(view.name()))).fields();
+                + quoted(CatalogNames.tableOf(view.name())), "").fields();
+    }
+
+    /**
+     * A view's query made in a session whose schema is {@code schema}, each unqualified name that
+     * means that schema's table or view written with the schema's name, so that the view reads the
+     * same tables whatever schema a session that reads it has. An unreadable query is returned as
+     * it is, for the view's check to report.
+     */
+    public String viewQueryInSchema(String sql, String schema) {
+        if (schema.isEmpty()) {
+            return sql;
+        }
+        List<SqlParserPos> names;
+        try {
+            names = ViewExpansion.sessionNames(SqlParser.create(sql, PARSER).parseQuery(), catalog, schema,
+                    SqlPlanner::parseView);
+        } catch (SqlParseException unreadable) {
+            return sql;
+        }
+        StringBuilder text = new StringBuilder(sql);
+        // from the last, so that the offsets of the earlier ones stay
+        names.stream().map(pos -> SqlParserUtil.lineColToIndex(sql, pos.getLineNum(), pos.getColumnNum()))
+                .sorted(java.util.Comparator.reverseOrder())
+                .forEach(at -> text.insert((int) at, quoted(schema) + "."));
+        return text.toString();
     }
 
     private static String quoted(String name) {

@@ -20,7 +20,7 @@ public interface Engine {
     static Engine starling(Starling db, BackendMode backend, Duration timeout) {
         Settings base = Settings.DEFAULT;
         Settings settings = new Settings(backend, base.clones(), base.cloneBudget(), base.cloneWindow(),
-                base.oversizedJoin(), timeout);
+                base.oversizedJoin(), timeout, base.schema());
         return new Engine() {
             @Override
             public String name() {

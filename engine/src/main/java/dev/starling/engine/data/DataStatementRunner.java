@@ -43,6 +43,9 @@ public final class DataStatementRunner {
 
         /** Checks that {@code view}, made or replaced, does not read itself through other views. */
         void checkView(View view);
+
+        /** A view's query made in a session whose schema is {@code schema}, its names in that schema written out. */
+        String viewQueryInSchema(String sql, String schema);
     }
 
     /** Keeps tables' columns in GPU memory; it throws a {@link StarlingSqlException} saying why it cannot. */
@@ -102,9 +105,9 @@ public final class DataStatementRunner {
      * shows them while it runs). {@code ctx} stops it: the query of an INSERT or COPY as a query
      * stops, and the writing at its next batch of rows, the statement then failing whole.
      */
-    public long run(DataStatement statement, QueryContext ctx, LongConsumer reported) {
+    public long run(DataStatement written, QueryContext ctx, LongConsumer reported) {
         LongConsumer progress = stopping(ctx, reported);
-        return userErrors(() -> switch (statement) {
+        return userErrors(() -> switch (names(ctx).qualify(written)) {
             case DataStatement.CreateTable c -> create(c);
             case DataStatement.DropTable d -> drop(d);
             case DataStatement.CreateView v -> createView(v);
@@ -175,6 +178,11 @@ public final class DataStatementRunner {
                 }
             };
         });
+    }
+
+    /** How the names of a statement run under {@code ctx} read, in its session's schema. */
+    private SessionNames names(QueryContext ctx) {
+        return new SessionNames(catalog, ctx.settings().schema(), queries::viewQueryInSchema);
     }
 
     /** {@code progress}, after a check that {@code ctx} has not stopped the statement. */

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
+import java.util.function.Predicate;
 import org.apache.calcite.sql.SqlBasicCall;
 import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlIdentifier;
@@ -32,13 +33,20 @@ import org.apache.calcite.sql.util.SqlShuttle;
  * A WITH item of the same name hides a view where it is in scope (the query's body, and the items
  * after it); a view that reads itself, however indirectly, is an error. A view's own query reads
  * the catalog's tables whatever WITH items the query reading it has: its table names are qualified
- * with the root schema's, which no WITH item can be.
+ * with the root schema's, which no WITH item can be. Where the session has a schema ({@code SET
+ * schema}), an unqualified name that no WITH item gives is that schema's table or view if it has
+ * one of the name; a view's query was qualified so when the view was made ({@link #sessionNames}).
  */
 public final class ViewExpansion extends SqlShuttle {
     /** The root schema's name, which qualifies any table. */
     private static final String ROOT = CatalogSchema.NAME;
     private final Function<String, Optional<View>> views;
+    /** The schema an unqualified name is looked up in first ("" for none), and whether a table or view has a name. */
+    private final String schema;
+    private final Predicate<String> named;
     private final Function<String, SqlNode> parser;
+    /** Where the query names a table or view that the session's schema gives, in the order met. */
+    private final List<SqlParserPos> sessionQualified = new ArrayList<>();
     /** The views being put in place, innermost last. */
     private final Deque<String> expanding;
     /** The names WITH items give in the statements around the node being visited. */
@@ -46,20 +54,41 @@ public final class ViewExpansion extends SqlShuttle {
     /** Whether this is a view's query, whose unqualified table names are the catalog's. */
     private final boolean insideView;
 
-    private ViewExpansion(Function<String, Optional<View>> views, Function<String, SqlNode> parser,
-                          Deque<String> expanding, boolean insideView) {
+    private ViewExpansion(Function<String, Optional<View>> views, String schema, Predicate<String> named,
+                          Function<String, SqlNode> parser, Deque<String> expanding, boolean insideView) {
         this.views = views;
+        this.schema = schema;
+        this.named = named;
         this.parser = parser;
         this.expanding = expanding;
         this.insideView = insideView;
     }
 
-    /** {@code query} with the catalog's views in place; {@code parser} reads a view's query as a query's text is read. */
-    public static SqlNode expand(SqlNode query, Catalog catalog, Function<String, SqlNode> parser) {
-        if (catalog.views().isEmpty()) {
+    /**
+     * {@code query} with the catalog's views in place, its names read in {@code schema} first ("":
+     * the default schema only); {@code parser} reads a view's query as a query's text is read.
+     */
+    public static SqlNode expand(SqlNode query, Catalog catalog, String schema, Function<String, SqlNode> parser) {
+        if (catalog.views().isEmpty() && schema.isEmpty()) {
             return query;
         }
-        return query.accept(new ViewExpansion(catalog::view, parser, new ArrayDeque<>(), false));
+        return query.accept(session(catalog, schema, parser));
+    }
+
+    /**
+     * Where {@code query} names a table or view of {@code schema} without the schema's name, as a
+     * view made in a session with that schema is kept with it written out.
+     */
+    public static List<SqlParserPos> sessionNames(SqlNode query, Catalog catalog, String schema,
+                                                 Function<String, SqlNode> parser) {
+        ViewExpansion expansion = session(catalog, schema, parser);
+        query.accept(expansion);
+        return expansion.sessionQualified;
+    }
+
+    private static ViewExpansion session(Catalog catalog, String schema, Function<String, SqlNode> parser) {
+        return new ViewExpansion(catalog::view, schema,
+                name -> catalog.table(name).isPresent() || catalog.view(name).isPresent(), parser, new ArrayDeque<>(), false);
     }
 
     /**
@@ -68,7 +97,8 @@ public final class ViewExpansion extends SqlShuttle {
      */
     public static void checkNotCircular(View view, Catalog catalog, Function<String, SqlNode> parser) {
         Function<String, Optional<View>> withIt = name -> name.equals(view.name()) ? Optional.of(view) : catalog.view(name);
-        new ViewExpansion(withIt, parser, new ArrayDeque<>(), false).aliased(view, SqlParserPos.ZERO, List.of());
+        new ViewExpansion(withIt, "", name -> false, parser, new ArrayDeque<>(), false)
+                .aliased(view, SqlParserPos.ZERO, List.of());
     }
 
     @Override
@@ -106,42 +136,48 @@ public final class ViewExpansion extends SqlShuttle {
             join.setRight(fromItem(join.getRight()));
             return join;
         }
-        if (item instanceof SqlIdentifier name) {
+        if (item instanceof SqlIdentifier written) {
+            SqlIdentifier name = qualified(written).orElse(written);
             Optional<View> v = view(name);
             if (v.isPresent()) {
                 return aliased(v.get(), name.getParserPosition(), List.of(new SqlIdentifier(name.names.getLast(),
                         name.getParserPosition())));
             }
-            return qualified(name)
-                    .<SqlNode>map(q -> SqlStdOperatorTable.AS.createCall(name.getParserPosition(), q,
-                            new SqlIdentifier(name.names.getLast(), name.getParserPosition())))
-                    .orElse(item);
+            return name == written ? item : SqlStdOperatorTable.AS.createCall(name.getParserPosition(), name,
+                    new SqlIdentifier(name.names.getLast(), name.getParserPosition()));
         }
         if (item.getKind() == SqlKind.AS && item instanceof SqlBasicCall as
-                && as.operand(0) instanceof SqlIdentifier name) {
+                && as.operand(0) instanceof SqlIdentifier written) {
+            SqlIdentifier name = qualified(written).orElse(written);
             // the alias (and column aliases) the query gives stay; the view's column names go under them
             Optional<View> v = view(name);
             if (v.isPresent()) {
                 List<SqlNode> aliases = as.getOperandList().subList(1, as.operandCount());
                 return aliased(v.get(), as.getParserPosition(), aliases);
             }
-            qualified(name).ifPresent(q -> as.setOperand(0, q));
+            as.setOperand(0, name);
         }
         return item;
     }
 
     /**
-     * In a view's query, a table name no WITH item of that query gives, qualified with the root
-     * schema's name, so that the reader's WITH items cannot stand for it; empty elsewhere.
+     * A table or view name that no WITH item gives, qualified: in a view's query with the root
+     * schema's name, so that the reader's WITH items cannot stand for it; elsewhere with the
+     * session's schema where that has a table or view of the name. Empty when it stays as written.
      */
     private Optional<SqlIdentifier> qualified(SqlIdentifier name) {
-        if (!insideView || name.names.size() != 1 || name.isStar()) {
+        if (name.names.size() != 1 || name.isStar() || givenByWith(name.getSimple())) {
             return Optional.empty();
         }
-        if (givenByWith(name.getSimple())) {
+        String simple = name.getSimple();
+        if (insideView) {
+            return Optional.of(new SqlIdentifier(List.of(ROOT, simple), name.getParserPosition()));
+        }
+        if (schema.isEmpty() || !named.test(schema + "." + simple.toLowerCase(java.util.Locale.ROOT))) {
             return Optional.empty();
         }
-        return Optional.of(new SqlIdentifier(List.of(ROOT, name.getSimple()), name.getParserPosition()));
+        sessionQualified.add(name.getParserPosition());
+        return Optional.of(new SqlIdentifier(List.of(ROOT, schema, simple), name.getParserPosition()));
     }
 
     /** Whether a WITH item in scope gives {@code name}. */
@@ -173,7 +209,7 @@ public final class ViewExpansion extends SqlShuttle {
         expanding.addLast(view.name());
         SqlNode query;
         try {
-            query = parser.apply(view.sql()).accept(new ViewExpansion(views, parser, expanding, true));
+            query = parser.apply(view.sql()).accept(new ViewExpansion(views, "", named, parser, expanding, true));
         } finally {
             expanding.removeLast();
         }

@@ -11,6 +11,7 @@ import dev.starling.engine.Starling;
 import dev.starling.engine.data.DataStatement;
 import dev.starling.engine.data.Ingest;
 import dev.starling.engine.data.RecordBatches;
+import dev.starling.engine.data.SessionNames;
 import dev.starling.planner.SqlPlanner;
 import dev.starling.planner.explain.PlanExplainer;
 import dev.starling.exec.QueryContext;
@@ -561,8 +562,11 @@ public final class StarlingFlightSqlProducer extends NoOpFlightSqlProducer {
     public Runnable acceptPutStatementBulkIngest(CommandStatementIngest command, CallContext context, FlightStream stream,
                                                  StreamListener<PutResult> ack) {
         return () -> {
+            Settings session = settings(context);
+            // without a schema in the command, the table is the session's (SET schema), as in its statements
             String table = command.hasSchema() && !command.getSchema().isEmpty()
-                    ? command.getSchema() + "." + command.getTable() : command.getTable();
+                    ? command.getSchema() + "." + command.getTable()
+                    : new SessionNames(db.catalog(), session.schema(), (query, schema) -> query).target(command.getTable());
             String sql = "INGEST INTO " + table;
             try {
                 if (command.getTemporary() || command.hasTransactionId()) {
@@ -584,7 +588,7 @@ public final class StarlingFlightSqlProducer extends NoOpFlightSqlProducer {
                 };
                 // stopped with its call, as a query is: its writing at the next batch, keeping nothing
                 written(sql, 0, context, ack, tracked -> {
-                    QueryContext ctx = db.newContext();
+                    QueryContext ctx = db.newContext(session);
                     try (CallBound call = new CallBound(ctx)) {
                         return db.ingest(ingest, batches, "the upload into " + table, ctx, tracked::wrote);
                     }

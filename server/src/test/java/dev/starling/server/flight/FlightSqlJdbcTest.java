@@ -268,6 +268,22 @@ class FlightSqlJdbcTest {
     }
 
     @Test
+    void setSchemaIsTheSessionsOwn() throws Exception {
+        db.query("CREATE TABLE sess.lineitem (k INT)");
+        db.query("INSERT INTO sess.lineitem VALUES (7)");
+        try (Connection a = connect(); Connection b = connect(); Statement st = a.createStatement()) {
+            st.execute("SET schema = 'sess'");
+            assertEquals(List.of(List.of("7")), fetch(a, "SELECT k FROM lineitem"));
+            st.execute("INSERT INTO lineitem VALUES (8)");
+            assertEquals(List.of(List.of("2")), fetch(a, "SELECT count(*) FROM lineitem"));
+            assertEquals(fetch(b, "SELECT count(*) FROM starling.lineitem"), fetch(b, "SELECT count(*) FROM lineitem"),
+                    "another session reads the default schema");
+        } finally {
+            db.query("DROP TABLE sess.lineitem");
+        }
+    }
+
+    @Test
     void explainAnalyzeRunsTheQueryUnderTheSessionsSettings() throws Exception {
         try (Connection c = connect(); Statement st = c.createStatement()) {
             st.execute("SET backend = 'cpu'");
