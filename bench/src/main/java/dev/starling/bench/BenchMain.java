@@ -1,5 +1,8 @@
 package dev.starling.bench;
 
+import dev.starling.difftest.ResultComparator;
+import dev.starling.difftest.ResultRows;
+import dev.starling.difftest.RowOrder;
 import dev.starling.exec.BackendMode;
 import dev.starling.exec.QueryResult;
 import dev.starling.exec.plan.Field;
@@ -21,8 +24,11 @@ import picocli.CommandLine.Option;
  * one run of each, round after round), DuckDB's time
  * over each backend's (the speedup), and the geometric means. Starling is reached through a Flight
  * SQL server in the process and the Flight SQL JDBC driver unless {@code --via embedded} says
- * otherwise; DuckDB through its own in-process JDBC driver. Both read every value of every result.
- * {@code rows} is the result's row count where all engines agree; a disagreement is printed.
+ * otherwise, or through a server already running ({@code --server}); DuckDB through its own
+ * in-process JDBC driver. Both read every value of every result. Before a query is timed, every
+ * engine's answer is compared with DuckDB's (values, and order where the query orders); a
+ * difference is printed and fails the run. Beside the times, the GPU's kernel time and floor for
+ * the query, as the server's EXPLAIN ANALYZE accounts them.
  */
 @Command(name = "starling-bench", mixinStandardHelpOptions = true,
         description = "Benchmarks Starling's backends against DuckDB on TPC-H and SSB.")
@@ -63,6 +69,21 @@ public final class BenchMain implements Callable<Integer> {
     @Option(names = "--no-starling", description = "Time DuckDB only.")
     private boolean noStarling;
 
+    @Option(names = "--server", paramLabel = "HOST:PORT", description = "Time a Starling server already running there "
+            + "(through the JDBC driver) instead of one started in this process; the workload's data is generated "
+            + "on it into a schema of its own (bench_tpch_sf1, say) unless that schema holds it.")
+    private String server;
+
+    @Option(names = "--tls", description = "Reach --server over TLS.")
+    private boolean tls;
+
+    @Option(names = "--user", description = "The user to log in to --server as, where it asks for a login.")
+    private String user;
+
+    @Option(names = "--password", description = "That user's password (default: the environment's STARLING_PASSWORD).",
+            defaultValue = "${env:STARLING_PASSWORD}")
+    private String password;
+
     public static void main(String[] args) {
         // the chart is drawn off screen, also where a display is set
         System.setProperty("java.awt.headless", "true");
@@ -71,8 +92,13 @@ public final class BenchMain implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        if (server != null && vias.contains(StarlingUnderTest.Via.EMBEDDED)) {
+            throw new CommandLine.ParameterException(new CommandLine(this),
+                    "--server is reached through Flight SQL: --via embedded times the engine in this process");
+        }
         System.out.printf("Starling (%s, through %s) vs DuckDB, SF %s, median of %d warm runs, %d cores, Java %s%n",
-                noStarling ? "-" : names(backends), String.join(" and ", vias.stream().map(v -> v.name().toLowerCase(Locale.ROOT)).toList()), scaleFactor, runs,
+                noStarling ? "-" : names(backends), server != null ? "the server at " + server
+                        : String.join(" and ", vias.stream().map(v -> v.name().toLowerCase(Locale.ROOT)).toList()), scaleFactor, runs,
                 Runtime.getRuntime().availableProcessors(), Runtime.version());
         for (Workload workload : workloads) {
             bench(workload);
@@ -90,7 +116,8 @@ public final class BenchMain implements Callable<Integer> {
             }
         }
         Catalog catalog = Catalog.inMemory();
-        try (StarlingUnderTest starling = noStarling ? null
+        RunningServer running = server == null || noStarling ? null : new RunningServer(server, tls, user, password);
+        try (StarlingUnderTest starling = noStarling || running != null ? null
                 : new StarlingUnderTest(catalog, vias.contains(StarlingUnderTest.Via.FLIGHT));
              DuckDbRunner duck = noDuckDb ? null : new DuckDbRunner()) {
             long start = System.nanoTime();
@@ -102,18 +129,22 @@ public final class BenchMain implements Callable<Integer> {
                 System.out.printf(", copied into DuckDB in %.1f s", seconds(start));
             }
             System.out.println();
+            String schema = running == null ? "" : running.ready(workload, scaleFactor, catalog);
             if (starling != null && !starling.hasGpu() && backends.stream().anyMatch(b -> b != BackendMode.CPU)) {
                 System.out.println("no GPU backend in this process: every backend runs on the CPU");
             }
             List<QueryRunner> clients = new ArrayList<>();
             try {
                 for (Client c : timed) {
-                    QueryRunner client = starling.client(c.via(), c.backend());
+                    QueryRunner client = running != null ? running.client(c.backend(), schema) : starling.client(c.via(), c.backend());
                     clients.add(client);
                     for (int i = 0; i < warmUp; i++) {
                         client.run("SELECT 1");
                     }
                 }
+                // the GPU's account comes from the first client that may use it
+                int accounted = java.util.stream.IntStream.range(0, timed.size())
+                        .filter(c -> timed.get(c).backend() != BackendMode.CPU).findFirst().orElse(-1);
                 List<List<Object>> rows = new ArrayList<>();
                 List<double[]> times = new ArrayList<>();
                 List<String> labels = new ArrayList<>(timed.stream().map(Client::label).toList());
@@ -123,42 +154,44 @@ public final class BenchMain implements Callable<Integer> {
                 setup.put("scale_factor", scaleFactor);
                 setup.put("date", java.time.LocalDate.now().toString());
                 setup.put("cores", Runtime.getRuntime().availableProcessors());
+                setup.put("server", running != null ? running.address() : "in this process");
                 setup.put("gpu", starling != null && starling.hasGpu() ? starling.gpuName() : null);
                 setup.put("runs", runs);
                 BenchReport report = new BenchReport(workload + " SF " + scaleFactor + ", median ms", setup, labels);
+                int wrong = 0;
                 for (Map.Entry<String, String> q : workload.queries(scaleFactor).entrySet()) {
                     if (!only.isEmpty() && !only.contains(q.getKey())) {
                         continue;
                     }
-                    long[] resultRows = new long[timed.size() + 1];
+                    Answers answers = answers(q.getValue(), timed, clients, duck);
+                    answers.differences().forEach(d -> System.out.printf("  %s: %s%n", q.getKey(), d));
+                    wrong += answers.differences().isEmpty() ? 0 : 1;
                     List<WarmTimer.Run> engines = new ArrayList<>();
-                    for (int b = 0; b < timed.size(); b++) {
-                        QueryRunner client = clients.get(b);
-                        int column = b;
-                        engines.add(() -> resultRows[column] = client.run(q.getValue()));
+                    for (QueryRunner client : clients) {
+                        engines.add(() -> client.run(q.getValue()));
                     }
                     if (duck != null) {
-                        engines.add(() -> resultRows[timed.size()] = duck.run(q.getValue()));
+                        engines.add(() -> duck.run(q.getValue()));
                     }
                     double[] ms = Arrays.copyOf(timer.interleavedMedianMillis(engines), timed.size() + 1);
                     if (duck == null) {
                         ms[timed.size()] = Double.NaN;
                     }
                     times.add(ms);
-                    if (duck == null) {
-                        resultRows[timed.size()] = timed.isEmpty() ? 0 : resultRows[0];
-                    }
-                    boolean agree = Arrays.stream(resultRows).distinct().count() == 1;
-                    if (!agree) {
-                        System.out.printf("  %s: the engines' row counts differ: %s%n", q.getKey(),
-                                Arrays.toString(resultRows));
-                    }
-                    rows.add(row(q.getKey(), ms, agree ? resultRows[0] : null));
-                    report.add(q.getKey(), ms, agree ? resultRows[0] : null);
+                    GpuAccount gpu = accounted < 0 ? null : GpuAccount.of(clients.get(accounted)
+                            .answer("EXPLAIN ANALYZE " + q.getValue()).rows().stream()
+                            .map(line -> String.valueOf(line.getFirst())).toList()).orElse(null);
+                    rows.add(row(q.getKey(), ms, gpu, answers));
+                    report.add(q.getKey(), ms, answers.rows(), gpu);
                     System.out.printf("  %s done%n", q.getKey());
                 }
-                rows.add(row("geomean", geomeans(times), null));
+                rows.add(row("geomean", geomeans(times), null, null));
                 System.out.print(new QueryResult(fields(timed), rows).toText());
+                if (accounted >= 0) {
+                    System.out.printf("kernel_ms and floor_ms: the GPU pipelines of one run of %s (EXPLAIN ANALYZE): "
+                            + "their kernels, and their fact columns read whole at the device's measured bandwidth%n",
+                            timed.get(accounted).label());
+                }
                 if (json != null) {
                     report.writeJson(json);
                     System.out.println("results: " + json);
@@ -166,6 +199,9 @@ public final class BenchMain implements Callable<Integer> {
                 if (chart != null) {
                     report.writeChart(chart);
                     System.out.println("chart: " + chart);
+                }
+                if (wrong > 0) {
+                    throw new IllegalStateException(wrong + " queries answered differently; see above");
                 }
             } finally {
                 for (QueryRunner client : clients) {
@@ -175,8 +211,40 @@ public final class BenchMain implements Callable<Integer> {
         }
     }
 
-    /** The times of each backend and DuckDB, then DuckDB's time over each backend's. */
-    private List<Object> row(String query, double[] ms, Long resultRows) {
+    /** One query's answers compared: the differences from DuckDB's (or the first client's, without DuckDB), and its rows. */
+    private record Answers(List<String> differences, Long rows) { }
+
+    private static Answers answers(String sql, List<Client> timed, List<QueryRunner> clients, DuckDbRunner duck)
+            throws Exception {
+        List<String> names = new ArrayList<>(timed.stream().map(Client::label).toList());
+        List<ResultRows> got = new ArrayList<>();
+        for (QueryRunner client : clients) {
+            got.add(client.answer(sql));
+        }
+        if (duck != null) {
+            names.addFirst("duckdb");
+            got.addFirst(duck.answer(sql));
+        }
+        if (got.isEmpty()) {
+            return new Answers(List.of(), null);
+        }
+        ResultRows expected = got.getFirst();
+        RowOrder order = RowOrder.of(sql, expected.columns());
+        List<String> differences = new ArrayList<>();
+        for (int e = 1; e < got.size(); e++) {
+            String d = ResultComparator.difference(names.getFirst(), expected, names.get(e), got.get(e), order);
+            if (d != null) {
+                differences.add(d);
+            }
+        }
+        return new Answers(differences, (long) expected.rows().size());
+    }
+
+    /**
+     * The times of each backend and DuckDB, DuckDB's time over each backend's, the GPU's account,
+     * the rows and whether the answers agree.
+     */
+    private List<Object> row(String query, double[] ms, GpuAccount gpu, Answers answers) {
         List<Object> row = new ArrayList<>();
         row.add(query);
         for (double t : ms) {
@@ -186,7 +254,10 @@ public final class BenchMain implements Callable<Integer> {
         for (int b = 0; b < ms.length - 1; b++) {
             row.add(Double.isNaN(duckdb) ? null : round(duckdb / ms[b]));
         }
-        row.add(resultRows);
+        row.add(gpu == null ? null : round(gpu.kernelMillis()));
+        row.add(gpu == null ? null : round(gpu.floorMillis()));
+        row.add(answers == null ? null : answers.rows());
+        row.add(answers == null ? null : answers.differences().isEmpty() ? "equal" : "DIFFER");
         return row;
     }
 
@@ -213,7 +284,10 @@ public final class BenchMain implements Callable<Integer> {
         for (Client c : timed) {
             fields.add(new Field("duckdb/" + c.label(), DataType.DOUBLE, true));
         }
+        fields.add(new Field("kernel_ms", DataType.DOUBLE, true));
+        fields.add(new Field("floor_ms", DataType.DOUBLE, true));
         fields.add(new Field("rows", DataType.BIGINT, true));
+        fields.add(new Field("answers", DataType.VARCHAR, true));
         return fields;
     }
 

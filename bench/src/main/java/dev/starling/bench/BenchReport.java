@@ -14,12 +14,12 @@ import org.knowm.xchart.CategoryChartBuilder;
 import org.knowm.xchart.style.Styler;
 
 /**
- * A benchmark run as files: JSON (what ran where, per query each engine's median and the rows, the
- * geomeans) and a PNG chart of the medians, engines side by side per query on a logarithmic axis.
+ * A benchmark run as files: JSON (what ran where, per query each engine's median, the rows and
+ * the GPU's kernel time and floor) and a PNG chart of the medians, engines side by side per query on a logarithmic axis.
  */
 final class BenchReport {
-    /** One query's medians by engine (NaN: not timed) and its row count where the engines agree. */
-    record Query(String name, Map<String, Double> millis, Long rows) { }
+    /** One query's medians by engine (NaN: not timed), its row count, and the GPU's account of it (null: none). */
+    record Query(String name, Map<String, Double> millis, Long rows, GpuAccount gpu) { }
 
     private final String title;
     private final Map<String, Object> setup;
@@ -33,13 +33,13 @@ final class BenchReport {
         this.engines = List.copyOf(engines);
     }
 
-    /** Adds a query's medians, in the order of the engines. */
-    void add(String name, double[] millis, Long rows) {
+    /** Adds a query's medians, in the order of the engines, and the GPU's account of it where it has one. */
+    void add(String name, double[] millis, Long rows, GpuAccount gpu) {
         Map<String, Double> byEngine = new LinkedHashMap<>();
         for (int e = 0; e < engines.size(); e++) {
             byEngine.put(engines.get(e), millis[e]);
         }
-        queries.add(new Query(name, byEngine, rows));
+        queries.add(new Query(name, byEngine, rows, gpu));
     }
 
     /** Writes the JSON: the setup, then per query each engine's median in ms (null: not timed). */
@@ -56,6 +56,10 @@ final class BenchReport {
             q.millis().forEach((engine, t) -> ms.put(engine, Double.isNaN(t) ? null : t));
             row.put("median_ms", ms);
             row.put("rows", q.rows());
+            if (q.gpu() != null) {
+                row.put("gpu_kernel_ms", q.gpu().kernelMillis());
+                row.put("gpu_floor_ms", q.gpu().floorMillis());
+            }
             rows.add(row);
         }
         json.put("queries", rows);

@@ -1,5 +1,6 @@
 package dev.starling.bench;
 
+import dev.starling.difftest.ResultRows;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
@@ -19,6 +20,11 @@ final class DuckDbRunner implements QueryRunner {
     @Override
     public long run(String sql) throws SQLException {
         return JdbcResults.readAll(duck, sql);
+    }
+
+    @Override
+    public ResultRows answer(String sql) throws SQLException {
+        return ResultRows.query(duck, sql);
     }
 
     @Override

@@ -1,5 +1,6 @@
 package dev.starling.bench;
 
+import dev.starling.difftest.ResultRows;
 import dev.starling.engine.Starling;
 import dev.starling.exec.BackendMode;
 
@@ -17,6 +18,12 @@ final class StarlingRunner implements QueryRunner {
     public long run(String sql) {
         db.setBackendMode(backend);
         return db.query(sql).rows().size();
+    }
+
+    @Override
+    public ResultRows answer(String sql) {
+        db.setBackendMode(backend);
+        return ResultRows.of(db.query(sql));
     }
 
     @Override

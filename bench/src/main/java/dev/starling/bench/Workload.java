@@ -90,6 +90,11 @@ enum Workload {
 
     abstract void generate(Catalog catalog, double scaleFactor);
 
+    /** The benchmark whose tables it reads, as GENERATE names it: tpch, or ssb. */
+    String dataset() {
+        return this == SSB ? "ssb" : "tpch";
+    }
+
     /** Its queries for data at {@code scaleFactor}, whose substitution parameters may depend on it. */
     abstract Map<String, String> queries(double scaleFactor);
 }

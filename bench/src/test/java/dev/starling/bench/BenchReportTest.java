@@ -26,8 +26,8 @@ class BenchReportTest {
         setup.put("workload", "SSB");
         setup.put("scale_factor", 0.01);
         BenchReport report = new BenchReport("SSB SF 0.01", setup, List.of("gpu", "cpu", "duckdb"));
-        report.add("Q1.1", new double[] {0.5, 12.25, 4.0}, 1L);
-        report.add("Q2.1", new double[] {1.5, 30.0, Double.NaN}, null);
+        report.add("Q1.1", new double[] {0.5, 12.25, 4.0}, 1L, new GpuAccount(0.25, 0.125));
+        report.add("Q2.1", new double[] {1.5, 30.0, Double.NaN}, null, null);
         report.writeJson(dir.resolve("r.json"));
         report.writeChart(dir.resolve("r.png"));
 
@@ -38,6 +38,8 @@ class BenchReportTest {
         assertEquals("Q1.1", q11.get("query").asText());
         assertEquals(12.25, q11.get("median_ms").get("cpu").asDouble());
         assertEquals(1, q11.get("rows").asLong());
+        assertEquals(0.125, q11.get("gpu_floor_ms").asDouble());
+        assertTrue(json.get("queries").get(1).get("gpu_floor_ms") == null, "no GPU account: no floor");
         assertTrue(json.get("queries").get(1).get("median_ms").get("duckdb").isNull(), "not timed: null");
 
         byte[] png = Files.readAllBytes(dir.resolve("r.png"));
