@@ -63,7 +63,8 @@ final class RowAppender {
         }
         switch (type.kind()) {
             case INTEGER, BIGINT -> {
-                long x = decimal(v, col).setScale(0, RoundingMode.HALF_UP).longValueExact();
+                long x = isWhole(v) ? ((Number) v).longValue()
+                        : decimal(v, col).setScale(0, RoundingMode.HALF_UP).longValueExact();
                 if (type.kind() == DataType.Kind.INTEGER && (x < Integer.MIN_VALUE || x > Integer.MAX_VALUE)) {
                     throw new ArithmeticException(x + " does not fit INTEGER column " + schema.column(col).name());
                 }
@@ -78,9 +79,17 @@ final class RowAppender {
         }
     }
 
+    /** Whether {@code v} is a whole number that a long holds, which needs no decimal arithmetic. */
+    private static boolean isWhole(Object v) {
+        return v instanceof Long || v instanceof Integer || v instanceof Short || v instanceof Byte;
+    }
+
     private BigDecimal decimal(Object v, int col) {
         if (v instanceof BigDecimal d) {
             return d;
+        }
+        if (isWhole(v)) {
+            return BigDecimal.valueOf(((Number) v).longValue());
         }
         if (v instanceof Number || v instanceof String) {
             try {
