@@ -67,6 +67,69 @@ class GpuResidentAppendTest {
         }
     }
 
+    @Test
+    void twoAppendsAtOnceAndQueriesDuringThemSeeOnlyCommittedVersions() throws Exception {
+        try (Starling db = Starling.inMemory(); BufferAllocator allocator = new RootAllocator()) {
+            GpuBackend gpu = db.gpu().orElse(null);
+            assumeTrue(gpu != null, "no GPU");
+            gpu.keepAppendsOnDevice(true);
+            try {
+                appendAtOnceWithQueries(db, gpu, allocator);
+            } finally {
+                gpu.keepAppendsOnDevice(false);
+            }
+        }
+    }
+
+    /**
+     * Two uploads into one resident table at the same time (disjoint ids), while another thread
+     * queries it on the GPU: every query sees a version some statement committed, and the end is
+     * what the same rows loaded at once give.
+     */
+    private static void appendAtOnceWithQueries(Starling db, GpuBackend gpu, BufferAllocator allocator) throws Exception {
+        gpu.columnCache().clear();
+        long baseline = gpu.device().memory().used();
+        String columns = " (id BIGINT PRIMARY KEY, qty INTEGER, price DECIMAL(12,2), tag VARCHAR(8), shipped DATE)";
+        db.query("CREATE TABLE items" + columns);
+        db.query("CREATE TABLE items_at_once" + columns);
+        int[] sizes = new SplittableRandom(11).ints(60, 1, 2_000).toArray();
+        int appended = java.util.Arrays.stream(sizes).sum();
+        int other = 10_000_000;
+        ingest(db, allocator, "items", new int[] {FIRST}, 0);
+        for (int first : new int[] {0, FIRST, other}) {
+            ingest(db, allocator, "items_at_once", new int[] {first == 0 ? FIRST : appended}, first);
+        }
+        db.query("ALTER TABLE items SET (gpu_resident = true)");
+        db.setBackendMode(dev.starling.exec.BackendMode.GPU);
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(2);
+        try {
+            var a = pool.submit(() -> ingest(db, allocator, "items", sizes, FIRST));
+            var b = pool.submit(() -> ingest(db, allocator, "items", sizes, other));
+            java.util.Set<Long> committed = java.util.Set.of((long) FIRST, (long) FIRST + appended,
+                    (long) FIRST + 2L * appended);
+            int queries = 0;
+            while (!a.isDone() || !b.isDone() || queries == 0) {
+                Object count = db.query("SELECT count(*) FROM items WHERE price > 0").rows().getFirst().getFirst();
+                assertTrue(committed.contains((Long) count), "a query saw " + count + " rows, no committed version's");
+                queries++;
+            }
+            a.get();
+            b.get();
+        } finally {
+            pool.shutdownNow();
+            db.setBackendMode(dev.starling.exec.BackendMode.AUTO);
+        }
+        Table items = db.catalog().require("items");
+        assertEquals(FIRST + 2L * appended, items.rowCount());
+        assertDeviceHoldsTheChunks(gpu.columnCache(), items);
+        String sql = "SELECT tag, count(*), sum(qty), sum(price), min(shipped), max(id) FROM %s GROUP BY tag ORDER BY tag";
+        assertTrue(GpuResults.assertSameOnGpu(db, gpu, sql.formatted("items"), sql.formatted("items")));
+        assertEquals(db.query(sql.formatted("items_at_once")).rows(), db.query(sql.formatted("items")).rows());
+        db.query("ALTER TABLE items SET (gpu_resident = false)");
+        gpu.columnCache().clear();
+        assertEquals(baseline, gpu.device().memory().used(), "device memory back to its baseline");
+    }
+
     private static void appendInSmallBatches(Starling db, GpuBackend gpu, BufferAllocator allocator) {
         gpu.columnCache().clear();
         long baseline = gpu.device().memory().used();
