@@ -81,9 +81,11 @@ public final class AppendBenchMain implements Callable<Integer> {
                     if (persistentStream < copyStream) {
                         crossover = batch;
                     }
-                    rows.add(List.of(batch >> 10, count, copyStream * 1e3, batch / copyStream / 1e9,
-                            persistentStream * 1e3, batch / persistentStream / 1e9, copyAlone * 1e3,
-                            persistentAlone * 1e3, persistentStream < copyStream ? "persistent" : "copy"));
+                    System.out.printf("  %d KiB batches: copy %.1f us, persistent %.1f us a batch%n", batch >> 10,
+                            copyStream * 1e6, persistentStream * 1e6);
+                    rows.add(List.of(batch >> 10, count, copyStream * 1e6, batch / copyStream / 1e9,
+                            persistentStream * 1e6, batch / persistentStream / 1e9, copyAlone * 1e6,
+                            persistentAlone * 1e6, persistentStream < copyStream ? "persistent" : "copy"));
                 }
             }
             System.out.print(new QueryResult(List.of(
