@@ -2,6 +2,7 @@ package dev.starling.engine;
 
 import dev.starling.exec.run.PipelineGraph;
 import dev.starling.exec.plan.Field;
+import dev.starling.planner.PlanTemplate;
 import dev.starling.exec.plan.PlanNode;
 import dev.starling.engine.data.DataStatement;
 import dev.starling.storage.DataType;
@@ -12,11 +13,12 @@ import java.util.List;
  * (the physical plan with each pipeline placed, under the settings it was prepared with) or, for a statement answered while it is prepared (EXPLAIN, ANALYZE CONFLICTS), its rows; or a
  * data statement (no result columns; it reports the rows it wrote). Plans refer to the table versions they were planned against, so a
  * prepared query keeps answering over the data as it was when prepared. A statement with
- * parameter markers ({@code ?}) has their types and no plan until values are bound. EXPLAIN ANALYZE
+ * parameter markers ({@code ?}) has their types and no plan until values are bound; a query among
+ * them has its {@code template}, optimized with the markers in it. EXPLAIN ANALYZE
  * ({@code analyzes}) holds the graph of the query it runs, and answers with the plan.
  */
 public record PreparedQuery(String sql, List<Field> fields, PipelineGraph graph, List<List<Object>> computedRows,
-                            DataStatement update, List<DataType> parameters, boolean analyzes) {
+                            DataStatement update, List<DataType> parameters, boolean analyzes, PlanTemplate template) {
 
     /** The result columns of EXPLAIN and EXPLAIN ANALYZE: the plan, a line a row. */
     public static final List<Field> PLAN = List.of(new Field("plan", DataType.VARCHAR, false));
@@ -27,7 +29,12 @@ public record PreparedQuery(String sql, List<Field> fields, PipelineGraph graph,
 
     public PreparedQuery(String sql, List<Field> fields, PipelineGraph graph, List<List<Object>> computedRows,
                          DataStatement update, List<DataType> parameters) {
-        this(sql, fields, graph, computedRows, update, parameters, false);
+        this(sql, fields, graph, computedRows, update, parameters, false, null);
+    }
+
+    /** A query with parameter markers, optimized once with them in it: binding values plans it no further. */
+    public static PreparedQuery templated(String sql, PlanTemplate template) {
+        return new PreparedQuery(sql, template.fields(), null, null, null, template.parameters(), false, template);
     }
 
     /**
@@ -35,7 +42,7 @@ public record PreparedQuery(String sql, List<Field> fields, PipelineGraph graph,
      * {@code graph} and answers with the plan and what each pipeline did.
      */
     public static PreparedQuery analyzing(String sql, PreparedQuery query) {
-        return new PreparedQuery(sql, PLAN, query.graph(), null, null, query.parameters(), true);
+        return new PreparedQuery(sql, PLAN, query.graph(), null, null, query.parameters(), true, null);
     }
 
     /** The physical plan, or null when there is none to run. */

@@ -305,6 +305,15 @@ public final class Starling implements AutoCloseable {
             return new PreparedQuery(sql, List.of(), null, null, data.get(),
                     markers == 0 ? List.of() : dataParameterTypes(sql, names(session).qualify(data.get()), markers));
         }
+        if (markers > 0 && !EXPLAIN.matcher(sql).find()) {
+            // optimized once with its markers; binding values then puts them in and translates
+            try {
+                return plans.get(sql, session.planning(), catalog.version(),
+                        () -> PreparedQuery.templated(sql, planner.template(sql, session.schema())));
+            } catch (StarlingSqlException notWithMarkers) {
+                // validated alone below (which reports a mistake); bound, it is planned with its values written in
+            }
+        }
         if (markers > 0) {
             SqlPlanner.Signature signature = planner.signature(sql, session.schema());
             return new PreparedQuery(sql, signature.fields(), null, null, null, signature.parameters());
@@ -358,9 +367,36 @@ public final class Starling implements AutoCloseable {
         return types;
     }
 
-    /** The statement with {@code values} in place of its parameter markers, prepared to run. */
+    /** The statement with {@code values} in place of its parameter markers, prepared to run under this engine's settings. */
     public PreparedQuery bind(PreparedQuery q, List<Object> values) {
-        return prepare(ParameterBinder.bind(q.sql(), q.parameters(), values));
+        return bind(q, values, settings);
+    }
+
+    /**
+     * The statement with {@code values} in place of its parameter markers, prepared to run for a
+     * session with {@code session}'s settings. A query is bound into the plan it was optimized into
+     * with its markers (optimized again only when a table changed since), without Calcite; a value
+     * that is not plainly of its marker's type, and a data statement, have the values written into
+     * the statement's text, which is prepared as written.
+     */
+    public PreparedQuery bind(PreparedQuery q, List<Object> values, Settings session) {
+        String written = ParameterBinder.bind(q.sql(), q.parameters(), values);
+        if (q.template() != null) {
+            PreparedQuery current = prepare(q.sql(), session);
+            Optional<SqlPlanner.Plan> bound = current.template() == null ? Optional.empty()
+                    : current.template().bind(values.stream().map(ParameterBinder::text).toList());
+            if (bound.isPresent()) {
+                SqlPlanner.Plan plan = bound.get();
+                return new PreparedQuery(written, plan.plan().output(),
+                        PipelineGraph.of(plan.plan(), plan.estimates(), placer, session.planning()), null, null, List.of());
+            }
+        }
+        return prepare(written, session);
+    }
+
+    /** How many statements Calcite has optimized since the engine opened (a cached plan or a bound template is none). */
+    public long optimizations() {
+        return planner.optimizations();
     }
 
     /** Runs a prepared data statement, atomically and durably; returns the rows it wrote. SET applies to this engine. */

@@ -27,6 +27,7 @@ import java.util.Properties;
 import org.apache.calcite.jdbc.CalciteSchema;
 import org.apache.calcite.adapter.java.JavaTypeFactory;
 import org.apache.calcite.prepare.CalciteCatalogReader;
+import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeField;
 import org.apache.calcite.sql.util.SqlOperatorTables;
 import org.apache.calcite.avatica.util.Casing;
@@ -100,6 +101,7 @@ public final class SqlPlanner {
     }
 
     private final Catalog catalog;
+    private final java.util.concurrent.atomic.AtomicLong optimizations = new java.util.concurrent.atomic.AtomicLong();
 
     public SqlPlanner(Catalog catalog) {
         this.catalog = catalog;
@@ -118,6 +120,37 @@ public final class SqlPlanner {
 
     /** {@code sql} planned, an unqualified name {@code schema}'s table or view where it has one of that name. */
     public Plan plan(String sql, String schema) {
+        Optimized o = optimize(sql, schema);
+        return translate(o.physical(), o.rowType());
+    }
+
+    /**
+     * {@code sql}, whose parameter markers ({@code ?}) stand for values bound later, optimized once
+     * into a physical plan with the markers in it: binding values then only puts them in and
+     * translates ({@link PlanTemplate#bind}), with no parsing, validation or optimization.
+     */
+    public PlanTemplate template(String sql, String schema) {
+        Optimized o = optimize(sql, schema);
+        List<Field> fields = new ArrayList<>();
+        for (RelDataTypeField f : o.rowType().getFieldList()) {
+            fields.add(new Field(f.getName(), TypeMapping.toStarling(f.getType()), f.getType().isNullable()));
+        }
+        List<DataType> parameters = new ArrayList<>();
+        for (RelDataTypeField p : o.parameterRowType().getFieldList()) {
+            parameters.add(TypeMapping.toStarling(p.getType()));
+        }
+        return new PlanTemplate(o.physical(), o.rowType(), fields, parameters);
+    }
+
+    /** How many statements Calcite has optimized: a plan cache hit and a bound template optimize none. */
+    public long optimizations() {
+        return optimizations.get();
+    }
+
+    /** A query optimized: its physical plan, its result's row type, and the types of its parameters. */
+    private record Optimized(RelNode physical, RelDataType rowType, RelDataType parameterRowType) { }
+
+    private Optimized optimize(String sql, String schema) {
         FrameworkConfig config = config();
         JavaTypeFactory types = new StarlingTypeFactory();
         SqlNode parsed = ViewExpansion.expand(ResultColumnNames.name(sql, WideIntegerLiterals.rewrite(parse(sql))),
@@ -133,9 +166,15 @@ public final class SqlPlanner {
         // Every estimate from here on (join order, build sides) comes from the stored statistics.
         logical.getCluster().setMetadataProvider(StarlingMetadata.PROVIDER);
         logical.getCluster().invalidateMetadataQuery();
-        RelNode physical = physical(config, logical);
+        optimizations.incrementAndGet();
+        return new Optimized(physical(config, logical), validator.getValidatedNodeType(validated),
+                validator.getParameterRowType(validated));
+    }
+
+    /** The exec plan of Calcite's physical plan {@code physical}, whose result has type {@code rowType}. */
+    static Plan translate(RelNode physical, RelDataType rowType) {
         PlanTranslator translator = new PlanTranslator(physical.getCluster().getRexBuilder());
-        PlanNode plan = translator.translateRoot(physical, validator.getValidatedNodeType(validated));
+        PlanNode plan = translator.translateRoot(physical, rowType);
         return new Plan(physical, plan, translator.estimates());
     }
 

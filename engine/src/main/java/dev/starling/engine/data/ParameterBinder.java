@@ -90,17 +90,22 @@ public final class ParameterBinder {
         return out.append(sql.substring(from)).toString();
     }
 
-    private static String literal(DataType type, Object value) {
-        if (value == null) {
-            return "CAST(NULL AS " + type + ")";
-        }
-        String text = switch (value) {
+    /** A bound value as SQL text writes it (a date as yyyy-mm-dd, a decimal without exponent); null for NULL. */
+    public static String text(Object value) {
+        return switch (value) {
+            case null -> null;
             case BigDecimal d -> d.toPlainString();
             case LocalDate d -> d.toString();
             case java.sql.Date d -> d.toLocalDate().toString();
             default -> value.toString();
         };
-        String quoted = "'" + text.replace("'", "''") + "'";
+    }
+
+    private static String literal(DataType type, Object value) {
+        if (value == null) {
+            return "CAST(NULL AS " + type + ")";
+        }
+        String quoted = "'" + text(value).replace("'", "''") + "'";
         return type.kind() == DataType.Kind.VARCHAR ? quoted : "CAST(" + quoted + " AS " + type + ")";
     }
 }

@@ -81,6 +81,13 @@ public final class StarlingTableScan extends TableScan implements StarlingRel, P
         return new StarlingTableScan(getCluster(), traitSet, getTable(), projects, filter);
     }
 
+    /** The scan with {@code shuttle} applied to its filter (a bound parameter's value put in, say). */
+    @Override
+    public RelNode accept(org.apache.calcite.rex.RexShuttle shuttle) {
+        RexNode changed = filter == null ? null : shuttle.apply(filter);
+        return changed == filter ? this : withFilter(changed);
+    }
+
     @Override
     public RelDataType deriveRowType() {
         List<RelDataTypeField> fields = getTable().getRowType().getFieldList();

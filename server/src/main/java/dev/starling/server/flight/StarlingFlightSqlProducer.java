@@ -442,7 +442,7 @@ public final class StarlingFlightSqlProducer extends NoOpFlightSqlProducer {
                         + " parameters and no values were bound").toRuntimeException();
             }
             long start = System.nanoTime();
-            PreparedQuery bound = bind(p.query(), p.parameters());
+            PreparedQuery bound = bind(p.query(), p.parameters(), context);
             return new Prepared(bound, p.catalogVersion(), p.parameters(), System.nanoTime() - start);
         }
         Prepared current = current(p, p.query().sql(), context);
@@ -472,9 +472,9 @@ public final class StarlingFlightSqlProducer extends NoOpFlightSqlProducer {
         return p;
     }
 
-    private PreparedQuery bind(PreparedQuery query, List<Object> values) {
+    private PreparedQuery bind(PreparedQuery query, List<Object> values, CallContext context) {
         try {
-            return db.bind(query, values);
+            return db.bind(query, values, settings(context));
         } catch (RuntimeException e) {
             throw FlightErrors.of(e);
         }
@@ -521,7 +521,7 @@ public final class StarlingFlightSqlProducer extends NoOpFlightSqlProducer {
                 long start = System.nanoTime();
                 List<PreparedQuery> statements = new ArrayList<>();
                 for (List<Object> row : rows) {
-                    statements.add(bind(p.query(), row));
+                    statements.add(bind(p.query(), row, context));
                 }
                 update(p.query().sql(), p.planNanos().getAndSet(0) + System.nanoTime() - start, statements, context, ack);
             } catch (RuntimeException e) {
