@@ -63,19 +63,19 @@ public final class PlanTemplate {
                 return literal(rex, parameters.get(p), param.getType(), values.get(p)).orElseThrow(NotPlainly::new);
             }
         };
-        RelNode bound;
-        try {
-            bound = physical.accept(new RelHomogeneousShuttle() {
-                @Override
-                public RelNode visit(RelNode other) {
-                    return super.visit(other).accept(substitute);
-                }
-            });
-        } catch (NotPlainly e) {
-            return Optional.empty();
-        }
-        // the cluster's metadata caches, which translation's estimates read, serve one thread at a time
+        // the plan's cluster (its metadata caches, which translation's estimates read) serves one thread at a time
         synchronized (physical.getCluster()) {
+            RelNode bound;
+            try {
+                bound = physical.accept(new RelHomogeneousShuttle() {
+                    @Override
+                    public RelNode visit(RelNode other) {
+                        return super.visit(other).accept(substitute);
+                    }
+                });
+            } catch (NotPlainly e) {
+                return Optional.empty();
+            }
             return Optional.of(SqlPlanner.translate(bound, rowType));
         }
     }
