@@ -86,6 +86,25 @@ class BoundParametersTest {
     }
 
     @Test
+    void threadsBindingOneTemplateAtOnceEachGetTheirOwnValues() throws Exception {
+        PreparedQuery q = db.prepare("SELECT count(*) FROM orders WHERE o_orderkey < ?");
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(8);
+        try {
+            List<java.util.concurrent.Future<Boolean>> checks = new java.util.ArrayList<>();
+            for (int t = 0; t < 64; t++) {
+                long bound = 1 + 937L * t;
+                checks.add(pool.submit(() -> db.query(db.bind(q, List.of(bound))).rows().equals(
+                        db.query("SELECT count(*) FROM orders WHERE o_orderkey < " + bound).rows())));
+            }
+            for (var check : checks) {
+                assertEquals(true, check.get());
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
     void aValueNotPlainlyOfItsTypeIsWrittenIntoTheText() {
         PreparedQuery q = db.prepare("SELECT count(*) FROM lineitem WHERE l_quantity < ?");
         // 24.004 has more places than DECIMAL(15,2): written in, the CAST rounds it as it would in the text
