@@ -65,6 +65,9 @@ public final class Starling implements AutoCloseable {
     private final DataStatementRunner dataStatements;
     private final PlanCache plans = new PlanCache();
     private volatile Settings settings = Settings.DEFAULT;
+    /** By default four queries a processor, and half the heap for their state. */
+    private volatile QueryAdmission admission = new QueryAdmission(4 * Runtime.getRuntime().availableProcessors(),
+            Runtime.getRuntime().maxMemory() / 2);
     /** Whether closing the engine lets the data directory go (it opened the catalog). */
     private boolean ownsCatalog;
 
@@ -249,7 +252,10 @@ public final class Starling implements AutoCloseable {
         if (q.analyzes()) {
             return new QueryResult(q.fields(), analyze(q, ctx));
         }
-        return executor.collect(placedFor(q, ctx.settings()).graph(), ctx);
+        PipelineGraph graph = placedFor(q, ctx.settings()).graph();
+        try (QueryAdmission.Admitted admitted = admit(graph, ctx)) {
+            return executor.collect(graph, ctx);
+        }
     }
 
     /**
@@ -476,7 +482,45 @@ public final class Starling implements AutoCloseable {
             sink.finish();
             return;
         }
-        executor.run(placedFor(q, ctx.settings()).graph(), ctx, sink);
+        PipelineGraph graph = placedFor(q, ctx.settings()).graph();
+        try (QueryAdmission.Admitted admitted = admit(graph, ctx)) {
+            executor.run(graph, ctx, sink);
+        }
+    }
+
+    /** Waits for {@code graph}'s turn to run under {@code ctx} (see {@link #setAdmission}). */
+    private QueryAdmission.Admitted admit(PipelineGraph graph, QueryContext ctx) {
+        return admission.admit(ctx, stateBytes(graph));
+    }
+
+    /** The host memory the optimizer expects {@code graph}'s breakers (joins, aggregations, sorts) to keep. */
+    private static long stateBytes(PipelineGraph graph) {
+        long bytes = 0;
+        java.util.ArrayDeque<PlanNode> nodes = new java.util.ArrayDeque<>(List.of(graph.root()));
+        while (!nodes.isEmpty()) {
+            PlanNode node = nodes.pop();
+            bytes += dev.starling.exec.run.StateMemory.of(node, graph.estimates()).orElse(0);
+            nodes.addAll(node.inputs());
+        }
+        return bytes;
+    }
+
+    /**
+     * Lets at most {@code maxRunning} queries run at once, with state the optimizer estimates at no
+     * more than {@code stateBytes} together; the others wait their turn (see {@link QueryAdmission}).
+     */
+    public void setAdmission(int maxRunning, long stateBytes) {
+        admission = new QueryAdmission(maxRunning, stateBytes);
+    }
+
+    /** Queries waiting for their turn to run now. */
+    public int queriesWaiting() {
+        return admission.waiting();
+    }
+
+    /** Queries admitted and running now. */
+    public int queriesRunning() {
+        return admission.running();
     }
 
     /**
@@ -490,7 +534,9 @@ public final class Starling implements AutoCloseable {
         PipelineGraph graph = placedFor(q, ctx.settings()).graph();
         long[] rows = {0};
         long start = System.nanoTime();
-        executor.run(graph, ctx, batch -> rows[0] += batch.rows());
+        try (QueryAdmission.Admitted admitted = admit(graph, ctx)) {
+            executor.run(graph, ctx, batch -> rows[0] += batch.rows());
+        }
         String ran = String.format("ran in %.2f ms, %,d rows", (System.nanoTime() - start) / 1e6, rows[0]);
         List<List<Object>> lines = new ArrayList<>();
         lines.add(List.of(ran));

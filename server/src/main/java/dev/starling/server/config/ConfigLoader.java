@@ -252,6 +252,13 @@ public final class ConfigLoader {
             throw new ConfigException("memory.result_buffer_bytes must be at least 1048576, not "
                     + c.memory().resultBufferBytes());
         }
+        if (c.memory().queryStateBytes() < (1 << 20)) {
+            throw new ConfigException("memory.query_state_bytes must be at least 1048576, not "
+                    + c.memory().queryStateBytes());
+        }
+        if (c.query().maxRunning() < 1) {
+            throw new ConfigException("query.max_running must be at least 1, not " + c.query().maxRunning());
+        }
         if (c.gpu().pinnedKeepBytes() < 0 || c.gpu().mappedKeepBytes() < 0 || c.gpu().pinnedTableBytes() < 0) {
             throw new ConfigException("gpu.pinned_keep_bytes, gpu.mapped_keep_bytes and gpu.pinned_table_bytes cannot be negative");
         }

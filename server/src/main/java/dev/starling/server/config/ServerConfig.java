@@ -21,9 +21,9 @@ public record ServerConfig(Listen listen, Path dataDir, Demo demo, Auth auth, Tl
         auth = auth == null ? new Auth(null, null, null) : auth;
         tls = tls == null ? new Tls(null, null) : tls;
         gpu = gpu == null ? new Gpu(null, null, null, null, null, null, null, null) : gpu;
-        memory = memory == null ? new Memory(null) : memory;
+        memory = memory == null ? new Memory(null, null) : memory;
         http = http == null ? new Http(null, null, null) : http;
-        query = query == null ? new Query(null) : query;
+        query = query == null ? new Query(null, null) : query;
         load = load == null ? new Load(null) : load;
         generate = generate == null ? new Generate(null) : generate;
     }
@@ -56,11 +56,14 @@ public record ServerConfig(Listen listen, Path dataDir, Demo demo, Auth auth, Tl
 
     /**
      * Limits of every session's queries unless it sets its own: {@code timeout}, how long a query
-     * may run (seconds, or a number with ms, s, min or h; 0: no limit), as {@code SET query_timeout}.
+     * may run (seconds, or a number with ms, s, min or h; 0: no limit), as {@code SET query_timeout};
+     * and of the server's: {@code maxRunning}, how many queries run at once (the others wait their
+     * turn; default four a processor).
      */
-    public record Query(String timeout) {
+    public record Query(String timeout, Integer maxRunning) {
         public Query {
             timeout = timeout == null ? "0" : timeout;
+            maxRunning = maxRunning == null ? 4 * Runtime.getRuntime().availableProcessors() : maxRunning;
         }
 
         /** The limit; an ill-formed one is an {@link IllegalArgumentException} naming the key. */
@@ -88,11 +91,15 @@ public record ServerConfig(Listen listen, Path dataDir, Demo demo, Auth auth, Tl
 
     /**
      * Off-heap memory for results on their way to clients (Arrow buffers of all sessions together);
-     * a query that needs more fails with RESOURCE_EXHAUSTED instead of taking the process down.
+     * a query that needs more fails with RESOURCE_EXHAUSTED instead of taking the process down. And
+     * {@code queryStateBytes}: the state (join tables, groups, sorted rows) that running queries may
+     * hold together as the optimizer estimates it; a query past it waits for its turn (default half
+     * the heap).
      */
-    public record Memory(Long resultBufferBytes) {
+    public record Memory(Long resultBufferBytes, Long queryStateBytes) {
         public Memory {
             resultBufferBytes = resultBufferBytes == null ? 1L << 30 : resultBufferBytes;
+            queryStateBytes = queryStateBytes == null ? Runtime.getRuntime().maxMemory() / 2 : queryStateBytes;
         }
     }
 

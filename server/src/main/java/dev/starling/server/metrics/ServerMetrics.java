@@ -58,6 +58,9 @@ public final class ServerMetrics implements Consumer<QueryRecord>, AutoCloseable
         new UptimeMetrics().bindTo(registry);
         Gauge.builder("starling.queries.running", queries, QueryTracker::runningCount)
                 .description("Queries running now.").register(registry);
+        Gauge.builder("starling.queries.waiting", db, Starling::queriesWaiting)
+                .description("Queries waiting for their turn to run (query.max_running, memory.query_state_bytes).")
+                .register(registry);
         Gauge.builder("starling.result.buffer", resultBufferBytes::getAsLong).baseUnit("bytes")
                 .description("Off-heap result buffers held now, all sessions together.").register(registry);
         Catalog catalog = db.catalog();

@@ -101,6 +101,27 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void queriesRunningAtOnceAndTheirStateMemoryAreBoundedAndChecked() throws Exception {
+        Path f = yaml("""
+                query:
+                  max_running: 3
+                memory:
+                  query_state_bytes: 2097152
+                """);
+        ServerConfig c = ConfigLoader.validate(ConfigLoader.load(f, Map.of()));
+        assertEquals(3, c.query().maxRunning());
+        assertEquals(2097152L, c.memory().queryStateBytes());
+        assertEquals(5, ConfigLoader.load(f, Map.of("STARLING_QUERY_MAX_RUNNING", "5")).query().maxRunning());
+        assertEquals(4 * Runtime.getRuntime().availableProcessors(), ServerConfig.defaults().query().maxRunning());
+        ConfigException e = assertThrows(ConfigException.class, () -> ConfigLoader.validate(
+                ConfigLoader.load(f, Map.of("STARLING_QUERY_MAX_RUNNING", "0"))));
+        assertEquals("query.max_running must be at least 1, not 0", e.getMessage());
+        e = assertThrows(ConfigException.class, () -> ConfigLoader.validate(
+                ConfigLoader.load(f, Map.of("STARLING_MEMORY_QUERY_STATE_BYTES", "1000"))));
+        assertEquals("memory.query_state_bytes must be at least 1048576, not 1000", e.getMessage());
+    }
+
+    @Test
     void everyKeyHasAnEnvironmentVariable() {
         ServerConfig c = ConfigLoader.load(null, Map.of(
                 "STARLING_LISTEN_PORT", "40000", "STARLING_HTTP_BIND", "0.0.0.0", "STARLING_DEMO_SCALE_FACTOR", "0.01",

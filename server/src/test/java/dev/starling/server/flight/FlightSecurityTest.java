@@ -50,7 +50,7 @@ class FlightSecurityTest {
                 new ServerConfig.Auth("password", List.of(
                         new ServerConfig.User("analyst", FlightSqlServer.hashPassword("s3cret".toCharArray())),
                         new ServerConfig.User("ops", FlightSqlServer.hashPassword("r00t".toCharArray()), "admin")), 5),
-                new ServerConfig.Tls(CERT, KEY), null, null, null, new ServerConfig.Query("30s"),
+                new ServerConfig.Tls(CERT, KEY), null, null, null, new ServerConfig.Query("30s", null),
                 new ServerConfig.Load(List.of(imports)),
                 new ServerConfig.Generate(0.002));
         server = FlightSqlServer.start(db, config);

@@ -22,7 +22,7 @@ class ResultMemoryBudgetTest {
         try (Starling db = Starling.inMemory()) {
             TpchGenerator.generate(db.catalog(), 0.01, "");
             ServerConfig config = new ServerConfig(new ServerConfig.Listen("127.0.0.1", 0), null, null, null, null, null,
-                    new ServerConfig.Memory(1L << 20), null, null, null, null);
+                    new ServerConfig.Memory(1L << 20, null), null, null, null, null);
             try (FlightSqlServer server = FlightSqlServer.start(db, config);
                  Connection c = DriverManager.getConnection("jdbc:arrow-flight-sql://127.0.0.1:" + server.port()
                          + "/?useEncryption=false");

@@ -103,6 +103,7 @@ class HttpEndpointTest {
                 assertTrue(text.contains("starling_result_rows_total 25.0\n"), text);
                 assertTrue(text.contains("starling_query_duration_seconds_bucket{backend=\"cpu\",status=\"ok\",le=\"+Inf\"} 1\n"), text);
                 assertTrue(text.contains("starling_queries_running 0.0\n"), text);
+                assertTrue(text.contains("starling_queries_waiting 0.0\n"), text);
                 assertTrue(text.contains("starling_tables 8.0\n"), text);
                 assertTrue(text.contains("jvm_memory_used_bytes{"), text);
                 assertTrue(text.contains("starling_gpu_available 0.0\n"), text);
