@@ -110,5 +110,8 @@ class BoundParametersTest {
         // 24.004 has more places than DECIMAL(15,2): written in, the CAST rounds it as it would in the text
         assertEquals(db.query("SELECT count(*) FROM lineitem WHERE l_quantity < CAST('24.004' AS DECIMAL(15,2))").rows(),
                 db.query(db.bind(q, List.of(new BigDecimal("24.004")))).rows());
+        PreparedQuery dated = db.prepare("SELECT count(*) FROM lineitem WHERE l_shipdate < ?");
+        assertEquals(db.query("SELECT count(*) FROM lineitem").rows(),
+                db.query(db.bind(dated, List.of(LocalDate.of(12000, 1, 1)))).rows(), "a year past 9999, written in");
     }
 }

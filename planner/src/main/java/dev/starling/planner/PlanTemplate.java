@@ -114,7 +114,8 @@ public final class PlanTemplate {
                         ? Optional.of(rex.makeLiteral(Boolean.parseBoolean(text))) : Optional.empty();
                 case VARCHAR -> Optional.of(rex.makeLiteral(text, relType, false));
             };
-        } catch (NumberFormatException | DateTimeParseException notPlainly) {
+        } catch (IllegalArgumentException | DateTimeParseException notPlainly) {
+            // a number or date that will not read, or one Calcite's literals refuse (a year past 9999)
             return Optional.empty();
         }
     }
