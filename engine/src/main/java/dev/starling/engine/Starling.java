@@ -65,9 +65,7 @@ public final class Starling implements AutoCloseable {
     private final DataStatementRunner dataStatements;
     private final PlanCache plans = new PlanCache();
     private volatile Settings settings = Settings.DEFAULT;
-    /** By default four queries a processor, and half the heap for their state. */
-    private volatile QueryAdmission admission = new QueryAdmission(4 * Runtime.getRuntime().availableProcessors(),
-            Runtime.getRuntime().maxMemory() / 2);
+    private volatile QueryAdmission admission = new QueryAdmission(defaultMaxRunning(), defaultQueryStateBytes());
     /** Whether closing the engine lets the data directory go (it opened the catalog). */
     private boolean ownsCatalog;
 
@@ -332,12 +330,14 @@ public final class Starling implements AutoCloseable {
         }
         // the version is read before planning, so a plan of tables that change meanwhile is never reused
         Settings placement = session.planning();
-        return plans.get(sql, placement, catalog.version(), () -> {
-            SqlPlanner.Plan planned = planner.plan(sql, placement.schema());
-            PlanNode plan = planned.plan();
-            return new PreparedQuery(sql, plan.output(), PipelineGraph.of(plan, planned.estimates(), placer, placement),
-                    null, null, List.of());
-        });
+        return plans.get(sql, placement, catalog.version(), () -> placed(sql, planner.plan(sql, placement.schema()), placement));
+    }
+
+    /** {@code planned}, the plan of {@code sql}, with its pipelines placed under {@code placement}. */
+    private PreparedQuery placed(String sql, SqlPlanner.Plan planned, Settings placement) {
+        PlanNode plan = planned.plan();
+        return new PreparedQuery(sql, plan.output(), PipelineGraph.of(plan, planned.estimates(), placer, placement),
+                null, null, List.of());
     }
 
     /** How a data statement of a session with {@code session}'s settings reads its names. */
@@ -392,9 +392,7 @@ public final class Starling implements AutoCloseable {
             Optional<SqlPlanner.Plan> bound = current.template() == null ? Optional.empty()
                     : current.template().bind(values.stream().map(ParameterBinder::text).toList());
             if (bound.isPresent()) {
-                SqlPlanner.Plan plan = bound.get();
-                return new PreparedQuery(written, plan.plan().output(),
-                        PipelineGraph.of(plan.plan(), plan.estimates(), placer, session.planning()), null, null, List.of());
+                return placed(written, bound.get(), session.planning());
             }
         }
         return prepare(written, session);
@@ -511,6 +509,16 @@ public final class Starling implements AutoCloseable {
      */
     public void setAdmission(int maxRunning, long stateBytes) {
         admission = new QueryAdmission(maxRunning, stateBytes);
+    }
+
+    /** How many queries run at once unless {@link #setAdmission} says otherwise: four a processor. */
+    public static int defaultMaxRunning() {
+        return 4 * Runtime.getRuntime().availableProcessors();
+    }
+
+    /** The estimated state running queries may hold together unless {@link #setAdmission} says otherwise: half the heap. */
+    public static long defaultQueryStateBytes() {
+        return Runtime.getRuntime().maxMemory() / 2;
     }
 
     /** Queries waiting for their turn to run now. */

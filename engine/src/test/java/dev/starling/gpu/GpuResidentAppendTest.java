@@ -54,28 +54,28 @@ class GpuResidentAppendTest {
     private static final String[] TAGS = {"AIR", "RAIL", "SHIP", "TRUCK", "MAIL", "FOB", "REG AIR"};
 
     @Test
-    void smallBatchesIntoAResidentTableLandOnTheDeviceAsTheyCome() {
-        try (Starling db = Starling.inMemory(); BufferAllocator allocator = new RootAllocator()) {
-            GpuBackend gpu = db.gpu().orElse(null);
-            assumeTrue(gpu != null, "no GPU");
-            gpu.keepAppendsOnDevice(true);
-            try {
-                appendInSmallBatches(db, gpu, allocator);
-            } finally {
-                gpu.keepAppendsOnDevice(false);
-                release(db, gpu);
-            }
-        }
+    void smallBatchesIntoAResidentTableLandOnTheDeviceAsTheyCome() throws Exception {
+        withAppendsOnDevice(GpuResidentAppendTest::appendInSmallBatches);
     }
 
     @Test
     void twoAppendsAtOnceAndQueriesDuringThemSeeOnlyCommittedVersions() throws Exception {
+        withAppendsOnDevice(GpuResidentAppendTest::appendAtOnceWithQueries);
+    }
+
+    /** A test's body, on an engine whose GPU keeps appends on the device. */
+    private interface Body {
+        void run(Starling db, GpuBackend gpu, BufferAllocator allocator) throws Exception;
+    }
+
+    /** Runs {@code body} with appends kept on the device, and lets its table go after, also when it fails. */
+    private static void withAppendsOnDevice(Body body) throws Exception {
         try (Starling db = Starling.inMemory(); BufferAllocator allocator = new RootAllocator()) {
             GpuBackend gpu = db.gpu().orElse(null);
             assumeTrue(gpu != null, "no GPU");
             gpu.keepAppendsOnDevice(true);
             try {
-                appendAtOnceWithQueries(db, gpu, allocator);
+                body.run(db, gpu, allocator);
             } finally {
                 gpu.keepAppendsOnDevice(false);
                 release(db, gpu);

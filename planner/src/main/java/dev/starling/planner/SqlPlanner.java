@@ -131,15 +131,8 @@ public final class SqlPlanner {
      */
     public PlanTemplate template(String sql, String schema) {
         Optimized o = optimize(sql, schema);
-        List<Field> fields = new ArrayList<>();
-        for (RelDataTypeField f : o.rowType().getFieldList()) {
-            fields.add(new Field(f.getName(), TypeMapping.toStarling(f.getType()), f.getType().isNullable()));
-        }
-        List<DataType> parameters = new ArrayList<>();
-        for (RelDataTypeField p : o.parameterRowType().getFieldList()) {
-            parameters.add(TypeMapping.toStarling(p.getType()));
-        }
-        return new PlanTemplate(o.physical(), o.rowType(), fields, parameters);
+        Signature signature = signature(o.rowType(), o.parameterRowType());
+        return new PlanTemplate(o.physical(), o.rowType(), signature.fields(), signature.parameters());
     }
 
     /** How many statements Calcite has optimized: a plan cache hit and a bound template optimize none. */
@@ -252,12 +245,17 @@ public final class SqlPlanner {
         CalciteCatalogReader reader = catalogReader(config, types);
         SqlValidator validator = validator(config, reader, types);
         SqlNode validated = validate(validator, parsed);
+        return signature(validator.getValidatedNodeType(validated), validator.getParameterRowType(validated));
+    }
+
+    /** The result columns of a query whose row type is {@code rowType}, and its markers' types, in Starling's types. */
+    private static Signature signature(RelDataType rowType, RelDataType parameterRowType) {
         List<Field> fields = new ArrayList<>();
-        for (RelDataTypeField f : validator.getValidatedNodeType(validated).getFieldList()) {
+        for (RelDataTypeField f : rowType.getFieldList()) {
             fields.add(new Field(f.getName(), TypeMapping.toStarling(f.getType()), f.getType().isNullable()));
         }
         List<DataType> parameters = new ArrayList<>();
-        for (RelDataTypeField p : validator.getParameterRowType(validated).getFieldList()) {
+        for (RelDataTypeField p : parameterRowType.getFieldList()) {
             parameters.add(TypeMapping.toStarling(p.getType()));
         }
         return new Signature(fields, parameters);

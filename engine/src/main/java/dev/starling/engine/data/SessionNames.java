@@ -57,8 +57,8 @@ public record SessionNames(Catalog catalog, String schema, BinaryOperator<String
      */
     public String target(String name) {
         String found = existing(name);
-        return !found.equals(name) || catalog.table(name).isPresent() || name.indexOf('.') >= 0 || schema.isEmpty()
-                ? found : made(name);
+        // a qualified name is found as written, and made so
+        return schema.isEmpty() || !found.equals(name) || catalog.table(name).isPresent() ? found : made(name);
     }
 
     /** The name a table or view made as {@code name} gets: in the schema unless qualified. */

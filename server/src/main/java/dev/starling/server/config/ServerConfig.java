@@ -1,6 +1,7 @@
 package dev.starling.server.config;
 
 import dev.starling.engine.GpuOptions;
+import dev.starling.engine.Starling;
 import dev.starling.exec.Settings;
 import dev.starling.gpu.cuda.HostMemoryPools;
 import java.nio.file.Path;
@@ -63,7 +64,7 @@ public record ServerConfig(Listen listen, Path dataDir, Demo demo, Auth auth, Tl
     public record Query(String timeout, Integer maxRunning) {
         public Query {
             timeout = timeout == null ? "0" : timeout;
-            maxRunning = maxRunning == null ? 4 * Runtime.getRuntime().availableProcessors() : maxRunning;
+            maxRunning = maxRunning == null ? Starling.defaultMaxRunning() : maxRunning;
         }
 
         /** The limit; an ill-formed one is an {@link IllegalArgumentException} naming the key. */
@@ -99,7 +100,7 @@ public record ServerConfig(Listen listen, Path dataDir, Demo demo, Auth auth, Tl
     public record Memory(Long resultBufferBytes, Long queryStateBytes) {
         public Memory {
             resultBufferBytes = resultBufferBytes == null ? 1L << 30 : resultBufferBytes;
-            queryStateBytes = queryStateBytes == null ? Runtime.getRuntime().maxMemory() / 2 : queryStateBytes;
+            queryStateBytes = queryStateBytes == null ? Starling.defaultQueryStateBytes() : queryStateBytes;
         }
     }
 
