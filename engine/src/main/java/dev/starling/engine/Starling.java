@@ -545,7 +545,8 @@ public final class Starling implements AutoCloseable {
         try (QueryAdmission.Admitted admitted = admit(graph, ctx)) {
             executor.run(graph, ctx, batch -> rows[0] += batch.rows());
         }
-        String ran = String.format("ran in %.2f ms, %,d rows", (System.nanoTime() - start) / 1e6, rows[0]);
+        String ran = String.format("ran in %.2f ms, %,d rows, state memory at most %s", (System.nanoTime() - start) / 1e6,
+                rows[0], Settings.describeSize(ctx.peakBytes()));
         List<List<Object>> lines = new ArrayList<>();
         lines.add(List.of(ran));
         PlanExplainer.analyzed(graph, ctx).lines().forEach(line -> lines.add(List.of(line)));

@@ -24,7 +24,8 @@ import org.junit.jupiter.api.Test;
  * beside its floor.
  */
 class ExplainAnalyzeTest {
-    private static final Pattern RAN = Pattern.compile("ran in [0-9.]+ ms, ([0-9,]+) rows");
+    private static final Pattern RAN = Pattern.compile(
+            "ran in [0-9.]+ ms, ([0-9,]+) rows, state memory at most [0-9.]+ (B|KB|MB|GB)");
     private static final Pattern PIPELINE = Pattern.compile("\\[pipeline (\\d+), [^\\n]*\\]  \\{([^}]*)}$");
     /** Where a pipeline ran, and its time and rows when it ran apart (not built by the GPU pipeline it feeds). */
     private static final Pattern ACTUAL = Pattern.compile("ran on (cpu|gpu)[^;]*(; [0-9.]+ ms, ([0-9,]+) rows.*)?");

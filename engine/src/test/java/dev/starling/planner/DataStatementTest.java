@@ -144,11 +144,12 @@ class DataStatementTest {
             db.query("SET clone_window TO 16");
             db.query("SET oversized_join = partitioned");
             db.query("SET query_timeout = '1.5 min'");
+            db.query("SET memory_limit = '1.5GiB'");
             assertEquals(new Settings(dev.starling.exec.BackendMode.GPU, Settings.CloneChoice.ON, 2.5, 16,
-                    Settings.OversizedJoin.PARTITIONED, java.time.Duration.ofSeconds(90), ""), db.settings());
+                    Settings.OversizedJoin.PARTITIONED, java.time.Duration.ofSeconds(90), 3L << 29, ""), db.settings());
             StarlingSqlException e = assertThrows(StarlingSqlException.class, () -> db.query("SET parallelism = 4"));
             assertEquals("line 1, column 5: unknown setting 'parallelism': the settings are: backend, clone_layouts, "
-                    + "clone_budget, clone_window, oversized_join, query_timeout, schema", e.getMessage());
+                    + "clone_budget, clone_window, oversized_join, query_timeout, memory_limit, schema", e.getMessage());
             e = assertThrows(StarlingSqlException.class, () -> db.query("SET clone_budget = 0.5"));
             assertEquals("line 1, column 20: clone_budget must be between 1 and 64 entries per value, not 0.5", e.getMessage());
             e = assertThrows(StarlingSqlException.class, () -> db.query("SET clone_layouts = sometimes"));

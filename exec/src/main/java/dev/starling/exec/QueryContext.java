@@ -7,9 +7,9 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * One running query: its cancellation flag and time limit, checked by every worker at least once
- * per morsel and per batch, its session's settings (the backend it asks for), counters of the work
- * done (chunks read and chunks skipped by zone maps), and where each pipeline of its graph ran and
- * what it did ({@link QueryProfile}).
+ * per morsel and per batch, its session's settings (the backend it asks for), the memory its state
+ * holds against its memory limit, counters of the work done (chunks read and chunks skipped by zone
+ * maps), and where each pipeline of its graph ran and what it did ({@link QueryProfile}).
  * The limit is checked where the flag is, so no timer thread is needed to stop a query.
  */
 public final class QueryContext {
@@ -22,6 +22,8 @@ public final class QueryContext {
     private final AtomicLong chunksScanned = new AtomicLong();
     private final AtomicLong chunksSkipped = new AtomicLong();
     private final AtomicLong workerNanos = new AtomicLong();
+    private final AtomicLong heldBytes = new AtomicLong();
+    private final AtomicLong peakBytes = new AtomicLong();
     private final Map<Integer, String> ranOn = new TreeMap<>();
     private final QueryProfile profile = new QueryProfile();
 
@@ -75,6 +77,27 @@ public final class QueryContext {
         if (reason == null) {
             reason = why;
         }
+    }
+
+    /**
+     * Counts {@code bytes} more (fewer, when negative) of host memory held by the query's state:
+     * join tables, groups, buffered rows, in the units {@code StateMemory} estimates them. Past the
+     * session's {@code memory_limit} the query stops with {@link QueryMemoryLimitException}, every
+     * worker at its next check.
+     */
+    public void hold(long bytes) {
+        long now = heldBytes.addAndGet(bytes);
+        peakBytes.accumulateAndGet(now, Math::max);
+        long limit = settings.memoryLimit();
+        if (bytes > 0 && limit > 0 && now > limit) {
+            stop(new QueryMemoryLimitException(limit, now));
+            throw reason;
+        }
+    }
+
+    /** The most memory the query's state has held at once so far. */
+    public long peakBytes() {
+        return peakBytes.get();
     }
 
     public long chunksScanned() {

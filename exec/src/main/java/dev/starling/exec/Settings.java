@@ -15,18 +15,23 @@ import java.util.regex.Pattern;
  * apart from; {@code oversized_join}, how a GPU hash join whose table is past the device memory
  * budget runs (see {@link OversizedJoin}); {@code query_timeout}, how long a query may run before
  * it stops with {@link QueryTimeoutException} (seconds, or a number with {@code ms}, {@code s},
- * {@code min} or {@code h}; 0: no limit); {@code schema}, the schema whose tables and views an
- * unqualified name means where it has one of that name, and where CREATE puts one ('': the
- * default schema only).
+ * {@code min} or {@code h}; 0: no limit); {@code memory_limit}, how much host memory a query's
+ * join tables, groups and buffered rows may hold before it stops with
+ * {@link QueryMemoryLimitException} (bytes, or a number with KB, MB, GB or TB, powers of 1000, or
+ * KiB, MiB, GiB or TiB, powers of 1024; 0: no limit); {@code schema}, the schema whose tables and
+ * views an unqualified name means where it has one of that name, and where CREATE puts one ('':
+ * the default schema only).
  */
 public record Settings(BackendMode backend, CloneChoice clones, double cloneBudget, int cloneWindow,
-                       OversizedJoin oversizedJoin, Duration queryTimeout, String schema) {
+                       OversizedJoin oversizedJoin, Duration queryTimeout, long memoryLimit, String schema) {
     public static final Settings DEFAULT = new Settings(BackendMode.AUTO, CloneChoice.AUTO, 2, 0, OversizedJoin.AUTO,
-            Duration.ZERO, "");
+            Duration.ZERO, 0, "");
     public static final List<String> NAMES = List.of("backend", "clone_layouts", "clone_budget", "clone_window",
-            "oversized_join", "query_timeout", "schema");
+            "oversized_join", "query_timeout", "memory_limit", "schema");
     private static final Pattern SCHEMA_NAME = Pattern.compile("[a-z_][a-z0-9_$]*");
     private static final Pattern DURATION = Pattern.compile("(\\d+(?:\\.\\d*)?|\\.\\d+)\\s*(ms|s|min|h)?");
+    private static final Pattern SIZE = Pattern.compile("(\\d+(?:\\.\\d*)?|\\.\\d+)\\s*(b|kb|mb|gb|tb|kib|mib|gib|tib)?");
+    private static final List<String> UNITS = List.of("B", "KB", "MB", "GB", "TB");
 
     /** Whether a clone layout is used: by the planner's rule, wherever possible, or never. */
     public enum CloneChoice { AUTO, ON, OFF }
@@ -49,6 +54,9 @@ public record Settings(BackendMode backend, CloneChoice clones, double cloneBudg
         if (queryTimeout.isNegative()) {
             throw new IllegalArgumentException("query_timeout cannot be negative, not " + queryTimeout);
         }
+        if (memoryLimit < 0) {
+            throw new IllegalArgumentException("memory_limit cannot be negative, not " + memoryLimit);
+        }
         if (!schema.isEmpty() && !SCHEMA_NAME.matcher(schema).matches()) {
             throw new IllegalArgumentException("schema must be a schema's name (letters, digits and _), or '' for the "
                     + "default schema, not '" + schema + "'");
@@ -56,18 +64,21 @@ public record Settings(BackendMode backend, CloneChoice clones, double cloneBudg
     }
 
     public Settings withBackend(BackendMode mode) {
-        return new Settings(mode, clones, cloneBudget, cloneWindow, oversizedJoin, queryTimeout, schema);
+        return new Settings(mode, clones, cloneBudget, cloneWindow, oversizedJoin, queryTimeout, memoryLimit, schema);
     }
 
     /** These settings with unqualified names meaning {@code name}'s tables first ('': the default schema's only). */
     public Settings withSchema(String name) {
-        return new Settings(backend, clones, cloneBudget, cloneWindow, oversizedJoin, queryTimeout, name);
+        return new Settings(backend, clones, cloneBudget, cloneWindow, oversizedJoin, queryTimeout, memoryLimit, name);
     }
 
-    /** These settings without what leaves a plan as it is (the timeout): what plans are cached and placed under. */
+    /**
+     * These settings without what leaves a plan as it is (the time and memory limits): what plans
+     * are cached and placed under.
+     */
     public Settings planning() {
-        return queryTimeout.isZero() ? this : new Settings(backend, clones, cloneBudget, cloneWindow, oversizedJoin,
-                Duration.ZERO, schema);
+        return queryTimeout.isZero() && memoryLimit == 0 ? this
+                : new Settings(backend, clones, cloneBudget, cloneWindow, oversizedJoin, Duration.ZERO, 0, schema);
     }
 
     /** These settings with {@code name} set to {@code value}; an unknown name or a bad value says what is allowed. */
@@ -76,15 +87,17 @@ public record Settings(BackendMode backend, CloneChoice clones, double cloneBudg
         return switch (name.toLowerCase(Locale.ROOT)) {
             case "backend" -> withBackend(BackendMode.parse(v));
             case "clone_layouts" -> new Settings(backend, choice(CloneChoice.class, name, v), cloneBudget, cloneWindow,
-                    oversizedJoin, queryTimeout, schema);
+                    oversizedJoin, queryTimeout, memoryLimit, schema);
             case "clone_budget" -> new Settings(backend, clones, number(name, v), cloneWindow, oversizedJoin, queryTimeout,
-                    schema);
+                    memoryLimit, schema);
             case "clone_window" -> new Settings(backend, clones, cloneBudget, (int) whole(name, v), oversizedJoin,
-                    queryTimeout, schema);
+                    queryTimeout, memoryLimit, schema);
             case "oversized_join" -> new Settings(backend, clones, cloneBudget, cloneWindow,
-                    choice(OversizedJoin.class, name, v), queryTimeout, schema);
+                    choice(OversizedJoin.class, name, v), queryTimeout, memoryLimit, schema);
             case "query_timeout" -> new Settings(backend, clones, cloneBudget, cloneWindow, oversizedJoin, duration(name, v),
-                    schema);
+                    memoryLimit, schema);
+            case "memory_limit" -> new Settings(backend, clones, cloneBudget, cloneWindow, oversizedJoin, queryTimeout,
+                    size(name, v), schema);
             case "schema" -> withSchema(v.equals("default") ? "" : v);
             default -> throw new IllegalArgumentException("unknown setting '" + name + "': the settings are: "
                     + String.join(", ", NAMES));
@@ -132,6 +145,35 @@ public record Settings(BackendMode backend, CloneChoice clones, double cloneBudg
             throw new IllegalArgumentException(name + " is too long: '" + v + "'");
         }
         return Duration.ofMillis(Math.round(millis));
+    }
+
+    /** An amount of memory as {@link #size} reads it, in the largest unit of B, KB, MB, GB and TB under it, to 3 digits. */
+    public static String describeSize(long bytes) {
+        int unit = 0;
+        double v = bytes;
+        while (v >= 1000 && unit < UNITS.size() - 1) {
+            v /= 1000;
+            unit++;
+        }
+        String digits = unit == 0 || v >= 100 ? String.format(Locale.ROOT, "%.0f", v)
+                : String.format(Locale.ROOT, v >= 10 ? "%.1f" : "%.2f", v).replaceAll("\\.?0+$", "");
+        return digits + " " + UNITS.get(unit);
+    }
+
+    /** An amount of memory: bytes, or a number with KB, MB, GB, TB (powers of 1000) or KiB, MiB, GiB, TiB (of 1024). */
+    public static long size(String name, String v) {
+        Matcher m = SIZE.matcher(v.trim().toLowerCase(Locale.ROOT));
+        if (!m.matches()) {
+            throw new IllegalArgumentException(name + " must be a number of bytes, or a number with KB, MB, GB or TB "
+                    + "(or KiB, MiB, GiB, TiB), not '" + v + "'");
+        }
+        String unit = m.group(2) == null ? "b" : m.group(2);
+        double scale = Math.pow(unit.contains("i") ? 1024 : 1000, "bkmgt".indexOf(unit.charAt(0)));
+        double bytes = Double.parseDouble(m.group(1)) * scale;
+        if (bytes > Long.MAX_VALUE / 2) {
+            throw new IllegalArgumentException(name + " is too large: '" + v + "'");
+        }
+        return Math.round(bytes);
     }
 
     private static long whole(String name, String v) {

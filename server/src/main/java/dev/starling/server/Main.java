@@ -112,7 +112,8 @@ public final class Main implements Callable<Integer> {
             }
             // the first query would otherwise pay for loading and compiling the planner's code
             CompletableFuture<Void> warmedUp = PlannerWarmUp.inBackground(db.gpuProfile());
-            db.setSettings(db.settings().with("query_timeout", c.query().timeout()));
+            db.setSettings(db.settings().with("query_timeout", c.query().timeout())
+                    .with("memory_limit", c.query().memoryLimit()));
             db.setAdmission(c.query().maxRunning(), c.memory().queryStateBytes());
             if (c.load().allowedDirs().isEmpty()) {
                 // the default load directory, where an operator puts the files to LOAD

@@ -18,9 +18,7 @@ public interface Engine {
      * one slow plan does not hold a whole run.
      */
     static Engine starling(Starling db, BackendMode backend, Duration timeout) {
-        Settings base = Settings.DEFAULT;
-        Settings settings = new Settings(backend, base.clones(), base.cloneBudget(), base.cloneWindow(),
-                base.oversizedJoin(), timeout, base.schema());
+        Settings settings = Settings.DEFAULT.withBackend(backend).with("query_timeout", timeout.toMillis() + "ms");
         return new Engine() {
             @Override
             public String name() {

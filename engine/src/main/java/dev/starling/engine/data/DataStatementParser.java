@@ -23,7 +23,8 @@ import java.util.Optional;
  * LOAD [INTO] [TABLE] t FROM 'file' [FORMAT TBL | CSV | ARROW | PARQUET]
  * COPY {(query) | t} TO 'file' [FORMAT ARROW [STREAM] | CSV | PARQUET]
  * GENERATE {TPCH | SSB} [SCALE] [FACTOR] n [SCHEMA s]
- * SET {backend | clone_layouts | clone_budget | clone_window | oversized_join | query_timeout} {= | TO} value
+ * SET {backend | clone_layouts | clone_budget | clone_window | oversized_join | query_timeout | memory_limit
+ *      | schema} {= | TO} value
  * ALTER TABLE t SET [(] gpu_resident = {true | false} [)]
  * ANALYZE CONFLICTS ON t (c) [FOR {READ | WRITE}] [WINDOW n] [BUDGET b]
  * SHOW TABLES

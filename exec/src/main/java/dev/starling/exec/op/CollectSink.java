@@ -8,7 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** Keeps a pipeline's whole output as one batch. */
-public final class CollectSink implements Sink<List<Batch>> {
+public final class CollectSink implements Sink<CollectSink.Rows> {
     private final List<Field> fields;
     private Batch result;
 
@@ -16,21 +16,38 @@ public final class CollectSink implements Sink<List<Batch>> {
         this.fields = fields;
     }
 
-    @Override
-    public List<Batch> createLocal() {
-        return new ArrayList<>();
+    /** One worker's batches. */
+    public static final class Rows {
+        final List<Batch> batches = new ArrayList<>();
+        long rows;
     }
 
     @Override
-    public void accept(List<Batch> local, Batch batch) {
-        local.add(batch);
+    public Rows createLocal() {
+        return new Rows();
     }
 
     @Override
-    public void finish(List<List<Batch>> locals) {
+    public void accept(Rows local, Batch batch) {
+        local.batches.add(batch);
+        local.rows += batch.rows();
+    }
+
+    @Override
+    public long held(Rows local) {
+        return Batch.bytes(local.rows, fields.size());
+    }
+
+    @Override
+    public void finish(List<Rows> locals) {
         List<Batch> all = new ArrayList<>();
-        locals.forEach(all::addAll);
+        locals.forEach(local -> all.addAll(local.batches));
         result = BatchBuffer.concat(fields, all);
+    }
+
+    @Override
+    public long heldWhenFinished() {
+        return result.bytes();
     }
 
     public Batch result() {

@@ -81,6 +81,21 @@ public final class HashAggregateSink implements Sink<HashAggregateSink.Groups> {
         return new Groups();
     }
 
+    /** The worker's groups, as {@link #bytesFor} counts them, and its DISTINCT calls' sets of (group, value). */
+    @Override
+    public long held(Groups g) {
+        long bytes = bytesFor(node, g.table.size());
+        for (KeyTable set : g.distinct) {
+            bytes += set == null ? 0 : KeyTable.bytesFor(set.size(), 2);
+        }
+        return bytes;
+    }
+
+    @Override
+    public long heldWhenFinished() {
+        return bytesFor(node, result.rows());
+    }
+
     /**
      * A worker's groups holding {@code states}, another backend's share of the rows, so that
      * {@link #finish} merges them with the CPU workers' groups (the aggregation has no DISTINCT call).

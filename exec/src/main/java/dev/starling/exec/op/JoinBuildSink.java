@@ -9,7 +9,7 @@ import java.util.List;
  * Collects a join's build side (a {@code markProbe} join's probe side) from all workers and builds
  * the {@link JoinTable} over it.
  */
-public final class JoinBuildSink implements Sink<List<Batch>> {
+public final class JoinBuildSink implements Sink<CollectSink.Rows> {
     private final HashJoinNode join;
     private final CollectSink rows;
     private JoinTable table;
@@ -20,19 +20,29 @@ public final class JoinBuildSink implements Sink<List<Batch>> {
     }
 
     @Override
-    public List<Batch> createLocal() {
+    public CollectSink.Rows createLocal() {
         return rows.createLocal();
     }
 
     @Override
-    public void accept(List<Batch> local, Batch batch) {
+    public void accept(CollectSink.Rows local, Batch batch) {
         rows.accept(local, batch);
     }
 
     @Override
-    public void finish(List<List<Batch>> locals) {
+    public long held(CollectSink.Rows local) {
+        return rows.held(local);
+    }
+
+    @Override
+    public void finish(List<CollectSink.Rows> locals) {
         rows.finish(locals);
         table = join.markProbe() ? JoinTable.overProbeSide(join, rows.result()) : new JoinTable(join, rows.result());
+    }
+
+    @Override
+    public long heldWhenFinished() {
+        return JoinTable.bytesFor(join, rows.result().rows());
     }
 
     public JoinTable table() {

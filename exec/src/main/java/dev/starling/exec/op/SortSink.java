@@ -58,6 +58,16 @@ public final class SortSink implements Sink<SortSink.Rows> {
     }
 
     @Override
+    public long held(Rows local) {
+        return Batch.bytes(local.rows, fields.size());
+    }
+
+    @Override
+    public long heldWhenFinished() {
+        return result.bytes();
+    }
+
+    @Override
     public void accept(Rows local, Batch batch) {
         Batch kept = local.last == null ? batch : notAfter(batch, local.last);
         if (kept.rows() == 0) {

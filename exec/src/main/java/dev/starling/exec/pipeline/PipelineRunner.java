@@ -90,6 +90,9 @@ public final class PipelineRunner {
         }
         ctx.checkCancelled();
         sink.finish(run.locals);
+        // the merged result is counted before the workers' states are let go: both are alive while it is made
+        ctx.hold(sink.heldWhenFinished());
+        ctx.hold(-run.held.get());
     }
 
     /** One pipeline run: its morsels, the next to claim, the workers' sink states and the first failure. */
@@ -101,6 +104,8 @@ public final class PipelineRunner {
         final AtomicInteger next = new AtomicInteger();
         final AtomicReference<Throwable> failure = new AtomicReference<>();
         final List<L> locals = Collections.synchronizedList(new ArrayList<>());
+        /** The memory the workers' states hold together, as counted to the query. */
+        final AtomicLong held = new AtomicLong();
 
         Run(List<Part> parts, List<int[]> tasks, Sink<L> sink, QueryContext ctx) {
             this.parts = parts;
@@ -153,6 +158,8 @@ public final class PipelineRunner {
         private final Operator[][] chains;
         private final boolean[] finished;
         private L local;
+        /** The memory {@link #local} holds, as last counted to the query. */
+        private long held;
         /** The query's worker time when this was queued, then the order of queueing: its place in the pool's queue. */
         private long servedNanos;
         private long sequence;
@@ -303,6 +310,13 @@ public final class PipelineRunner {
             lendIfDue();
             if (from == chain.length) {
                 run.sink.accept(local, batch);
+                long now = run.sink.held(local);
+                if (now != held) {
+                    long more = now - held;
+                    held = now;
+                    run.held.addAndGet(more);
+                    run.ctx.hold(more);
+                }
                 return;
             }
             chain[from].process(batch, out -> push(out, chain, from + 1));

@@ -15,6 +15,19 @@ public interface Sink<L> {
     void finish(List<L> locals);
 
     /**
+     * The host memory one worker's state holds now, in the units the admission's estimates use
+     * (every value 8 bytes): what counts against the query's {@code memory_limit} while it runs.
+     */
+    default long held(L local) {
+        return 0;
+    }
+
+    /** The host memory the sink's result holds once {@link #finish} has merged the workers' states. */
+    default long heldWhenFinished() {
+        return 0;
+    }
+
+    /**
      * Whether {@link #accept} may wait on something outside the query (a client reading the
      * result): another query's thread must not run such a pipeline's workers in the middle of its
      * own morsel, which would then wait too.

@@ -80,8 +80,19 @@ final class CoProcessedAggregate {
                 }
 
                 @Override
+                public long held(HashAggregateSink.Groups local) {
+                    return sink.held(local);
+                }
+
+                @Override
                 public void finish(List<HashAggregateSink.Groups> done) {
                     locals.addAll(done);
+                }
+
+                /** The workers' groups stay as they are until the accelerator's share is merged with them. */
+                @Override
+                public long heldWhenFinished() {
+                    return locals.stream().mapToLong(sink::held).sum();
                 }
             }, ctx);
         } catch (RuntimeException | Error e) {

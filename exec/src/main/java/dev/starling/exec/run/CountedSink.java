@@ -30,8 +30,18 @@ final class CountedSink<L> implements Sink<L> {
     }
 
     @Override
+    public long held(L local) {
+        return sink.held(local);
+    }
+
+    @Override
     public void finish(List<L> locals) {
         sink.finish(locals);
+    }
+
+    @Override
+    public long heldWhenFinished() {
+        return sink.heldWhenFinished();
     }
 
     @Override

@@ -13,6 +13,16 @@ public record Batch(Vector[] columns, int rows) {
         return columns[i];
     }
 
+    /** The bytes its values take as the state estimates count them: 8 a value (a long or a double). */
+    public long bytes() {
+        return bytes(rows, columns.length);
+    }
+
+    /** The bytes {@code rows} rows of {@code width} columns take, 8 a value. */
+    public static long bytes(long rows, int width) {
+        return 8L * rows * width;
+    }
+
     public int width() {
         return columns.length;
     }

@@ -271,6 +271,7 @@ public final class ConfigLoader {
         }
         try {
             c.query().timeoutDuration();
+            c.query().memoryLimitBytes();
         } catch (IllegalArgumentException e) {
             throw new ConfigException(e.getMessage());
         }

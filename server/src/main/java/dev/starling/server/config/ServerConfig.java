@@ -24,7 +24,7 @@ public record ServerConfig(Listen listen, Path dataDir, Demo demo, Auth auth, Tl
         gpu = gpu == null ? new Gpu(null, null, null, null, null, null, null, null) : gpu;
         memory = memory == null ? new Memory(null, null) : memory;
         http = http == null ? new Http(null, null, null) : http;
-        query = query == null ? new Query(null, null) : query;
+        query = query == null ? new Query(null, null, null) : query;
         load = load == null ? new Load(null) : load;
         generate = generate == null ? new Generate(null) : generate;
     }
@@ -58,18 +58,26 @@ public record ServerConfig(Listen listen, Path dataDir, Demo demo, Auth auth, Tl
     /**
      * Limits of every session's queries unless it sets its own: {@code timeout}, how long a query
      * may run (seconds, or a number with ms, s, min or h; 0: no limit), as {@code SET query_timeout};
-     * and of the server's: {@code maxRunning}, how many queries run at once (the others wait their
-     * turn; default four a processor).
+     * {@code memoryLimit}, the host memory a query's join tables, groups and buffered rows may hold
+     * (bytes, or a number with KB, MB, GB, TB or KiB, MiB, GiB, TiB; 0: no limit), as
+     * {@code SET memory_limit}; and of the server's: {@code maxRunning}, how many queries run at once
+     * (the others wait their turn; default four a processor).
      */
-    public record Query(String timeout, Integer maxRunning) {
+    public record Query(String timeout, Integer maxRunning, String memoryLimit) {
         public Query {
             timeout = timeout == null ? "0" : timeout;
             maxRunning = maxRunning == null ? Starling.defaultMaxRunning() : maxRunning;
+            memoryLimit = memoryLimit == null ? "0" : memoryLimit;
         }
 
         /** The limit; an ill-formed one is an {@link IllegalArgumentException} naming the key. */
         public Duration timeoutDuration() {
             return Settings.duration("query.timeout", timeout);
+        }
+
+        /** The memory limit in bytes; an ill-formed one is an {@link IllegalArgumentException} naming the key. */
+        public long memoryLimitBytes() {
+            return Settings.size("query.memory_limit", memoryLimit);
         }
     }
 

@@ -5,6 +5,7 @@ import java.util.concurrent.TimeUnit;
 import dev.starling.planner.sql.StarlingSqlException;
 import dev.starling.exec.InvalidCastException;
 import dev.starling.exec.QueryCancelledException;
+import dev.starling.exec.QueryMemoryLimitException;
 import dev.starling.exec.QueryTimeoutException;
 import dev.starling.exec.accel.AcceleratorMissingException;
 import dev.starling.server.queries.QueryStatus;
@@ -38,6 +39,8 @@ final class FlightErrors {
             case ArithmeticException a -> CallStatus.INVALID_ARGUMENT.withDescription(a.getMessage()).toRuntimeException();
             case InvalidCastException c -> CallStatus.INVALID_ARGUMENT.withDescription(c.getMessage()).toRuntimeException();
             case QueryTimeoutException t -> CallStatus.TIMED_OUT.withDescription(t.getMessage()).toRuntimeException();
+            case QueryMemoryLimitException m -> CallStatus.RESOURCE_EXHAUSTED.withDescription(m.getMessage())
+                    .toRuntimeException();
             case QueryCancelledException c -> CallStatus.CANCELLED.withDescription(c.getMessage()).toRuntimeException();
             case OutOfMemoryError m -> CallStatus.RESOURCE_EXHAUSTED.withDescription("out of memory: " + m.getMessage())
                     .toRuntimeException();

@@ -29,8 +29,7 @@ public final class FlightSqlServer implements AutoCloseable {
     private boolean closed;
 
     private FlightSqlServer(Starling db, ServerConfig config) throws IOException {
-        this.privileges = Privileges.of(config.auth(), config.query().timeoutDuration(),
-                RoleGrants.in(db.catalog().dataDirectory()));
+        this.privileges = Privileges.of(config.auth(), config.query(), RoleGrants.in(db.catalog().dataDirectory()));
         this.allocator = new RootAllocator(config.memory().resultBufferBytes());
         queries.onEnd(new QueryLog());
         this.producer = new StarlingFlightSqlProducer(db, allocator, queries, privileges);

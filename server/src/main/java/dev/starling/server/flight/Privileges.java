@@ -17,8 +17,9 @@ import org.slf4j.LoggerFactory;
  * Who may run what: each configured user has a role, the configuration's unless GRANT or REVOKE
  * gave another; where the server asks for no passwords (loopback only) every client is an
  * administrator. A reader's queries and its own session's SET
- * run, but its {@code query_timeout} stays within the server's {@code query.timeout}; a statement
- * that changes tables, data or what the server keeps is refused before it runs.
+ * run, but its {@code query_timeout} and {@code memory_limit} stay within the server's
+ * {@code query.timeout} and {@code query.memory_limit}; a statement that changes tables, data or
+ * what the server keeps is refused before it runs.
  */
 final class Privileges {
     private static final Logger LOG = LoggerFactory.getLogger(Privileges.class);
@@ -26,12 +27,14 @@ final class Privileges {
     private final Map<String, Role> roles;
     private final boolean passwords;
     private final Duration queryLimit;
+    private final long memoryLimit;
     private final RoleGrants grants;
 
-    private Privileges(Map<String, Role> roles, boolean passwords, Duration queryLimit, RoleGrants grants) {
+    private Privileges(Map<String, Role> roles, boolean passwords, ServerConfig.Query limits, RoleGrants grants) {
         this.roles = new ConcurrentHashMap<>(roles);
         this.passwords = passwords;
-        this.queryLimit = queryLimit;
+        this.queryLimit = limits.timeoutDuration();
+        this.memoryLimit = limits.memoryLimitBytes();
         this.grants = grants;
         grants.roles().forEach((user, role) -> this.roles.computeIfPresent(user, (u, configured) -> role));
     }
@@ -39,13 +42,13 @@ final class Privileges {
     /**
      * The roles of {@code auth}'s users (validated: {@code ConfigLoader.validate}), those GRANT and
      * REVOKE gave outranking the configuration's, none where it asks for no passwords;
-     * {@code queryLimit}: the server's {@code query.timeout} (zero: none).
+     * {@code limits}: the server's {@code query.timeout} and {@code query.memory_limit}, validated.
      */
-    static Privileges of(ServerConfig.Auth auth, Duration queryLimit, RoleGrants grants) {
+    static Privileges of(ServerConfig.Auth auth, ServerConfig.Query limits, RoleGrants grants) {
         return auth.required()
                 ? new Privileges(auth.users().stream().collect(Collectors.toUnmodifiableMap(ServerConfig.User::name,
-                        u -> Role.of(u.role(), u.name()))), true, queryLimit, grants)
-                : new Privileges(Map.of(), false, queryLimit, grants);
+                        u -> Role.of(u.role(), u.name()))), true, limits, grants)
+                : new Privileges(Map.of(), false, limits, grants);
     }
 
     /** Whether {@code user} is an administrator (every client is, where the server asks for no passwords). */
@@ -69,7 +72,7 @@ final class Privileges {
             return;
         }
         if (q.isSet()) {
-            checkTimeout(user, (DataStatement.SetOption) q.update());
+            checkLimit(user, (DataStatement.SetOption) q.update());
             return;
         }
         throw refused(user, "run " + verb(q.update()));
@@ -109,18 +112,25 @@ final class Privileges {
     }
 
     /**
-     * A reader may shorten its session's {@code query_timeout}, not lengthen it past the server's
-     * limit nor lift it (0): the limit is what keeps one user's query from holding the server's
-     * workers. The parser has checked the value ({@code DataStatementParser}).
+     * A reader may lower its session's {@code query_timeout} and {@code memory_limit}, not raise
+     * them past the server's limits nor lift them (0): the limits are what keep one user's query
+     * from holding the server's workers and memory. The parser has checked the value
+     * ({@code DataStatementParser}).
      */
-    private void checkTimeout(String user, DataStatement.SetOption set) {
-        if (queryLimit.isZero() || !set.name().equalsIgnoreCase("query_timeout")) {
-            return;
-        }
-        Duration asked = Settings.duration(set.name(), set.value());
-        if (asked.isZero() || asked.compareTo(queryLimit) > 0) {
-            throw refused(user, "SET query_timeout to " + (asked.isZero() ? "no limit" : set.value().trim())
-                    + ", past the server's query.timeout of " + Settings.describe(queryLimit));
+    private void checkLimit(String user, DataStatement.SetOption set) {
+        String name = set.name().toLowerCase(java.util.Locale.ROOT);
+        if (name.equals("query_timeout") && !queryLimit.isZero()) {
+            Duration asked = Settings.duration(name, set.value());
+            if (asked.isZero() || asked.compareTo(queryLimit) > 0) {
+                throw refused(user, "SET query_timeout to " + (asked.isZero() ? "no limit" : set.value().trim())
+                        + ", past the server's query.timeout of " + Settings.describe(queryLimit));
+            }
+        } else if (name.equals("memory_limit") && memoryLimit > 0) {
+            long asked = Settings.size(name, set.value());
+            if (asked == 0 || asked > memoryLimit) {
+                throw refused(user, "SET memory_limit to " + (asked == 0 ? "no limit" : Settings.describeSize(asked))
+                        + ", past the server's query.memory_limit of " + Settings.describeSize(memoryLimit));
+            }
         }
     }
 

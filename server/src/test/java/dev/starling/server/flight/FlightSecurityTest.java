@@ -29,7 +29,7 @@ import org.junit.jupiter.api.Test;
  * A server with passwords and TLS (a test certificate for localhost): the right password over a
  * verified TLS connection answers, a wrong one or none is refused, and a call without the bearer
  * token is UNAUTHENTICATED; a reader queries and sets its session's settings (its query_timeout
- * within the server's) but changes nothing, an administrator changes tables and data, LOAD reads and
+ * and memory_limit within the server's) but changes nothing, an administrator changes tables and data, LOAD reads and
  * COPY writes only under the load directories and GENERATE stays within the largest scale factor.
  */
 class FlightSecurityTest {
@@ -50,7 +50,7 @@ class FlightSecurityTest {
                 new ServerConfig.Auth("password", List.of(
                         new ServerConfig.User("analyst", FlightSqlServer.hashPassword("s3cret".toCharArray())),
                         new ServerConfig.User("ops", FlightSqlServer.hashPassword("r00t".toCharArray()), "admin")), 5),
-                new ServerConfig.Tls(CERT, KEY), null, null, null, new ServerConfig.Query("30s", null),
+                new ServerConfig.Tls(CERT, KEY), null, null, null, new ServerConfig.Query("30s", null, "1GB"),
                 new ServerConfig.Load(List.of(imports)),
                 new ServerConfig.Generate(0.002));
         server = FlightSqlServer.start(db, config);
@@ -123,6 +123,13 @@ class FlightSecurityTest {
                 SQLException e = assertThrows(SQLException.class, () -> st.executeUpdate(longer), longer);
                 assertTrue(e.getMessage().contains("user analyst (role reader) may not SET query_timeout to "
                         + (longer.endsWith("0") ? "no limit" : "2min") + ", past the server's query.timeout of 30 s: "
+                        + "only an administrator may"), e.getMessage());
+            }
+            st.executeUpdate("SET memory_limit = '100MB'");
+            for (String more : List.of("SET memory_limit = '2GB'", "SET memory_limit = 0")) {
+                SQLException e = assertThrows(SQLException.class, () -> st.executeUpdate(more), more);
+                assertTrue(e.getMessage().contains("user analyst (role reader) may not SET memory_limit to "
+                        + (more.endsWith("0") ? "no limit" : "2 GB") + ", past the server's query.memory_limit of 1 GB: "
                         + "only an administrator may"), e.getMessage());
             }
             try (ResultSet rs = st.executeQuery("SELECT count(*) FROM region")) {

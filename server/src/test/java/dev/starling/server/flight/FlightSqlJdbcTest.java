@@ -289,7 +289,8 @@ class FlightSqlJdbcTest {
             st.execute("SET backend = 'cpu'");
             List<List<String>> lines = fetch(c, "EXPLAIN ANALYZE SELECT l_returnflag, count(*) FROM lineitem "
                     + "GROUP BY l_returnflag");
-            assertTrue(lines.get(0).get(0).matches("ran in [0-9.]+ ms, 3 rows"), lines.toString());
+            assertTrue(lines.get(0).get(0).matches("ran in [0-9.]+ ms, 3 rows, state memory at most [0-9.]+ (B|KB|MB|GB)"),
+                    lines.toString());
             assertTrue(lines.stream().anyMatch(l -> l.get(0).contains("backend=cpu (session backend is cpu)]  "
                     + "{ran on cpu; ")), lines.toString());
         }

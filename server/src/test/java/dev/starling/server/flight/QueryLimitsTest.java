@@ -28,7 +28,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * What stops a query's work on the server: the session's time limit, the client's deadline (also
+ * What stops a query's work on the server: the session's time and memory limits, the client's deadline (also
  * for a data statement, which then keeps nothing), and a client process that dies while the query
  * computes (before its first batch is sent, when only the call's context can tell the server).
  */
@@ -76,6 +76,21 @@ class QueryLimitsTest {
         }
         try (Connection other = DriverManager.getConnection(url(server.port())); Statement st = other.createStatement()) {
             assertEquals(List.of(25L), drain(st, "SELECT count(*) FROM nation"), "another session has no limit");
+        }
+    }
+
+    @Test
+    void aSessionsMemoryLimitStopsItsQuery() throws Exception {
+        String grouped = "SELECT count(*) FROM (SELECT l_orderkey, l_partkey FROM lineitem GROUP BY 1, 2) g";
+        try (Connection c = DriverManager.getConnection(url(server.port())); Statement st = c.createStatement()) {
+            List<Long> groups = drain(st, grouped);
+            st.execute("SET memory_limit = '1MB'");
+            SQLException e = assertThrows(SQLException.class, () -> drain(st, grouped));
+            assertTrue(e.getMessage().contains("the query needed more than its memory limit of 1 MB for its join tables, "
+                    + "groups and buffered rows"), e.getMessage());
+            assertEquals("failed", server.queries().recent().get(0).status());
+            st.execute("SET memory_limit = 0");
+            assertEquals(groups, drain(st, grouped), "the session goes on");
         }
     }
 
