@@ -6,14 +6,14 @@ import java.util.List;
 /**
  * Picks how batches of a given size go to the device: the persistent kernel where batches are small
  * enough that a copy call per batch costs more than the kernel's slower zero-copy reads, copies
- * beyond. The crossover is an estimate until {@code AppendBenchMain} measures it on the H100 host
- * (docs/GPU.md): a copy call per batch costs some 10 us more than a publish, and the kernel reads
- * the link at 51 GB/s (zero-copy, docs/BENCHMARKS.md) against the copy engines' 54, which puts it
- * at a few MB; with the kernel's 32 blocks reading less than 51 GB/s, it is taken lower.
+ * beyond. {@code AppendBenchMain} measured the crossover on the H100 host (docs/BENCHMARKS.md,
+ * 2026-12-08) below the smallest batch, 4 KiB: a copy per batch took 10 us there, while the
+ * kernel took some 0.9 ms a batch at every size, a fixed cost of its hand-over still to be found.
+ * Until it is, every batch goes through copies.
  */
 public final class AppendPath {
-    /** The largest batch sent through the persistent kernel (an estimate, see above). */
-    public static final long PERSISTENT_UP_TO_BYTES = 1L << 20;
+    /** The largest batch sent through the persistent kernel: none, as measured (see above). */
+    public static final long PERSISTENT_UP_TO_BYTES = 0;
     private static final int SLOTS = 4;
     /** A slot holds at least this much, so that small batches rarely wait for one another. */
     private static final long MIN_SLOT_BYTES = 1 << 20;

@@ -26,7 +26,7 @@ import org.slf4j.LoggerFactory;
  * An append to a table kept resident, written into device memory as its rows come instead of the
  * new version being uploaded whole by the next query: the new version's device columns start as a
  * device-to-device copy of the current version's, and each batch of appended rows goes to them
- * through {@link AppendPath}'s appender, the persistent kernel for small batches. When the append
+ * through {@link AppendPath}'s appender (the persistent kernel for batches below its crossover). When the append
  * commits ({@link #built}) they become the new version's resident columns; an append that fails
  * frees them. Used by one appending thread; a watchdog ends the persistent kernel when no batch has
  * come for {@value #IDLE_MILLIS} ms, or after {@value #RUN_MILLIS} ms of batches, so that it holds up
