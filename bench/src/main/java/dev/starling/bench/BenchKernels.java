@@ -41,10 +41,15 @@ final class BenchKernels implements AutoCloseable {
         Cuda.check(JCudaDriver.cuEventCreate(stop, 0), "cuEventCreate");
     }
 
+    /** Kernel {@code entry}, compiled on first use. */
+    CUfunction function(String entry) {
+        // the engine keeps one module per source text: the entry's name makes each its own
+        return device.compiled(source + "\n// " + entry + "\n", entry);
+    }
+
     /** Runs kernel {@code entry} over {@code blocks} blocks of {@code threads}; its time in milliseconds. */
     double time(String entry, int blocks, int threads, Object... args) {
-        // the engine keeps one module per source text: the entry's name makes each its own
-        CUfunction f = device.compiled(source + "\n// " + entry + "\n", entry);
+        CUfunction f = function(entry);
         NativePointerObject[] params = new NativePointerObject[args.length];
         for (int i = 0; i < args.length; i++) {
             params[i] = switch (args[i]) {
