@@ -8,6 +8,7 @@ import dev.starling.bench.fuzz.Outcome;
 import dev.starling.bench.fuzz.QueryGenerator;
 import dev.starling.engine.Starling;
 import dev.starling.exec.BackendMode;
+import dev.starling.gpu.cuda.KernelCompiler;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -106,6 +107,7 @@ public final class FuzzMain implements Callable<Integer> {
             DifferentialRun run = new DifferentialRun(
                     Engine.starling(db, backend, Duration.ofSeconds(timeoutSeconds)), reference);
             long start = System.nanoTime();
+            KernelCompiler.Stats compiledBefore = db.gpu().map(g -> g.device().compilerStats()).orElse(null);
             for (long n = first; n < first + queries; n++) {
                 run.check(n, generator.query(n));
             }
@@ -114,6 +116,15 @@ public final class FuzzMain implements Callable<Integer> {
                     backend.name().toLowerCase(Locale.ROOT), queries, t.get(Outcome.AGREE), t.get(Outcome.BOTH_REFUSED),
                     t.get(Outcome.MISMATCH), t.get(Outcome.REFUSED), t.get(Outcome.ANSWERED_REFUSED),
                     (System.nanoTime() - start) / 1e9);
+            if (compiledBefore != null) {
+                // how much of the GPU's time went to compiling each new query shape's kernels
+                KernelCompiler.Stats compiled = db.gpu().get().device().compilerStats();
+                System.err.printf("%s %s: %d kernels compiled in %.1f s, %d read from the disk cache%n",
+                        workload.name().toLowerCase(Locale.ROOT), backend.name().toLowerCase(Locale.ROOT),
+                        compiled.compiled() - compiledBefore.compiled(),
+                        (compiled.compileMillis() - compiledBefore.compileMillis()) / 1e3,
+                        compiled.cacheHits() - compiledBefore.cacheHits());
+            }
             for (DifferentialRun.Failure f : run.failures()) {
                 failed.add(String.format("-- %s %s query %d (seed %d): %s%n%s%n%s", workload.name().toLowerCase(Locale.ROOT),
                         backend.name().toLowerCase(Locale.ROOT), f.number(), seed, f.outcome(), f.sql(), f.detail()));
