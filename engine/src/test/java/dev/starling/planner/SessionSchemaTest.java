@@ -53,6 +53,19 @@ class SessionSchemaTest {
     }
 
     @Test
+    void informationSchemaIsASessionSchemaToo() {
+        try (Starling db = twoSchemas()) {
+            db.query("SET schema = 'information_schema'");
+            assertEquals(List.of(List.of("s", "t")), rows(db,
+                    "SELECT table_schema, table_name FROM tables WHERE table_schema = 's'"));
+            assertEquals(List.of(List.of("k")), rows(db,
+                    "SELECT column_name FROM columns WHERE table_schema = 's' AND table_name = 't'"));
+            assertEquals(List.of(List.of(10)), rows(db, "SELECT max(k) FROM only_default"),
+                    "a name information_schema lacks is the default schema's");
+        }
+    }
+
+    @Test
     void dataStatementsWriteTheSessionSchemasTables() {
         try (Starling db = twoSchemas()) {
             db.query("SET schema = 's'");

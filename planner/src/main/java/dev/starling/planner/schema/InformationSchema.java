@@ -33,6 +33,11 @@ final class InformationSchema {
     /** Its tables' names. */
     static final List<String> TABLES = List.of("schemata", "tables", "columns", "views");
 
+    /** Whether {@code qualified} (schema.name, in lower case) is one of its tables. */
+    static boolean has(String qualified) {
+        return qualified.startsWith(NAME + ".") && TABLES.contains(qualified.substring(NAME.length() + 1));
+    }
+
     /**
      * Its table {@code name} (one of {@link #TABLES}) over {@code catalog}'s, named
      * {@code information_schema.<name>}; in {@code columns} a view's columns are {@code viewColumns}'

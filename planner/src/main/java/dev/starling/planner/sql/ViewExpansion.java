@@ -87,8 +87,8 @@ public final class ViewExpansion extends SqlShuttle {
     }
 
     private static ViewExpansion session(Catalog catalog, String schema, Function<String, SqlNode> parser) {
-        return new ViewExpansion(catalog::view, schema,
-                name -> catalog.table(name).isPresent() || catalog.view(name).isPresent(), parser, new ArrayDeque<>(), false);
+        return new ViewExpansion(catalog::view, schema, name -> catalog.table(name).isPresent()
+                || catalog.view(name).isPresent() || CatalogSchema.isInformationSchemaTable(name), parser, new ArrayDeque<>(), false);
     }
 
     /**
