@@ -135,6 +135,7 @@ public final class PlanCompiler {
         long start = System.nanoTime();
         Optional<Batch> rows = accelerator(p).rows(node, p.placement().plan(), inputs, needed, ctx);
         measured(p.id(), start, rows);
+        held(rows);
         ctx.ran(p.id(), ranOn(p.placement(), rows.isPresent()));
         if (rows.isPresent()) {
             ranDeviceBuilds(p.placement().plan());
@@ -325,6 +326,7 @@ public final class PlanCompiler {
                 accelerated = shared.accelerated();
                 if (accelerated) {
                     measured(p.id(), start, result);
+                    held(result);
                 }
             }
         } else if (where.accelerated()) {
@@ -332,6 +334,7 @@ public final class PlanCompiler {
             long start = System.nanoTime();
             result = accelerator(p).aggregate(a, where.plan(), inputs, ctx);
             measured(p.id(), start, result);
+            held(result);
             accelerated = result.isPresent();
         }
         ctx.ran(p.id(), ranOn(where, accelerated));
@@ -421,6 +424,11 @@ public final class PlanCompiler {
         CountedSink<L> counted = new CountedSink<>(sink);
         runner.run(stream, counted, ctx);
         ctx.profile().measured(id, System.nanoTime() - start, counted.rows());
+    }
+
+    /** Counts rows the accelerator gave, now in host memory, to what the query holds ({@code memory_limit}). */
+    private void held(Optional<Batch> rows) {
+        rows.ifPresent(b -> ctx.hold(b.bytes()));
     }
 
     /** Records the accelerator's run of pipeline {@code id} that began at {@code start} and gave {@code rows} (none: handed back). */

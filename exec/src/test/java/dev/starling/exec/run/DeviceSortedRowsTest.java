@@ -2,9 +2,11 @@ package dev.starling.exec.run;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.starling.exec.QueryContext;
+import dev.starling.exec.QueryMemoryLimitException;
 import dev.starling.exec.QueryResult;
 import dev.starling.exec.Settings;
 import dev.starling.exec.accel.Accelerator;
@@ -72,6 +74,17 @@ class DeviceSortedRowsTest {
         assertEquals(20, rows.size());
         assertEquals(1, accelerator.runs);
         assertEquals(Map.of(0, "gpu", 1, "gpu"), ctx.ranOn());
+    }
+
+    @Test
+    void rowsTheDeviceGivesCountAgainstTheMemoryLimit() {
+        Sorting accelerator = new Sorting(false);
+        PipelineGraph graph = PipelineGraph.of(sort, accelerator.placer(), Settings.DEFAULT);
+        QueryContext counted = new QueryContext(Settings.DEFAULT);
+        rows(graph, accelerator, counted);
+        assertTrue(counted.peakBytes() >= Batch.bytes(20, 2), "held at most " + counted.peakBytes());
+        QueryContext limited = new QueryContext(Settings.DEFAULT.with("memory_limit", "100"));
+        assertThrows(QueryMemoryLimitException.class, () -> rows(graph, accelerator, limited));
     }
 
     @Test
