@@ -273,9 +273,11 @@ public final class GpuBackend implements Accelerator, AutoCloseable {
     }
 
     /**
-     * Turns appends written into resident tables' device memory on or off. Off until
-     * GpuResidentAppendTest has passed on the GPU host: the session that wrote them was lent no GPU
-     * to run it on (docs/GPU.md); off, the first query after an append uploads the table again.
+     * Turns appends written into resident tables' device memory on or off; off, the first query
+     * after an append uploads the table again. Off by default: GpuResidentAppendTest passes on the
+     * H100, but the ingest rate with it on was measured only through the persistent kernel, which
+     * cost 1.1 ms a batch at small batches (docs/BENCHMARKS.md), not yet through the copies
+     * AppendPath now takes.
      */
     public void keepAppendsOnDevice(boolean on) {
         appendsOnDevice = on;
