@@ -27,11 +27,6 @@ import org.apache.calcite.schema.impl.AbstractSchema;
 public final class CatalogSchema extends AbstractSchema {
     public static final String NAME = "starling";
 
-    /** Whether {@code qualified} (schema.name, in lower case) is one of {@code information_schema}'s tables. */
-    public static boolean isInformationSchemaTable(String qualified) {
-        return InformationSchema.has(qualified);
-    }
-
     private final Map<String, StarlingTable> byCatalogName = new HashMap<>();
     private final Map<String, Table> tables = new HashMap<>();
     private final Map<String, Schema> subSchemas = new HashMap<>();

@@ -31,12 +31,7 @@ final class InformationSchema {
     private InformationSchema() { }
 
     /** Its tables' names. */
-    static final List<String> TABLES = List.of("schemata", "tables", "columns", "views");
-
-    /** Whether {@code qualified} (schema.name, in lower case) is one of its tables. */
-    static boolean has(String qualified) {
-        return qualified.startsWith(NAME + ".") && TABLES.contains(qualified.substring(NAME.length() + 1));
-    }
+    static final List<String> TABLES = CatalogNames.INFORMATION_SCHEMA_TABLES;
 
     /**
      * Its table {@code name} (one of {@link #TABLES}) over {@code catalog}'s, named

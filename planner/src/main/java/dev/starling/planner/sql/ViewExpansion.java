@@ -88,7 +88,7 @@ public final class ViewExpansion extends SqlShuttle {
 
     private static ViewExpansion session(Catalog catalog, String schema, Function<String, SqlNode> parser) {
         return new ViewExpansion(catalog::view, schema, name -> catalog.table(name).isPresent()
-                || catalog.view(name).isPresent() || CatalogSchema.isInformationSchemaTable(name), parser, new ArrayDeque<>(), false);
+                || catalog.view(name).isPresent() || CatalogNames.isInformationSchemaTable(name), parser, new ArrayDeque<>(), false);
     }
 
     /**
