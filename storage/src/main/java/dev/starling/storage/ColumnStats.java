@@ -5,10 +5,15 @@ import java.util.List;
 /**
  * Statistics of a column in its stored domain (codes for VARCHAR and foreign keys).
  * {@code distinct} is exact up to {@link #EXACT_DISTINCT_LIMIT} values and estimated beyond.
+ * {@code measuredRows}: the rows {@code distinct} and {@code mostFrequent} were counted over. Rows
+ * appended since are in {@code rows}, {@code nulls}, {@code min} and {@code max} (always exact),
+ * and bound {@code distinct} from above ({@code distinctExact} false), until they come to more
+ * than a tenth of the rows counted and every value is counted again: an append costs in
+ * proportion to its rows, not to the table's.
  */
 public record ColumnStats(long rows, long nulls, long distinct, boolean distinctExact,
                           long min, long max, double minDouble, double maxDouble,
-                          List<ValueCount> mostFrequent) {
+                          List<ValueCount> mostFrequent, long measuredRows) {
 
     public static final int EXACT_DISTINCT_LIMIT = 1 << 20;
     public static final int MOST_FREQUENT = 10;
@@ -26,6 +31,6 @@ public record ColumnStats(long rows, long nulls, long distinct, boolean distinct
     }
 
     public static ColumnStats empty() {
-        return new ColumnStats(0, 0, 0, true, 0, 0, 0, 0, List.of());
+        return new ColumnStats(0, 0, 0, true, 0, 0, 0, 0, List.of(), 0);
     }
 }

@@ -61,7 +61,45 @@ public final class ColumnStatsCollector {
             }
         }
         long distinct = sketch == null ? counts.size() : linearCount(sketch);
-        return new ColumnStats(rows, nulls, distinct, sketch == null, min, max, minD, maxD, top(counts));
+        return new ColumnStats(rows, nulls, distinct, sketch == null, min, max, minD, maxD, top(counts), rows);
+    }
+
+    /**
+     * The statistics of {@code column}, a version with rows appended to one whose statistics are
+     * {@code measured}, its chunks from {@code firstNew} on holding the appended rows (the first
+     * of them maybe some of the earlier version's too): rows, nulls, minimum and maximum from every
+     * chunk's zone map, the distinct values bounded by {@code measured}'s and the new chunks', the
+     * most frequent values {@code measured}'s. Empty where the rows appended since the values were
+     * counted come to more than a tenth of those counted: then all are counted again
+     * ({@link #collect}), which an append pays for only once every so many rows.
+     */
+    public static java.util.Optional<ColumnStats> appended(ColumnStats measured, Column column, int firstNew) {
+        long rows = 0;
+        long nulls = 0;
+        long min = Long.MAX_VALUE;
+        long max = Long.MIN_VALUE;
+        double minD = Double.POSITIVE_INFINITY;
+        double maxD = Double.NEGATIVE_INFINITY;
+        for (ColumnChunk chunk : column.chunks()) {
+            ZoneMap z = chunk.zoneMap();
+            rows += chunk.rows();
+            nulls += z.nulls();
+            if (z.nonNull() > 0) {
+                min = Math.min(min, z.min());
+                max = Math.max(max, z.max());
+                minD = Math.min(minD, z.minDouble());
+                maxD = Math.max(maxD, z.maxDouble());
+            }
+        }
+        if (measured.measuredRows() == 0 || (rows - measured.measuredRows()) > measured.measuredRows() / 10) {
+            return java.util.Optional.empty();
+        }
+        List<ColumnChunk> added = column.chunks().subList(firstNew, column.chunks().size());
+        long addedDistinct = collect(new Column(column.schema(), added, column.dictionary(), column.denseReference(),
+                ColumnStats.empty())).distinct();
+        long distinct = Math.min(measured.distinct() + addedDistinct, rows - nulls);
+        return java.util.Optional.of(new ColumnStats(rows, nulls, distinct, false, min, max, minD, maxD,
+                measured.mostFrequent(), measured.measuredRows()));
     }
 
     private static void mark(long[] sketch, long v) {

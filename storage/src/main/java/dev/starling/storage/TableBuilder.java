@@ -196,6 +196,9 @@ public final class TableBuilder {
         final List<ColumnChunk> chunks = new ArrayList<>();
         final Map<String, Integer> codes;
         final List<String> dictionary;
+        /** The statistics of the version appended to (null: a new table), and the first chunk holding appended rows. */
+        final ColumnStats appendedTo;
+        final int firstNewChunk;
         MemorySegment values;
         MemorySegment nulls;
         int rows;
@@ -227,6 +230,8 @@ public final class TableBuilder {
                     }
                 }
             }
+            this.appendedTo = existing == null ? null : existing.stats();
+            this.firstNewChunk = chunks.size();
         }
 
         private void allocate() {
@@ -378,7 +383,9 @@ public final class TableBuilder {
             Dictionary dict = dictionary == null ? null : Dictionary.of(dictionary.toArray(new String[0]));
             Column.DenseReference ref = dense == null ? null : dense.reference;
             Column c = new Column(schema, chunks, dict, ref, ColumnStats.empty());
-            return new Column(schema, chunks, dict, ref, ColumnStatsCollector.collect(c));
+            ColumnStats stats = appendedTo == null ? null
+                    : ColumnStatsCollector.appended(appendedTo, c, firstNewChunk).orElse(null);
+            return new Column(schema, chunks, dict, ref, stats != null ? stats : ColumnStatsCollector.collect(c));
         }
     }
 }

@@ -1108,7 +1108,7 @@ public final class StarPipelineCompiler {
         AggregateNode a = dimensions.get(d.dimension()).folded();
         if (d.fold() == AggKind.COUNT) {
             long rows = mostRows(a.input());
-            return Optional.of(new ColumnStats(rows, 0, rows + 1, false, 0, rows, 0, rows, List.of()));
+            return Optional.of(new ColumnStats(rows, 0, rows + 1, false, 0, rows, 0, rows, List.of(), rows));
         }
         int c = d.buildColumn();
         return d.fold() == AggKind.SUM_I ? Optional.empty() : c == 0 ? ColumnValueStats.of(a, 0, catalog)
