@@ -8,12 +8,15 @@ import java.nio.charset.StandardCharsets;
 /**
  * The distinct strings of a VARCHAR column, held off-heap as UTF-8 bytes with a long offset per
  * entry. A column stores the code (index) of each value; codes are stable when a table grows, so
- * a dictionary only ever appends.
+ * a dictionary only ever appends ({@link #extend}), and finds a string's code through an index
+ * built the first time it is asked and shared with the versions that extend it
+ * ({@link DictionaryIndex}).
  */
 public final class Dictionary {
     private final MemorySegment bytes;
     private final MemorySegment offsets; // size() + 1 longs
     private final int size;
+    private volatile DictionaryIndex index;
 
     public Dictionary(MemorySegment bytes, MemorySegment offsets, int size) {
         this.bytes = bytes;
@@ -21,26 +24,81 @@ public final class Dictionary {
         this.size = size;
     }
 
+    /** No entries: what {@link #of} extends (an own instance, so that no index is shared through it). */
+    private static final Dictionary EMPTY_BYTES = new Dictionary(Arena.ofAuto().allocate(1),
+            Arena.ofAuto().allocate(8, 8), 0);
+
     public static final Dictionary EMPTY = of(new String[0]);
 
     public static Dictionary of(String[] values) {
-        byte[][] encoded = new byte[values.length][];
-        long total = 0;
-        for (int i = 0; i < values.length; i++) {
-            encoded[i] = values[i].getBytes(StandardCharsets.UTF_8);
+        return EMPTY_BYTES.extend(java.util.Arrays.asList(values));
+    }
+
+    /**
+     * This dictionary's entries followed by {@code added} (none of them among its entries): the
+     * bytes before are copied as they are, only the added strings encoded. The version extended
+     * first shares this one's index.
+     */
+    public Dictionary extend(java.util.List<String> added) {
+        byte[][] encoded = new byte[added.size()][];
+        long before = byteSize();
+        long total = before;
+        for (int i = 0; i < encoded.length; i++) {
+            encoded[i] = added.get(i).getBytes(StandardCharsets.UTF_8);
             total += encoded[i].length;
         }
+        int entries = size + encoded.length;
         Arena arena = Arena.ofAuto();
         MemorySegment data = arena.allocate(Math.max(1, total));
-        MemorySegment offs = arena.allocate(8L * (values.length + 1), 8);
-        long at = 0;
-        for (int i = 0; i < values.length; i++) {
-            offs.setAtIndex(ValueLayout.JAVA_LONG, i, at);
+        MemorySegment offs = arena.allocate(8L * (entries + 1), 8);
+        MemorySegment.copy(bytes, 0, data, 0, before);
+        MemorySegment.copy(offsets, 0, offs, 0, 8L * size);
+        long at = before;
+        for (int i = 0; i < encoded.length; i++) {
+            offs.setAtIndex(ValueLayout.JAVA_LONG, size + i, at);
             MemorySegment.copy(encoded[i], 0, data, ValueLayout.JAVA_BYTE, at, encoded[i].length);
             at += encoded[i].length;
         }
-        offs.setAtIndex(ValueLayout.JAVA_LONG, values.length, at);
-        return new Dictionary(data, offs, values.length);
+        offs.setAtIndex(ValueLayout.JAVA_LONG, entries, at);
+        Dictionary extended = new Dictionary(data, offs, entries);
+        DictionaryIndex shared = index;
+        if (shared != null && shared.extend(this, extended)) {
+            extended.index = shared;
+        }
+        return extended;
+    }
+
+    /** The code of {@code value}, or -1 when it is not an entry. */
+    public int codeOf(String value) {
+        byte[] utf8 = value.getBytes(StandardCharsets.UTF_8);
+        return index().find(this, utf8, DictionaryIndex.hash(MemorySegment.ofArray(utf8), 0, utf8.length));
+    }
+
+    private DictionaryIndex index() {
+        DictionaryIndex i = index;
+        if (i == null) {
+            synchronized (this) {
+                if (index == null) {
+                    index = DictionaryIndex.of(this);
+                }
+                i = index;
+            }
+        }
+        return i;
+    }
+
+    /** The hash of entry {@code code}'s bytes, as {@link DictionaryIndex} files it. */
+    int hashAt(int code) {
+        return DictionaryIndex.hash(bytes, offsets.getAtIndex(ValueLayout.JAVA_LONG, code),
+                offsets.getAtIndex(ValueLayout.JAVA_LONG, code + 1));
+    }
+
+    /** Whether entry {@code code}'s bytes are {@code utf8}. */
+    boolean holdsAt(int code, byte[] utf8) {
+        long start = offsets.getAtIndex(ValueLayout.JAVA_LONG, code);
+        long end = offsets.getAtIndex(ValueLayout.JAVA_LONG, code + 1);
+        return end - start == utf8.length
+                && MemorySegment.mismatch(bytes, start, end, MemorySegment.ofArray(utf8), 0, utf8.length) < 0;
     }
 
     public int size() {

@@ -194,8 +194,13 @@ public final class TableBuilder {
         final DenseKeys dense;
         final DataType.Physical physical;
         final List<ColumnChunk> chunks = new ArrayList<>();
+        /**
+         * A VARCHAR column's: the dictionary appended to (null: a new table's), the codes of the
+         * strings written so far, and those new to the dictionary in code order.
+         */
+        final Dictionary base;
         final Map<String, Integer> codes;
-        final List<String> dictionary;
+        final List<String> added;
         /** The statistics of the version appended to (null: a new table), and the first chunk holding appended rows. */
         final ColumnStats appendedTo;
         final int firstNewChunk;
@@ -211,15 +216,10 @@ public final class TableBuilder {
             this.physical = dense != null ? DataType.Physical.INT32 : schema.type().physical();
             boolean varchar = schema.type().kind() == DataType.Kind.VARCHAR;
             this.codes = varchar ? new HashMap<>() : null;
-            this.dictionary = varchar ? new ArrayList<>() : null;
+            this.added = varchar ? new ArrayList<>() : null;
+            this.base = varchar && existing != null ? existing.dictionary() : null;
             allocate();
             if (existing != null) {
-                if (varchar) {
-                    for (String s : existing.dictionary().toArray()) {
-                        codes.put(s, dictionary.size());
-                        dictionary.add(s);
-                    }
-                }
                 List<ColumnChunk> old = existing.chunks();
                 for (int i = 0; i < old.size(); i++) {
                     ColumnChunk c = old.get(i);
@@ -318,9 +318,12 @@ public final class TableBuilder {
             }
             Integer code = codes.get(v);
             if (code == null) {
-                code = dictionary.size();
+                int known = base == null ? -1 : base.codeOf(v);
+                code = known >= 0 ? known : (base == null ? 0 : base.size()) + added.size();
+                if (known < 0) {
+                    added.add(v);
+                }
                 codes.put(v, code);
-                dictionary.add(v);
             }
             values.setAtIndex(ValueLayout.JAVA_INT, rows, code);
             nulls.set(ValueLayout.JAVA_BYTE, rows, (byte) 0);
@@ -380,7 +383,8 @@ public final class TableBuilder {
         }
 
         Column finish() {
-            Dictionary dict = dictionary == null ? null : Dictionary.of(dictionary.toArray(new String[0]));
+            Dictionary dict = added == null ? null : base == null ? Dictionary.of(added.toArray(new String[0]))
+                    : base.extend(added);
             Column.DenseReference ref = dense == null ? null : dense.reference;
             Column c = new Column(schema, chunks, dict, ref, ColumnStats.empty());
             ColumnStats stats = appendedTo == null ? null

@@ -1,0 +1,79 @@
+package dev.starling.storage;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A dictionary extended by appends keeps its codes, finds each version's own entries and no later
+ * version's, also where two versions extend the same one (the second indexes its entries apart),
+ * and an INSERT into a table reuses the codes of strings it already holds.
+ */
+class DictionaryTest {
+    private static List<String> strings(String prefix, int n) {
+        List<String> out = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            out.add(prefix + i + (i % 3 == 0 ? "é" : ""));
+        }
+        return out;
+    }
+
+    @Test
+    void eachVersionFindsItsOwnEntriesAndNoLaterOnes() {
+        Dictionary base = Dictionary.of(strings("a", 1000).toArray(new String[0]));
+        assertEquals(17, base.codeOf("a17"));
+        assertEquals(18, base.codeOf("a18é"));
+        assertEquals(-1, base.codeOf("b1"));
+        Dictionary first = base.extend(strings("b", 5000));
+        Dictionary second = base.extend(strings("c", 10));
+        for (Dictionary d : List.of(first, second)) {
+            assertEquals(999, d.codeOf("a999é"));
+            assertEquals(-1, d.codeOf("a999"));
+            assertEquals(998, d.codeOf("a998"));
+            assertEquals(0, d.codeOf("a0é"));
+        }
+        assertEquals(1000 + 4999, first.codeOf("b4999"));
+        assertEquals(-1, first.codeOf("c3"));
+        assertEquals(1003, second.codeOf("c3é"));
+        assertEquals(-1, second.codeOf("b1"));
+        assertEquals(-1, base.codeOf("b1"), "the base ignores what its extension added to the index they share");
+        assertEquals(-1, base.codeOf("c3é"));
+        Dictionary third = first.extend(List.of("z"));
+        assertEquals(6000, third.codeOf("z"));
+        assertEquals(-1, first.codeOf("z"));
+        List<String> all = new ArrayList<>(strings("a", 1000));
+        all.addAll(strings("b", 5000));
+        all.add("z");
+        assertArrayEquals(all.toArray(new String[0]), third.toArray());
+        assertEquals(-1, Dictionary.EMPTY.codeOf(""));
+        assertEquals(0, Dictionary.of(new String[] {""}).codeOf(""));
+    }
+
+    @Test
+    void anInsertReusesTheCodesOfStringsTheTableHolds() {
+        TableSchema schema = new TableSchema("t", List.of(new ColumnSchema("s", DataType.VARCHAR, false)), List.of(),
+                List.of());
+        TableBuilder b = new TableBuilder(schema, null);
+        for (String s : List.of("x", "y", "x")) {
+            b.setString(0, s);
+            b.endRow();
+        }
+        Table before = b.build();
+        TableBuilder more = TableBuilder.appendingTo(before, null);
+        for (String s : List.of("y", "w", "w", "x")) {
+            more.setString(0, s);
+            more.endRow();
+        }
+        Table after = more.build();
+        assertArrayEquals(new String[] {"x", "y", "w"}, after.column(0).dictionary().toArray());
+        ColumnChunk chunk = after.column(0).chunks().get(0);
+        long[] codes = new long[chunk.rows()];
+        for (int r = 0; r < codes.length; r++) {
+            codes[r] = chunk.getAsLong(r);
+        }
+        assertArrayEquals(new long[] {0, 1, 0, 1, 2, 2, 0}, codes);
+    }
+}
