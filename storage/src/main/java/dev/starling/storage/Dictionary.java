@@ -16,7 +16,8 @@ public final class Dictionary {
     private final MemorySegment bytes;
     private final MemorySegment offsets; // size() + 1 longs
     private final int size;
-    private volatile DictionaryIndex index;
+    /** Soft: a large column's index is memory the heap may take back, to be built again when asked. */
+    private volatile java.lang.ref.SoftReference<DictionaryIndex> index;
 
     public Dictionary(MemorySegment bytes, MemorySegment offsets, int size) {
         this.bytes = bytes;
@@ -61,9 +62,10 @@ public final class Dictionary {
         }
         offs.setAtIndex(ValueLayout.JAVA_LONG, entries, at);
         Dictionary extended = new Dictionary(data, offs, entries);
-        DictionaryIndex shared = index;
+        java.lang.ref.SoftReference<DictionaryIndex> held = index;
+        DictionaryIndex shared = held == null ? null : held.get();
         if (shared != null && shared.extend(this, extended)) {
-            extended.index = shared;
+            extended.index = new java.lang.ref.SoftReference<>(shared);
         }
         return extended;
     }
@@ -75,13 +77,16 @@ public final class Dictionary {
     }
 
     private DictionaryIndex index() {
-        DictionaryIndex i = index;
+        java.lang.ref.SoftReference<DictionaryIndex> held = index;
+        DictionaryIndex i = held == null ? null : held.get();
         if (i == null) {
             synchronized (this) {
-                if (index == null) {
-                    index = DictionaryIndex.of(this);
+                held = index;
+                i = held == null ? null : held.get();
+                if (i == null) {
+                    i = DictionaryIndex.of(this);
+                    index = new java.lang.ref.SoftReference<>(i);
                 }
-                i = index;
             }
         }
         return i;
