@@ -53,6 +53,35 @@ class DictionaryTest {
     }
 
     @Test
+    void aVersionFindsItsEntriesWhileALaterOneIsAddedToTheIndexTheyShare() throws Exception {
+        List<String> own = strings("a", 10_000);
+        Dictionary base = Dictionary.of(own.toArray(new String[0]));
+        assertEquals(0, base.codeOf("a0é"));
+        java.util.concurrent.atomic.AtomicBoolean done = new java.util.concurrent.atomic.AtomicBoolean();
+        java.util.concurrent.atomic.AtomicReference<String> wrong = new java.util.concurrent.atomic.AtomicReference<>();
+        Thread reader = new Thread(() -> {
+            for (int i = 0; !done.get(); i++) {
+                int k = i % own.size();
+                if (base.codeOf(own.get(k)) != k) {
+                    wrong.set(own.get(k));
+                }
+                if (base.codeOf("b0_" + k) != -1) {
+                    wrong.set("b0_" + k);
+                }
+            }
+        });
+        reader.start();
+        Dictionary d = base;
+        for (int round = 0; round < 20; round++) {
+            d = d.extend(strings("b" + round + "_", 20_000));
+        }
+        done.set(true);
+        reader.join();
+        assertEquals(null, wrong.get(), "what the base found while its successors grew the index");
+        assertEquals(10_000 + 19 * 20_000 + 5, d.codeOf("b19_5"));
+    }
+
+    @Test
     void anInsertReusesTheCodesOfStringsTheTableHolds() {
         TableSchema schema = new TableSchema("t", List.of(new ColumnSchema("s", DataType.VARCHAR, false)), List.of(),
                 List.of());
