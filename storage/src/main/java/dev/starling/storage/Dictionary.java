@@ -4,25 +4,36 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.charset.StandardCharsets;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * The distinct strings of a VARCHAR column, held off-heap as UTF-8 bytes with a long offset per
  * entry. A column stores the code (index) of each value; codes are stable when a table grows, so
  * a dictionary only ever appends ({@link #extend}), and finds a string's code through an index
  * built the first time it is asked and shared with the versions that extend it
- * ({@link DictionaryIndex}).
+ * ({@link DictionaryIndex}). A version made by an append leaves room after its entries, which the
+ * first version extending it writes its own into: the versions share their memory, each reading
+ * only its own entries, and an append costs in proportion to what it adds.
  */
 public final class Dictionary {
     private final MemorySegment bytes;
-    private final MemorySegment offsets; // size() + 1 longs
+    private final MemorySegment offsets; // at least size() + 1 longs
     private final int size;
+    /** The version whose entries end where the shared memory's written part ends (null: none may write there). */
+    private final AtomicReference<Dictionary> last;
     /** Soft: a large column's index is memory the heap may take back, to be built again when asked. */
     private volatile java.lang.ref.SoftReference<DictionaryIndex> index;
 
+    /** A dictionary over {@code bytes} and {@code offsets} as they are (a stored table's): extended by copying. */
     public Dictionary(MemorySegment bytes, MemorySegment offsets, int size) {
+        this(bytes, offsets, size, new AtomicReference<>());
+    }
+
+    private Dictionary(MemorySegment bytes, MemorySegment offsets, int size, AtomicReference<Dictionary> last) {
         this.bytes = bytes;
         this.offsets = offsets;
         this.size = size;
+        this.last = last;
     }
 
     /** No entries: what {@link #of} extends (an own instance, so that no index is shared through it). */
@@ -32,15 +43,21 @@ public final class Dictionary {
     public static final Dictionary EMPTY = of(new String[0]);
 
     public static Dictionary of(String[] values) {
-        return EMPTY_BYTES.extend(java.util.Arrays.asList(values));
+        return values.length == 0 ? new Dictionary(Arena.ofAuto().allocate(1), Arena.ofAuto().allocate(8, 8), 0)
+                : EMPTY_BYTES.extend(java.util.Arrays.asList(values));
     }
 
     /**
-     * This dictionary's entries followed by {@code added} (none of them among its entries): the
-     * bytes before are copied as they are, only the added strings encoded. The version extended
-     * first shares this one's index.
+     * This dictionary's entries followed by {@code added} (none of them among its entries), only
+     * the added strings encoded: written after this version's entries where it was the last to
+     * write in the memory it shares and that has room, else into memory of its own with the
+     * entries before copied as they are (and, past a first version, room for an eighth more).
+     * The version extended first shares this one's index.
      */
     public Dictionary extend(java.util.List<String> added) {
+        if (added.isEmpty()) {
+            return this;
+        }
         byte[][] encoded = new byte[added.size()][];
         long before = byteSize();
         long total = before;
@@ -49,19 +66,31 @@ public final class Dictionary {
             total += encoded[i].length;
         }
         int entries = size + encoded.length;
-        Arena arena = Arena.ofAuto();
-        MemorySegment data = arena.allocate(Math.max(1, total));
-        MemorySegment offs = arena.allocate(8L * (entries + 1), 8);
-        MemorySegment.copy(bytes, 0, data, 0, before);
-        MemorySegment.copy(offsets, 0, offs, 0, 8L * size);
+        Dictionary extended = null;
+        if (bytes.byteSize() >= total && offsets.byteSize() >= 8L * (entries + 1)) {
+            Dictionary inPlace = new Dictionary(bytes, offsets, entries, last);
+            if (last.compareAndSet(this, inPlace)) {
+                extended = inPlace;
+            }
+        }
+        if (extended == null) {
+            // the room left after a table's first version is what its appends will need: none for most
+            long room = size == 0 ? 0 : Math.max(total - before, before / 8);
+            long roomEntries = size == 0 ? 0 : Math.max(encoded.length, size / 8);
+            Arena arena = Arena.ofAuto();
+            extended = new Dictionary(arena.allocate(Math.max(1, total + room)),
+                    arena.allocate(8L * (entries + 1 + roomEntries), 8), entries, new AtomicReference<>());
+            extended.last.set(extended);
+            MemorySegment.copy(bytes, 0, extended.bytes, 0, before);
+            MemorySegment.copy(offsets, 0, extended.offsets, 0, 8L * size);
+        }
         long at = before;
         for (int i = 0; i < encoded.length; i++) {
-            offs.setAtIndex(ValueLayout.JAVA_LONG, size + i, at);
-            MemorySegment.copy(encoded[i], 0, data, ValueLayout.JAVA_BYTE, at, encoded[i].length);
+            extended.offsets.setAtIndex(ValueLayout.JAVA_LONG, size + i, at);
+            MemorySegment.copy(encoded[i], 0, extended.bytes, ValueLayout.JAVA_BYTE, at, encoded[i].length);
             at += encoded[i].length;
         }
-        offs.setAtIndex(ValueLayout.JAVA_LONG, entries, at);
-        Dictionary extended = new Dictionary(data, offs, entries);
+        extended.offsets.setAtIndex(ValueLayout.JAVA_LONG, entries, at);
         java.lang.ref.SoftReference<DictionaryIndex> held = index;
         DictionaryIndex shared = held == null ? null : held.get();
         if (shared != null && shared.extend(this, extended)) {

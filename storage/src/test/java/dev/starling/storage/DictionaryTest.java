@@ -48,6 +48,18 @@ class DictionaryTest {
         all.addAll(strings("b", 5000));
         all.add("z");
         assertArrayEquals(all.toArray(new String[0]), third.toArray());
+        // third wrote into the room first left; another extension of first gets memory of its own
+        Dictionary fourth = first.extend(List.of("y", "yy"));
+        assertEquals(6001, fourth.codeOf("yy"));
+        assertEquals(-1, fourth.codeOf("z"));
+        assertEquals("z", third.get(6000));
+        assertEquals("y", fourth.get(6000));
+        assertEquals(6000, first.size());
+        assertEquals(List.of("b4999"), List.of(first.get(5999)));
+        Dictionary fifth = third.extend(List.of("q"));
+        assertEquals("q", fifth.get(6001));
+        assertEquals("z", fifth.get(6000));
+        assertEquals(-1, third.codeOf("q"));
         assertEquals(-1, Dictionary.EMPTY.codeOf(""));
         assertEquals(0, Dictionary.of(new String[] {""}).codeOf(""));
     }
