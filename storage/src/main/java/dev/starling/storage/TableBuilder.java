@@ -147,7 +147,27 @@ public final class TableBuilder {
             if (!dim.schema().primaryKey().equals(List.of(key)) || !dim.column(key).type().isIntegral()) {
                 return null;
             }
-            return new DenseKeys(new Column.DenseReference(dim.name(), key), keyIndex(dim, key, catalog));
+            return new DenseKeys(new Column.DenseReference(dim.name(), key), cachedKeyIndex(dim, key, catalog));
+        }
+
+        /**
+         * The last key index built per referenced table and key column, for as long as its version
+         * lives and the heap can spare it: appends to a fact table build it once, not per statement.
+         */
+        private static final Map<String, CachedKeys> KEY_INDEXES = new java.util.concurrent.ConcurrentHashMap<>();
+
+        private record CachedKeys(java.lang.ref.WeakReference<Table> version, java.lang.ref.SoftReference<LongIntMap> index) { }
+
+        private static LongIntMap cachedKeyIndex(Table dim, String key, Catalog catalog) {
+            String name = dim.name() + "." + key;
+            CachedKeys cached = KEY_INDEXES.get(name);
+            LongIntMap index = cached == null || cached.version().get() != dim ? null : cached.index().get();
+            if (index == null) {
+                index = keyIndex(dim, key, catalog);
+                KEY_INDEXES.put(name, new CachedKeys(new java.lang.ref.WeakReference<>(dim),
+                        new java.lang.ref.SoftReference<>(index)));
+            }
+            return index;
         }
 
         static LongIntMap keyIndex(Table dim, String key, Catalog catalog) {
