@@ -3,6 +3,7 @@ package dev.starling.storage;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Optional;
 import java.util.PriorityQueue;
 
 /**
@@ -73,7 +74,7 @@ public final class ColumnStatsCollector {
      * counted come to more than a tenth of those counted: then all are counted again
      * ({@link #collect}), which an append pays for only once every so many rows.
      */
-    public static java.util.Optional<ColumnStats> appended(ColumnStats measured, Column column, int firstNew) {
+    public static Optional<ColumnStats> appended(ColumnStats measured, Column column, int firstNew) {
         long rows = 0;
         long nulls = 0;
         long min = Long.MAX_VALUE;
@@ -92,13 +93,13 @@ public final class ColumnStatsCollector {
             }
         }
         if (measured.measuredRows() == 0 || (rows - measured.measuredRows()) > measured.measuredRows() / 10) {
-            return java.util.Optional.empty();
+            return Optional.empty();
         }
         List<ColumnChunk> added = column.chunks().subList(firstNew, column.chunks().size());
         long addedDistinct = collect(new Column(column.schema(), added, column.dictionary(), column.denseReference(),
                 ColumnStats.empty())).distinct();
         long distinct = Math.min(measured.distinct() + addedDistinct, rows - nulls);
-        return java.util.Optional.of(new ColumnStats(rows, nulls, distinct, false, min, max, minD, maxD,
+        return Optional.of(new ColumnStats(rows, nulls, distinct, false, min, max, minD, maxD,
                 measured.mostFrequent(), measured.measuredRows()));
     }
 

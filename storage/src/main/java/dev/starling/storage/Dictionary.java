@@ -3,7 +3,10 @@ package dev.starling.storage;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.lang.ref.SoftReference;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
@@ -22,7 +25,7 @@ public final class Dictionary {
     /** The version whose entries end where the shared memory's written part ends (null: none may write there). */
     private final AtomicReference<Dictionary> last;
     /** Soft: a large column's index is memory the heap may take back, to be built again when asked. */
-    private volatile java.lang.ref.SoftReference<DictionaryIndex> index;
+    private volatile SoftReference<DictionaryIndex> index;
 
     /** A dictionary over {@code bytes} and {@code offsets} as they are (a stored table's): extended by copying. */
     public Dictionary(MemorySegment bytes, MemorySegment offsets, int size) {
@@ -44,7 +47,7 @@ public final class Dictionary {
 
     public static Dictionary of(String[] values) {
         return values.length == 0 ? new Dictionary(Arena.ofAuto().allocate(1), Arena.ofAuto().allocate(8, 8), 0)
-                : EMPTY_BYTES.extend(java.util.Arrays.asList(values));
+                : EMPTY_BYTES.extend(Arrays.asList(values));
     }
 
     /**
@@ -54,7 +57,7 @@ public final class Dictionary {
      * entries before copied as they are (and, past a first version, room for an eighth more).
      * The version extended first shares this one's index.
      */
-    public Dictionary extend(java.util.List<String> added) {
+    public Dictionary extend(List<String> added) {
         if (added.isEmpty()) {
             return this;
         }
@@ -91,10 +94,10 @@ public final class Dictionary {
             at += encoded[i].length;
         }
         extended.offsets.setAtIndex(ValueLayout.JAVA_LONG, entries, at);
-        java.lang.ref.SoftReference<DictionaryIndex> held = index;
+        SoftReference<DictionaryIndex> held = index;
         DictionaryIndex shared = held == null ? null : held.get();
         if (shared != null && shared.extend(this, extended)) {
-            extended.index = new java.lang.ref.SoftReference<>(shared);
+            extended.index = new SoftReference<>(shared);
         }
         return extended;
     }
@@ -106,7 +109,7 @@ public final class Dictionary {
     }
 
     private DictionaryIndex index() {
-        java.lang.ref.SoftReference<DictionaryIndex> held = index;
+        SoftReference<DictionaryIndex> held = index;
         DictionaryIndex i = held == null ? null : held.get();
         if (i == null) {
             synchronized (this) {
@@ -114,7 +117,7 @@ public final class Dictionary {
                 i = held == null ? null : held.get();
                 if (i == null) {
                     i = DictionaryIndex.of(this);
-                    index = new java.lang.ref.SoftReference<>(i);
+                    index = new SoftReference<>(i);
                 }
             }
         }

@@ -3,10 +3,13 @@ package dev.starling.storage;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.lang.ref.SoftReference;
+import java.lang.ref.WeakReference;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Builds a new table version row by row: set each column of the row, then {@link #endRow()}.
@@ -154,9 +157,9 @@ public final class TableBuilder {
          * The last key index built per referenced table and key column, for as long as its version
          * lives and the heap can spare it: appends to a fact table build it once, not per statement.
          */
-        private static final Map<String, CachedKeys> KEY_INDEXES = new java.util.concurrent.ConcurrentHashMap<>();
+        private static final Map<String, CachedKeys> KEY_INDEXES = new ConcurrentHashMap<>();
 
-        private record CachedKeys(java.lang.ref.WeakReference<Table> version, java.lang.ref.SoftReference<LongIntMap> index) { }
+        private record CachedKeys(WeakReference<Table> version, SoftReference<LongIntMap> index) { }
 
         private static LongIntMap cachedKeyIndex(Table dim, String key, Catalog catalog) {
             String name = dim.name() + "." + key;
@@ -164,8 +167,8 @@ public final class TableBuilder {
             LongIntMap index = cached == null || cached.version().get() != dim ? null : cached.index().get();
             if (index == null) {
                 index = keyIndex(dim, key, catalog);
-                KEY_INDEXES.put(name, new CachedKeys(new java.lang.ref.WeakReference<>(dim),
-                        new java.lang.ref.SoftReference<>(index)));
+                KEY_INDEXES.put(name, new CachedKeys(new WeakReference<>(dim),
+                        new SoftReference<>(index)));
             }
             return index;
         }
