@@ -21,22 +21,7 @@ public final class ColumnStatsCollector {
         LongIntMap slots = new LongIntMap(1024);
         List<long[]> counts = new ArrayList<>(); // [value, count]
         long[] sketch = null;
-        long rows = 0;
-        long nulls = 0;
-        long min = Long.MAX_VALUE;
-        long max = Long.MIN_VALUE;
-        double minD = Double.POSITIVE_INFINITY;
-        double maxD = Double.NEGATIVE_INFINITY;
         for (ColumnChunk chunk : column.chunks()) {
-            rows += chunk.rows();
-            ZoneMap z = chunk.zoneMap();
-            nulls += z.nulls();
-            if (z.nonNull() > 0) {
-                min = Math.min(min, z.min());
-                max = Math.max(max, z.max());
-                minD = Math.min(minD, z.minDouble());
-                maxD = Math.max(maxD, z.maxDouble());
-            }
             for (int r = 0; r < chunk.rows(); r++) {
                 if (chunk.isNull(r)) {
                     continue;
@@ -62,7 +47,33 @@ public final class ColumnStatsCollector {
             }
         }
         long distinct = sketch == null ? counts.size() : linearCount(sketch);
-        return new ColumnStats(rows, nulls, distinct, sketch == null, min, max, minD, maxD, top(counts), rows);
+        Extent e = Extent.of(column.chunks());
+        return new ColumnStats(e.rows, e.nulls, distinct, sketch == null, e.min, e.max, e.minDouble, e.maxDouble,
+                top(counts), e.rows);
+    }
+
+    /** Rows, NULLs, and the least and greatest values of chunks, as their zone maps tell them. */
+    private record Extent(long rows, long nulls, long min, long max, double minDouble, double maxDouble) {
+        static Extent of(List<ColumnChunk> chunks) {
+            long rows = 0;
+            long nulls = 0;
+            long min = Long.MAX_VALUE;
+            long max = Long.MIN_VALUE;
+            double minD = Double.POSITIVE_INFINITY;
+            double maxD = Double.NEGATIVE_INFINITY;
+            for (ColumnChunk chunk : chunks) {
+                ZoneMap z = chunk.zoneMap();
+                rows += chunk.rows();
+                nulls += z.nulls();
+                if (z.nonNull() > 0) {
+                    min = Math.min(min, z.min());
+                    max = Math.max(max, z.max());
+                    minD = Math.min(minD, z.minDouble());
+                    maxD = Math.max(maxD, z.maxDouble());
+                }
+            }
+            return new Extent(rows, nulls, min, max, minD, maxD);
+        }
     }
 
     /**
@@ -75,31 +86,15 @@ public final class ColumnStatsCollector {
      * ({@link #collect}), which an append pays for only once every so many rows.
      */
     public static Optional<ColumnStats> appended(ColumnStats measured, Column column, int firstNew) {
-        long rows = 0;
-        long nulls = 0;
-        long min = Long.MAX_VALUE;
-        long max = Long.MIN_VALUE;
-        double minD = Double.POSITIVE_INFINITY;
-        double maxD = Double.NEGATIVE_INFINITY;
-        for (ColumnChunk chunk : column.chunks()) {
-            ZoneMap z = chunk.zoneMap();
-            rows += chunk.rows();
-            nulls += z.nulls();
-            if (z.nonNull() > 0) {
-                min = Math.min(min, z.min());
-                max = Math.max(max, z.max());
-                minD = Math.min(minD, z.minDouble());
-                maxD = Math.max(maxD, z.maxDouble());
-            }
-        }
-        if (measured.measuredRows() == 0 || (rows - measured.measuredRows()) > measured.measuredRows() / 10) {
+        Extent e = Extent.of(column.chunks());
+        if (measured.measuredRows() == 0 || (e.rows - measured.measuredRows()) > measured.measuredRows() / 10) {
             return Optional.empty();
         }
         List<ColumnChunk> added = column.chunks().subList(firstNew, column.chunks().size());
         long addedDistinct = collect(new Column(column.schema(), added, column.dictionary(), column.denseReference(),
                 ColumnStats.empty())).distinct();
-        long distinct = Math.min(measured.distinct() + addedDistinct, rows - nulls);
-        return Optional.of(new ColumnStats(rows, nulls, distinct, false, min, max, minD, maxD,
+        long distinct = Math.min(measured.distinct() + addedDistinct, e.rows - e.nulls);
+        return Optional.of(new ColumnStats(e.rows, e.nulls, distinct, false, e.min, e.max, e.minDouble, e.maxDouble,
                 measured.mostFrequent(), measured.measuredRows()));
     }
 

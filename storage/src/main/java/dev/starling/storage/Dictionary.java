@@ -40,14 +40,16 @@ public final class Dictionary {
     }
 
     /** No entries: what {@link #of} extends (an own instance, so that no index is shared through it). */
-    private static final Dictionary EMPTY_BYTES = new Dictionary(Arena.ofAuto().allocate(1),
-            Arena.ofAuto().allocate(8, 8), 0);
+    private static final Dictionary EMPTY_BYTES = empty();
 
     public static final Dictionary EMPTY = of(new String[0]);
 
     public static Dictionary of(String[] values) {
-        return values.length == 0 ? new Dictionary(Arena.ofAuto().allocate(1), Arena.ofAuto().allocate(8, 8), 0)
-                : EMPTY_BYTES.extend(Arrays.asList(values));
+        return values.length == 0 ? empty() : EMPTY_BYTES.extend(Arrays.asList(values));
+    }
+
+    private static Dictionary empty() {
+        return new Dictionary(Arena.ofAuto().allocate(1), Arena.ofAuto().allocate(8, 8), 0);
     }
 
     /**
